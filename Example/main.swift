@@ -1,0 +1,1 @@
+print("LiveResults example: coming soon")

@@ -1,0 +1,190 @@
+import Foundation
+
+/// Computes the change set of a batch of events from the entities the batch touched alone.
+///
+/// Before the batch runs, it records where each entity named by an event was. The storage then applies
+/// the events and reports every entity it *repositioned* (removed, inserted, or moved because its
+/// section or sort keys changed). Entities that were not repositioned keep their relative order, so in
+/// each section they form runs that are contiguous before and after the batch; there are O(*k*) such
+/// runs for *k* repositioned entities. The minimal moves are chosen among those runs and the
+/// repositioned entities, so a batch of *k* events costs O(*k* log *n*) whatever the size of the result.
+struct _BatchDiff<Entity: FetchableEntity> {
+    private struct Before {
+        var entity: Entity
+        var indexPath: IndexPath
+        var sectionName: String
+    }
+
+    /// The repositioned entities of one section, before and after the batch.
+    private struct TouchedSection {
+        var oldIndex: Int?
+        var old: [(item: Int, id: Entity.ID)] = []
+        var new: [(item: Int, id: Entity.ID)] = []
+        /// Repositioned entities that were and are in this section: the candidates for moves.
+        var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int)] = []
+    }
+
+    private var ids: [Entity.ID] = []
+    private var before: [Entity.ID: Before] = [:]
+    private var repositioned: Set<Entity.ID> = []
+
+    /// Records, before the batch runs, where every entity an event names is.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* events.
+    init(events: [EntityEvent<Entity>], storage: _SectionedStorage<Entity>) {
+        var seen = Set<Entity.ID>()
+        for event in events {
+            guard let id = event.entityID, seen.insert(id).inserted else { continue }
+            ids.append(id)
+            if let stored = storage.stored(forID: id), let indexPath = storage.indexPath(forID: id) {
+                let name = storage.sections[indexPath[0]].name
+                before[id] = Before(entity: stored.entity, indexPath: indexPath, sectionName: name)
+            }
+        }
+    }
+
+    /// Notes that the storage removed or inserted the entity with this id.
+    mutating func markRepositioned(_ id: Entity.ID) {
+        repositioned.insert(id)
+    }
+
+    /// The change set from the recorded state to `storage`.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* events.
+    func changeSet(after storage: _SectionedStorage<Entity>) -> ChangeSet<Entity> {
+        var builder = _ChangeSetBuilder<Entity>()
+        var sections: [String: TouchedSection] = [:]
+        for id in ids {
+            let old = before[id]
+            let newIndexPath = storage.indexPath(forID: id)
+            if let old, let newIndexPath, let new = storage.stored(forID: id), old.entity != new.entity {
+                builder.update(id, at: newIndexPath)
+            }
+            guard repositioned.contains(id) else { continue }
+            if let old {
+                sections[old.sectionName, default: TouchedSection()].oldIndex = old.indexPath[0]
+                sections[old.sectionName, default: TouchedSection()].old.append((old.indexPath[1], id))
+            }
+            if let newIndexPath {
+                let name = storage.sections[newIndexPath[0]].name
+                sections[name, default: TouchedSection()].new.append((newIndexPath[1], id))
+                if let old, old.sectionName == name {
+                    sections[name, default: TouchedSection()].stayed.append((id, old.indexPath[1], newIndexPath[1]))
+                } else if let old {
+                    builder.move(id, from: old.indexPath, to: newIndexPath)
+                } else {
+                    builder.insert(id, at: newIndexPath)
+                }
+            } else if let old {
+                builder.delete(id, at: old.indexPath)
+            }
+        }
+        for (name, touched) in sections {
+            Self.resolve(touched, named: name, in: storage, into: &builder)
+        }
+        return builder.build()
+    }
+
+    /// Reports the section's own insertion or deletion, and the moves inside it.
+    private static func resolve(
+        _ touched: TouchedSection,
+        named name: String,
+        in storage: _SectionedStorage<Entity>,
+        into builder: inout _ChangeSetBuilder<Entity>
+    ) {
+        let section = storage.sectionIndex(named: name)
+        guard section.found else {
+            if let oldIndex = touched.oldIndex { builder.deleteSection(oldIndex, name: name) }
+            return
+        }
+        let untouchedCount = storage.sections[section.index].items.count - touched.new.count
+        if touched.oldIndex == nil && untouchedCount == 0 {
+            builder.insertSection(section.index, name: name)
+        } else if let oldIndex = touched.oldIndex, !touched.stayed.isEmpty {
+            let moves = _SectionMoves(touched, untouchedCount: untouchedCount)
+            moves.report(oldSection: oldIndex, newSection: section.index, storage: storage, into: &builder)
+        }
+    }
+
+    /// The minimal moves inside one section that exists before and after the batch.
+    private struct _SectionMoves {
+        /// An entity's place relative to the untouched runs: after `cut` untouched entities; runs sort
+        /// after the touched entities at their start.
+        struct Key: Comparable {
+            var cut: Int
+            var isRun: Bool
+            var item: Int
+
+            static func < (lhs: Key, rhs: Key) -> Bool {
+                (lhs.cut, lhs.isRun ? 1 : 0, lhs.item) < (rhs.cut, rhs.isRun ? 1 : 0, rhs.item)
+            }
+        }
+
+        enum Candidate {
+            case entity(id: Entity.ID, oldItem: Int, newItem: Int)
+            case untouchedRun(Range<Int>)
+        }
+
+        private var candidates: [(oldKey: Key, newKey: Key, weight: _MinimalMoves.Weight, candidate: Candidate)] = []
+        /// For each touched entity in old (new) order, how many untouched entities precede it.
+        private var oldCuts: [Int]
+        private var newCuts: [Int]
+
+        init(_ touched: TouchedSection, untouchedCount: Int) {
+            let old = touched.old.sorted { $0.item < $1.item }
+            let new = touched.new.sorted { $0.item < $1.item }
+            oldCuts = old.enumerated().map { rank, entry in entry.item - rank }
+            newCuts = new.enumerated().map { rank, entry in entry.item - rank }
+            let oldCut = Dictionary(uniqueKeysWithValues: zip(old.map(\.id), oldCuts))
+            let newCut = Dictionary(uniqueKeysWithValues: zip(new.map(\.id), newCuts))
+            for entry in touched.stayed {
+                candidates.append((
+                    Key(cut: oldCut[entry.id]!, isRun: false, item: entry.oldItem),
+                    Key(cut: newCut[entry.id]!, isRun: false, item: entry.newItem),
+                    _MinimalMoves.Weight(kept: 1, stationary: 0),
+                    .entity(id: entry.id, oldItem: entry.oldItem, newItem: entry.newItem)
+                ))
+            }
+            let boundaries = Set(oldCuts + newCuts + [0, untouchedCount]).sorted()
+            for (lower, upper) in zip(boundaries, boundaries.dropFirst()) where lower < upper {
+                let key = Key(cut: lower, isRun: true, item: 0)
+                let length = upper - lower
+                candidates.append((key, key, _MinimalMoves.Weight(kept: length, stationary: length), .untouchedRun(lower..<upper)))
+            }
+            candidates.sort { $0.oldKey < $1.oldKey }
+        }
+
+        func report(
+            oldSection: Int,
+            newSection: Int,
+            storage: _SectionedStorage<Entity>,
+            into builder: inout _ChangeSetBuilder<Entity>
+        ) {
+            let kept = _MinimalMoves.kept(newKeys: candidates.map(\.newKey), weights: candidates.map(\.weight))
+            for (entry, isKept) in zip(candidates, kept) where !isKept {
+                switch entry.candidate {
+                case .entity(let id, let oldItem, let newItem):
+                    builder.move(id, from: IndexPath(indexes: [oldSection, oldItem]), to: IndexPath(indexes: [newSection, newItem]))
+                case .untouchedRun(let run):
+                    for untouched in run {
+                        let oldItem = untouched + Self.count(of: oldCuts, notAbove: untouched)
+                        let newItem = untouched + Self.count(of: newCuts, notAbove: untouched)
+                        let id = storage.sections[newSection].items[newItem].entity.id
+                        builder.move(id, from: IndexPath(indexes: [oldSection, oldItem]), to: IndexPath(indexes: [newSection, newItem]))
+                    }
+                }
+            }
+        }
+
+        /// How many of the ascending `cuts` are at most `value`.
+        private static func count(of cuts: [Int], notAbove value: Int) -> Int {
+            var low = 0
+            var high = cuts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if cuts[middle] <= value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+    }
+}

@@ -1,0 +1,83 @@
+/// Chooses which surviving entities of a section stay put, so that the others are the fewest moves.
+///
+/// Items come in old order; an item kept must have increasing new keys (a maximum-weight increasing
+/// subsequence). Weights are compared first by how many entities are kept, which makes the moves
+/// minimal, then by how many *stationary* entities are kept, which makes the entities whose own events
+/// repositioned them the ones that move when several minimal sets exist.
+enum _MinimalMoves {
+    struct Weight: Comparable {
+        var kept: Int
+        var stationary: Int
+
+        static let zero = Weight(kept: 0, stationary: 0)
+
+        static func < (lhs: Weight, rhs: Weight) -> Bool {
+            (lhs.kept, lhs.stationary) < (rhs.kept, rhs.stationary)
+        }
+
+        static func + (lhs: Weight, rhs: Weight) -> Weight {
+            Weight(kept: lhs.kept + rhs.kept, stationary: lhs.stationary + rhs.stationary)
+        }
+    }
+
+    /// Which items to keep.
+    ///
+    /// - Parameters:
+    ///   - newKeys: The items' positions after the change, listed in their old order; all distinct.
+    ///   - weights: The items' weights, parallel to `newKeys`.
+    /// - Returns: `kept[i]` tells whether item `i` keeps its place.
+    /// - Complexity: O(*m* log *m*) for *m* items.
+    static func kept<Key: Comparable>(newKeys: [Key], weights: [Weight]) -> [Bool] {
+        let count = newKeys.count
+        // Rank of each item's new key, 1-based for the Fenwick tree.
+        var rank = [Int](repeating: 0, count: count)
+        for (position, item) in newKeys.indices.sorted(by: { newKeys[$0] < newKeys[$1] }).enumerated() {
+            rank[item] = position + 1
+        }
+        var tree = _PrefixMaximum(count: count)
+        var total = [Weight](repeating: .zero, count: count)
+        var parent = [Int](repeating: -1, count: count)
+        var best: (weight: Weight, item: Int) = (.zero, -1)
+        for item in 0..<count {
+            let before = tree.maximum(throughRank: rank[item] - 1)
+            total[item] = before.weight + weights[item]
+            parent[item] = before.item
+            tree.raise(rank: rank[item], to: (total[item], item))
+            if best.weight < total[item] { best = (total[item], item) }
+        }
+        var kept = [Bool](repeating: false, count: count)
+        var item = best.item
+        while item >= 0 {
+            kept[item] = true
+            item = parent[item]
+        }
+        return kept
+    }
+}
+
+/// A Fenwick tree of running maxima over ranks `1...count`.
+private struct _PrefixMaximum {
+    private var nodes: [(weight: _MinimalMoves.Weight, item: Int)]
+
+    init(count: Int) {
+        nodes = Array(repeating: (.zero, -1), count: count + 1)
+    }
+
+    func maximum(throughRank rank: Int) -> (weight: _MinimalMoves.Weight, item: Int) {
+        var best: (weight: _MinimalMoves.Weight, item: Int) = (.zero, -1)
+        var index = rank
+        while index > 0 {
+            if best.weight < nodes[index].weight { best = nodes[index] }
+            index -= index & -index
+        }
+        return best
+    }
+
+    mutating func raise(rank: Int, to value: (weight: _MinimalMoves.Weight, item: Int)) {
+        var index = rank
+        while index < nodes.count {
+            if nodes[index].weight < value.weight { nodes[index] = value }
+            index += index & -index
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// The change set between two whole storages, matched by id: used by refetch, resort and reset.
+///
+/// Entities whose content did not change are preferred as the ones that stay, so among minimal sets of
+/// moves the changed entities are the ones that move.
+enum _SnapshotDiff {
+    /// - Complexity: O(*n* log *n*) for *n* entities.
+    static func changeSet<Entity>(
+        from old: _SectionedStorage<Entity>,
+        to new: _SectionedStorage<Entity>
+    ) -> ChangeSet<Entity> {
+        var builder = _ChangeSetBuilder<Entity>()
+        var oldPlaces: [Entity.ID: (indexPath: IndexPath, entity: Entity)] = [:]
+        oldPlaces.reserveCapacity(old.count)
+        var oldSections: [String: Int] = [:]
+        for (sectionIndex, section) in old.sections.enumerated() {
+            oldSections[section.name] = sectionIndex
+            for (item, stored) in section.items.enumerated() {
+                oldPlaces[stored.entity.id] = (IndexPath(indexes: [sectionIndex, item]), stored.entity)
+            }
+        }
+        for (sectionIndex, section) in new.sections.enumerated() {
+            let oldSection = oldSections[section.name]
+            if oldSection == nil { builder.insertSection(sectionIndex, name: section.name) }
+            var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int, unchanged: Bool)] = []
+            for (item, stored) in section.items.enumerated() {
+                let id = stored.entity.id
+                let indexPath = IndexPath(indexes: [sectionIndex, item])
+                guard let before = oldPlaces[id] else {
+                    builder.insert(id, at: indexPath)
+                    continue
+                }
+                let unchanged = before.entity == stored.entity
+                if !unchanged { builder.update(id, at: indexPath) }
+                if before.indexPath[0] == oldSection {
+                    stayed.append((id, before.indexPath[1], item, unchanged))
+                } else {
+                    builder.move(id, from: before.indexPath, to: indexPath)
+                }
+            }
+            stayed.sort { $0.oldItem < $1.oldItem }
+            let kept = _MinimalMoves.kept(
+                newKeys: stayed.map(\.newItem),
+                weights: stayed.map { _MinimalMoves.Weight(kept: 1, stationary: $0.unchanged ? 1 : 0) }
+            )
+            for (entry, isKept) in zip(stayed, kept) where !isKept {
+                builder.move(entry.id, from: IndexPath(indexes: [oldSection!, entry.oldItem]), to: IndexPath(indexes: [sectionIndex, entry.newItem]))
+            }
+        }
+        for (sectionIndex, section) in old.sections.enumerated() {
+            if !new.sectionIndex(named: section.name).found {
+                builder.deleteSection(sectionIndex, name: section.name)
+            }
+            for (item, stored) in section.items.enumerated() where new.stored(forID: stored.entity.id) == nil {
+                builder.delete(stored.entity.id, at: IndexPath(indexes: [sectionIndex, item]))
+            }
+        }
+        return builder.build()
+    }
+}

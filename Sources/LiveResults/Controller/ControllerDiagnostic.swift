@@ -1,0 +1,37 @@
+/// Something a ``FetchedResultsController`` noticed and handled without failing: reported to the
+/// `diagnostics` handler given at initialization and counted in ``ControllerStatistics``.
+///
+/// Wire it to your logger:
+///
+/// ```swift
+/// let controller = FetchedResultsController(definition: definition, diagnostics: { logger.warning("\($0)") })
+/// ```
+public enum ControllerDiagnostic<Entity: FetchableEntity>: Sendable {
+    /// Events arrived before the first fetch or after a reset, and were ignored.
+    case eventsIgnored(count: Int)
+    /// An event source could not decode an event; the other events of its batch were applied.
+    case malformedEvent(any Error)
+    /// The fetch result held these ids more than once; the first occurrence of each was kept.
+    case duplicateIDsInFetchResult([Entity.ID])
+    /// A fetch threw; what was shown stays shown.
+    case fetchFailed(any Error)
+    /// An `AsyncSequence` event source threw and ended; its subscription is over.
+    case sourceFailed(any Error)
+}
+
+/// Counters of what a ``FetchedResultsController`` dropped or survived.
+public struct ControllerStatistics: Sendable, Hashable {
+    /// Events ignored because they arrived before the first fetch or after a reset.
+    public var ignoredEvents = 0
+    /// Events a source reported as malformed.
+    public var malformedEvents = 0
+    /// Repeated ids dropped from fetch results.
+    public var duplicateFetchedIDs = 0
+    /// Fetches that threw.
+    public var failedFetches = 0
+    /// `AsyncSequence` sources that threw.
+    public var failedSources = 0
+
+    /// Creates zeroed counters.
+    public init() {}
+}

@@ -1,0 +1,78 @@
+extension FetchedResultsController {
+    /// Applies the events of a source live, until the returned subscription is cancelled or released.
+    ///
+    /// Events that arrive while a batch is being applied are coalesced into the next batch. Malformed
+    /// events the source reports are counted in ``statistics`` and reported as
+    /// ``ControllerDiagnostic/malformedEvent(_:)``.
+    ///
+    /// ```swift
+    /// let subscription = controller.observe(bus)
+    /// ```
+    public func observe(_ source: some EventSource<Entity>) -> EventSubscription {
+        source.subscribe(subscriber)
+    }
+
+    /// Applies the events of an asynchronous sequence live, until the returned subscription is
+    /// cancelled or released, or the sequence ends. If the sequence throws, the subscription ends and
+    /// the error is reported as ``ControllerDiagnostic/sourceFailed(_:)``.
+    ///
+    /// ```swift
+    /// let subscription = controller.observe(webSocket.events)   // some AsyncSequence<EntityEvent<Post>, any Error>
+    /// ```
+    public func observe<Events: AsyncSequence & Sendable>(_ events: Events) -> EventSubscription
+    where Events.Element == EntityEvent<Entity> {
+        let subscriber = self.subscriber
+        let task = Task { [weak self] in
+            do {
+                for try await event in events {
+                    subscriber.receive(event)
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                self?.sourceFailed(error)
+            }
+        }
+        return EventSubscription { task.cancel() }
+    }
+
+    /// The subscriber through which sources deliver to this controller; it holds it weakly.
+    var subscriber: EventSubscriber<Entity> {
+        EventSubscriber(
+            receive: { [weak self] events in self?.receiveFromSource(events) },
+            reportMalformedEvent: { [weak self] error in self?.malformedEventReceived(error) }
+        )
+    }
+
+    /// Queues events from a source; the first thread to find no drain running drains the queue, one
+    /// batch per turn, so events that arrive meanwhile join the next batch.
+    private func receiveFromSource(_ events: [EntityEvent<Entity>]) {
+        let drains = _state.withLock { state in
+            state.inbox.append(contentsOf: events)
+            guard !state.isDrainingInbox else { return false }
+            state.isDrainingInbox = true
+            return true
+        }
+        guard drains else { return }
+        while let batch = _state.withLock({ state -> [EntityEvent<Entity>]? in
+            guard !state.inbox.isEmpty else {
+                state.isDrainingInbox = false
+                return nil
+            }
+            defer { state.inbox = [] }
+            return state.inbox
+        }) {
+            apply(batch)
+        }
+    }
+
+    private func malformedEventReceived(_ error: any Error) {
+        _state.withLock { $0.statistics.malformedEvents += 1 }
+        report(.malformedEvent(error))
+    }
+
+    private func sourceFailed(_ error: any Error) {
+        _state.withLock { $0.statistics.failedSources += 1 }
+        report(.sourceFailed(error))
+    }
+}

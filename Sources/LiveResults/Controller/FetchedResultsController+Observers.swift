@@ -1,0 +1,80 @@
+extension FetchedResultsController {
+    /// The object that receives every change set through callbacks. Held weakly.
+    public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
+        get { _state.withLock { $0.delegate } }
+        set { _state.withLock { $0.delegate = newValue } }
+    }
+
+    /// Where delegate callbacks run: ``CallbackScheduler/immediate`` by default.
+    public var callbackScheduler: CallbackScheduler {
+        get { _state.withLock { $0.callbackScheduler } }
+        set { _state.withLock { $0.callbackScheduler = newValue } }
+    }
+
+    /// The change sets from now on, each exactly once, in the order the mutations happened.
+    ///
+    /// Each access starts a new subscription; it ends when the sequence's iterator is released. Empty
+    /// change sets are not delivered. Change sets are buffered without limit until read; see
+    /// ``changes(bufferingPolicy:)`` to bound the buffer.
+    ///
+    /// ```swift
+    /// let changes = controller.changes   // subscribed from here
+    /// Task {
+    ///     for await changeSet in changes { print(changeSet) }
+    /// }
+    /// ```
+    public var changes: AsyncStream<ChangeSet<Entity>> {
+        changes(bufferingPolicy: .unbounded)
+    }
+
+    /// The change sets from now on, buffered by `bufferingPolicy` until read.
+    ///
+    /// A policy that drops change sets breaks the chain of change sets: after a drop, start over from
+    /// ``snapshot`` rather than applying the next change set to what you have.
+    public func changes(
+        bufferingPolicy: AsyncStream<ChangeSet<Entity>>.Continuation.BufferingPolicy
+    ) -> AsyncStream<ChangeSet<Entity>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChangeSet<Entity>.self, bufferingPolicy: bufferingPolicy)
+        let id = _state.withLock { state in
+            defer { state.nextContinuationID += 1 }
+            state.continuations[state.nextContinuationID] = continuation
+            return state.nextContinuationID
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Delivers queued change sets in order, unless another thread (or an outer frame of this one,
+    /// when a callback changed the controller) is already delivering: that one takes them next. This
+    /// keeps the order without holding the lock while user code runs.
+    func deliverPending() {
+        var next = _state.withLock { state -> _ControllerState<Entity>.Delivery? in
+            guard !state.isDelivering, !state.pending.isEmpty else { return nil }
+            state.isDelivering = true
+            return state.pending.removeFirst()
+        }
+        while let delivery = next {
+            deliver(delivery)
+            next = _state.withLock { $0.nextDelivery() }
+        }
+    }
+
+    private func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
+        for continuation in delivery.continuations {
+            continuation.yield(delivery.changes)
+        }
+        guard let delegate = delivery.delegate else { return }
+        delivery.scheduler.schedule { [self] in
+            delegate.controllerWillChangeContent(self)
+            for change in delivery.changes.sectionChanges {
+                delegate.controller(self, didChange: change)
+            }
+            for change in delivery.changes.itemChanges {
+                delegate.controller(self, didChange: change)
+            }
+            delegate.controller(self, didChangeContentWith: delivery.changes, snapshot: delivery.snapshot)
+        }
+    }
+}

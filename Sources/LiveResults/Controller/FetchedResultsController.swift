@@ -1,0 +1,271 @@
+import Foundation
+import Synchronization
+
+/// A live, sorted, sectioned view of entities that tells exactly what changed.
+///
+/// The controller fetches entities with its ``FetchDefinition``, orders them by section name, then by
+/// the sort descriptors, then by insertion order, and groups them into sections. Live
+/// ``EntityEvent``s keep it current; every change produces a ``ChangeSet`` that its delegate and its
+/// ``changes`` sequence receive.
+///
+/// ```swift
+/// let controller = FetchedResultsController(
+///     definition: FetchDefinition(request: { try await store.fetchPosts() }),
+///     sortDescriptors: [SortDescriptor(\Post.score, order: .reverse)],
+///     sectionNameKeyPath: \Post.topic
+/// )
+/// try await controller.performFetch()
+/// let subscription = controller.observe(bus)     // live events
+/// for await changes in controller.changes { render(controller.snapshot, changes) }
+/// ```
+///
+/// The controller is `Sendable`: any thread or task may read it and apply events. Each read is
+/// consistent; use ``snapshot`` to read several values from the same moment.
+public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
+    /// What the controller fetches and includes.
+    public let definition: FetchDefinition<Entity>
+
+    let _state: Mutex<_ControllerState<Entity>>
+    let _diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
+
+    private init(
+        definition: FetchDefinition<Entity>,
+        compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
+        sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
+        sectionOrder: SectionOrder,
+        diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
+    ) {
+        self.definition = definition
+        let ordering = _EntityOrdering(sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
+        self._state = Mutex(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
+        self._diagnostics = diagnostics
+    }
+
+    /// Creates a controller ordered by Foundation sort descriptors.
+    ///
+    /// - Parameters:
+    ///   - definition: How to fetch the entities and which to include.
+    ///   - sortDescriptors: The order inside a section; ties keep insertion order.
+    ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
+    ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
+    public convenience init(
+        definition: FetchDefinition<Entity>,
+        sortDescriptors: [SortDescriptor<Entity>] = [],
+        sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
+        sectionOrder: SectionOrder = .ascending,
+        diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
+    ) {
+        self.init(
+            definition: definition,
+            compare: _EntityOrdering.comparison(of: sortDescriptors),
+            sectionNameKeyPath: sectionNameKeyPath,
+            sectionOrder: sectionOrder,
+            diagnostics: diagnostics
+        )
+    }
+
+    /// Creates a controller ordered by any sort comparator.
+    ///
+    /// - Parameters:
+    ///   - definition: How to fetch the entities and which to include.
+    ///   - sortComparator: The order inside a section; ties keep insertion order.
+    ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
+    ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
+    public convenience init<Comparator: SortComparator & Sendable>(
+        definition: FetchDefinition<Entity>,
+        sortComparator: Comparator,
+        sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
+        sectionOrder: SectionOrder = .ascending,
+        diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
+    ) where Comparator.Compared == Entity {
+        self.init(
+            definition: definition,
+            compare: { sortComparator.compare($0, $1) },
+            sectionNameKeyPath: sectionNameKeyPath,
+            sectionOrder: sectionOrder,
+            diagnostics: diagnostics
+        )
+    }
+
+    // MARK: Reading
+
+    /// The results now, as an immutable value that stays valid while the controller changes.
+    ///
+    /// - Complexity: O(1); no entity is copied.
+    public var snapshot: FetchedResultsSnapshot<Entity> {
+        _state.withLock { $0.snapshot }
+    }
+
+    /// Where the controller is in its fetch cycle.
+    public var state: FetchState {
+        _state.withLock { $0.fetchState }
+    }
+
+    /// Counters of what the controller ignored or survived.
+    public var statistics: ControllerStatistics {
+        _state.withLock { $0.statistics }
+    }
+
+    /// All entities in display order. See ``FetchedResultsSnapshot/fetchedObjects``.
+    public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
+
+    /// The sections in order. See ``FetchedResultsSnapshot/sections``.
+    public var sections: FetchedResultsSections<Entity> { snapshot.sections }
+
+    /// The entity at an index path. See ``FetchedResultsSnapshot/object(at:)``.
+    public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
+
+    /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
+    public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
+
+    // MARK: Changing
+
+    /// Fetches everything with the definition's request: the first fetch, or a refetch.
+    ///
+    /// A refetch reports the difference from what was shown as one change set, with moves; entities
+    /// equal to the ones shown are not reported as updated. Events that arrive while the request runs
+    /// are applied to what is shown and replayed onto the result. If the request throws, what is
+    /// shown stays, ``state`` becomes ``FetchState/failed(_:)`` and the error is rethrown. If another
+    /// fetch or a ``reset()`` starts before this one ends, this one's result is dropped and it returns
+    /// an empty change set.
+    ///
+    /// - Returns: The change set the fetch caused.
+    /// - Complexity: O(*n* log *n*) for *n* entities, plus the request.
+    @discardableResult
+    public func performFetch() async throws -> ChangeSet<Entity> {
+        let generation = _state.withLock { state in
+            state.fetchGeneration += 1
+            state.fetchState = .loading
+            if state.eventsDuringFetch == nil { state.eventsDuringFetch = [] }
+            return state.fetchGeneration
+        }
+        let fetched: [Entity]
+        do {
+            fetched = try await definition.request()
+        } catch {
+            let isCurrent = _state.withLock { state in
+                guard state.fetchGeneration == generation else { return false }
+                state.fetchState = .failed(error)
+                state.eventsDuringFetch = nil
+                state.statistics.failedFetches += 1
+                return true
+            }
+            if isCurrent { report(.fetchFailed(error)) }
+            throw error
+        }
+        let (changes, duplicateIDs) = _state.withLock { state -> (ChangeSet<Entity>, [Entity.ID]) in
+            guard state.fetchGeneration == generation else { return (ChangeSet(), []) }
+            let result = state.core.replaceAll(with: fetched, thenReplaying: state.eventsDuringFetch ?? [])
+            state.eventsDuringFetch = nil
+            state.isLive = true
+            state.fetchState = .loaded
+            state.statistics.duplicateFetchedIDs += result.duplicateIDs.count
+            state.enqueue(result.changes)
+            return result
+        }
+        if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
+        deliverPending()
+        return changes
+    }
+
+    /// Applies a batch of events synchronously and atomically.
+    ///
+    /// Events follow the rules of ``EntityEvent``. Events before the first ``performFetch()`` or after
+    /// ``reset()`` are ignored (counted in ``statistics`` and reported as
+    /// ``ControllerDiagnostic/eventsIgnored(count:)``). ``EntityEvent/invalidated`` starts a refetch in
+    /// a new task, whose change set observers receive when it completes.
+    ///
+    /// ```swift
+    /// let changes = controller.apply([.updated(post), .deleted(oldID)])
+    /// ```
+    ///
+    /// - Returns: The change set of the batch, also delivered to the observers.
+    /// - Complexity: O(*k* log *n*) for *k* events and *n* entities, plus one array insertion or removal
+    ///   per entity that changes place.
+    @discardableResult
+    public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
+        guard !events.isEmpty else { return ChangeSet() }
+        let (changes, ignored, invalidated) = _state.withLock { state -> (ChangeSet<Entity>, Int, Bool) in
+            state.eventsDuringFetch?.append(contentsOf: events)
+            guard state.isLive else {
+                let ignored = state.eventsDuringFetch == nil ? events.count : 0
+                state.statistics.ignoredEvents += ignored
+                return (ChangeSet(), ignored, false)
+            }
+            let result = state.core.apply(events)
+            state.enqueue(result.changes)
+            return (result.changes, 0, result.invalidated)
+        }
+        if ignored > 0 { report(.eventsIgnored(count: ignored)) }
+        if invalidated { refetchInBackground() }
+        deliverPending()
+        return changes
+    }
+
+    /// Applies one event. See ``apply(_:)-([EntityEvent<Entity>])``.
+    @discardableResult
+    public func apply(_ event: EntityEvent<Entity>) -> ChangeSet<Entity> {
+        apply([event])
+    }
+
+    /// Orders the entities by other sort descriptors and reports the reordering as moves.
+    ///
+    /// Entities keep their insertion order for ties.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    @discardableResult
+    public func resort(using sortDescriptors: [SortDescriptor<Entity>]) -> ChangeSet<Entity> {
+        resort(by: _EntityOrdering.comparison(of: sortDescriptors))
+    }
+
+    /// Orders the entities by another sort comparator and reports the reordering as moves.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    @discardableResult
+    public func resort<Comparator: SortComparator & Sendable>(using sortComparator: Comparator) -> ChangeSet<Entity>
+    where Comparator.Compared == Entity {
+        resort(by: { sortComparator.compare($0, $1) })
+    }
+
+    private func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
+        mutate { $0.core.resort(by: compare) }
+    }
+
+    /// Empties the controller, reporting every item and section as deleted, and stops live updates
+    /// until the next ``performFetch()``. A fetch in flight is abandoned.
+    ///
+    /// - Complexity: O(*n*).
+    @discardableResult
+    public func reset() -> ChangeSet<Entity> {
+        mutate { state in
+            state.fetchGeneration += 1
+            state.fetchState = .idle
+            state.isLive = false
+            state.eventsDuringFetch = nil
+            return state.core.removeAll()
+        }
+    }
+
+    /// Runs a mutation under the lock, queues its change set and delivers it.
+    private func mutate(_ body: (inout _ControllerState<Entity>) -> ChangeSet<Entity>) -> ChangeSet<Entity> {
+        let changes = _state.withLock { state in
+            let changes = body(&state)
+            state.enqueue(changes)
+            return changes
+        }
+        deliverPending()
+        return changes
+    }
+
+    private func refetchInBackground() {
+        Task { [weak self] in
+            _ = try? await self?.performFetch()
+        }
+    }
+
+    func report(_ diagnostic: ControllerDiagnostic<Entity>) {
+        _diagnostics?(diagnostic)
+    }
+}

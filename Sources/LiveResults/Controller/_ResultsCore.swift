@@ -1,0 +1,115 @@
+import Foundation
+
+/// The live results as a plain value: the storage, the ordering rule, the inclusion rule and the
+/// insertion counter. Every mutation returns the change set it caused.
+///
+/// The controller runs it under its lock; tests drive it directly.
+struct _ResultsCore<Entity: FetchableEntity>: Sendable {
+    private(set) var storage: _SectionedStorage<Entity>
+    let isIncluded: @Sendable (Entity) -> Bool
+    /// The insertion sequence of the next live insert; fetched entities use their fetch position.
+    private var nextSequence: UInt64 = 0
+
+    init(ordering: _EntityOrdering<Entity>, isIncluded: @escaping @Sendable (Entity) -> Bool) {
+        self.storage = _SectionedStorage(ordering: ordering)
+        self.isIncluded = isIncluded
+    }
+
+    /// Applies a batch of events by the rules of ``EntityEvent``.
+    ///
+    /// - Returns: The change set, and whether the batch held ``EntityEvent/invalidated``.
+    /// - Complexity: O(*k* log *n*) comparisons for *k* events, plus one array insertion or removal per
+    ///   repositioned entity.
+    mutating func apply(_ events: [EntityEvent<Entity>]) -> (changes: ChangeSet<Entity>, invalidated: Bool) {
+        var diff = _BatchDiff(events: events, storage: storage)
+        var invalidated = false
+        for event in events {
+            if case .invalidated = event { invalidated = true }
+            if let id = event.entityID, run(event) { diff.markRepositioned(id) }
+        }
+        return (diff.changeSet(after: storage), invalidated)
+    }
+
+    /// Runs one event on the storage.
+    ///
+    /// - Returns: Whether the event removed, inserted or moved an entity (an in-place update does not).
+    private mutating func run(_ event: EntityEvent<Entity>) -> Bool {
+        switch event {
+        case .inserted(let entity), .updated(let entity): upsert(entity)
+        case .deleted(let id): storage.remove(id: id) != nil
+        case .invalidated: false
+        }
+    }
+
+    private mutating func upsert(_ entity: Entity) -> Bool {
+        let included = isIncluded(entity)
+        guard let current = storage.stored(forID: entity.id) else {
+            guard included else { return false }
+            storage.insert(_StoredEntity(entity: entity, sequence: nextSequence))
+            nextSequence += 1
+            return true
+        }
+        guard included else {
+            storage.remove(id: entity.id)
+            return true
+        }
+        guard current.entity != entity else { return false }
+        let ordering = storage.ordering
+        if ordering.hasSamePosition(current.entity, entity, oldSection: ordering.sectionName(current.entity)) {
+            storage.replaceInPlace(entity)
+            return false
+        }
+        storage.remove(id: entity.id)
+        storage.insert(_StoredEntity(entity: entity, sequence: current.sequence))
+        return true
+    }
+
+    /// Replaces everything by a fetch result; insertion order restarts from the result's order.
+    ///
+    /// - Returns: The change set, and the ids that appeared more than once (only the first is kept).
+    /// - Complexity: O(*n* log *n*).
+    mutating func replaceAll(with fetched: [Entity], thenReplaying events: [EntityEvent<Entity>] = []) -> (
+        changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
+    ) {
+        var seen = Set<Entity.ID>()
+        var duplicateIDs: [Entity.ID] = []
+        var contents: [_StoredEntity<Entity>] = []
+        contents.reserveCapacity(fetched.count)
+        for entity in fetched {
+            guard seen.insert(entity.id).inserted else {
+                duplicateIDs.append(entity.id)
+                continue
+            }
+            guard isIncluded(entity) else { continue }
+            contents.append(_StoredEntity(entity: entity, sequence: UInt64(contents.count)))
+        }
+        var next = self
+        next.storage = _SectionedStorage(ordering: storage.ordering, contents: contents)
+        next.nextSequence = UInt64(contents.count)
+        for event in events { _ = next.run(event) }
+        let changes = _SnapshotDiff.changeSet(from: storage, to: next.storage)
+        self = next
+        return (changes, duplicateIDs)
+    }
+
+    /// Orders everything by another sort comparator, keeping each entity's insertion order.
+    ///
+    /// - Complexity: O(*n* log *n*).
+    mutating func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
+        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: compare), contents: storage.allStored)
+        let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
+        storage = resorted
+        return changes
+    }
+
+    /// Removes everything.
+    ///
+    /// - Complexity: O(*n*).
+    mutating func removeAll() -> ChangeSet<Entity> {
+        let empty = _SectionedStorage(ordering: storage.ordering)
+        let changes = _SnapshotDiff.changeSet(from: storage, to: empty)
+        storage = empty
+        nextSequence = 0
+        return changes
+    }
+}

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// An in-process broadcast ``EventSource``: every subscriber receives every published batch.
+///
+/// ```swift
+/// let bus = EventBus<Post>()
+/// let subscription = controller.observe(bus)
+/// bus.publish(.inserted(post))
+/// ```
+///
+/// Publishing from one thread delivers batches to each subscriber in publishing order. Subscribers
+/// run on the publishing thread, outside the bus's lock, so they may publish or subscribe in turn.
+public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
+    private struct Subscribers {
+        var byID: [UInt64: EventSubscriber<Entity>] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let subscribers = Mutex(Subscribers())
+
+    /// Creates a bus without subscribers.
+    public init() {}
+
+    /// The number of active subscriptions.
+    public var subscriberCount: Int {
+        subscribers.withLock { $0.byID.count }
+    }
+
+    /// Delivers `events` as one batch to every subscriber.
+    ///
+    /// - Complexity: O(*s*) for *s* subscribers, plus their work.
+    public func publish(_ events: [EntityEvent<Entity>]) {
+        guard !events.isEmpty else { return }
+        for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
+            subscriber.receive(events)
+        }
+    }
+
+    /// Delivers one event to every subscriber.
+    public func publish(_ event: EntityEvent<Entity>) {
+        publish([event])
+    }
+
+    /// Reports a malformed event to every subscriber, for buses fed by a decoder.
+    public func publishMalformedEvent(_ error: any Error) {
+        for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
+            subscriber.reportMalformedEvent(error)
+        }
+    }
+
+    public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
+        let id = subscribers.withLock { state in
+            defer { state.nextID += 1 }
+            state.byID[state.nextID] = subscriber
+            return state.nextID
+        }
+        return EventSubscription { [weak self] in
+            _ = self?.subscribers.withLock { $0.byID.removeValue(forKey: id) }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+/// The receiving end of a subscription to an ``EventSource``.
+///
+/// A source calls ``receive(_:)-([EntityEvent<Entity>])`` with each batch it delivers, from any thread.
+/// Events delivered to a ``FetchedResultsController`` while it is applying a batch are coalesced into
+/// its next batch.
+public struct EventSubscriber<Entity: FetchableEntity>: Sendable {
+    private let _receive: @Sendable ([EntityEvent<Entity>]) -> Void
+    private let _reportMalformedEvent: @Sendable (any Error) -> Void
+
+    /// Creates a subscriber from its two handlers.
+    ///
+    /// - Parameters:
+    ///   - receive: Handles a batch of events.
+    ///   - reportMalformedEvent: Handles an event the source could not decode.
+    public init(
+        receive: @escaping @Sendable ([EntityEvent<Entity>]) -> Void,
+        reportMalformedEvent: @escaping @Sendable (any Error) -> Void = { _ in }
+    ) {
+        self._receive = receive
+        self._reportMalformedEvent = reportMalformedEvent
+    }
+
+    /// Delivers a batch of events.
+    public func receive(_ events: [EntityEvent<Entity>]) {
+        _receive(events)
+    }
+
+    /// Delivers one event.
+    public func receive(_ event: EntityEvent<Entity>) {
+        _receive([event])
+    }
+
+    /// Reports an event the source could not decode. The subscriber counts and reports it; the other
+    /// events are unaffected.
+    public func reportMalformedEvent(_ error: any Error) {
+        _reportMalformedEvent(error)
+    }
+}

@@ -1,0 +1,35 @@
+import Synchronization
+
+/// A running subscription to an event source. Cancel it, or release it, to stop the delivery.
+///
+/// ```swift
+/// let subscription = controller.observe(bus)
+/// // …
+/// subscription.cancel()
+/// ```
+public final class EventSubscription: Sendable {
+    private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+    /// Creates a subscription that runs `onCancel` once, on the first ``cancel()`` or when released.
+    public init(onCancel: @escaping @Sendable () -> Void) {
+        self.onCancel = Mutex(onCancel)
+    }
+
+    /// Stops the delivery. Calling it again does nothing.
+    public func cancel() {
+        let action = onCancel.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
+    }
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool {
+        onCancel.withLock { $0 == nil }
+    }
+
+    deinit {
+        cancel()
+    }
+}

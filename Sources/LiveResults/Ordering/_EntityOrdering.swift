@@ -1,0 +1,68 @@
+import Foundation
+
+/// The one ordering rule: section name, then the sort comparator, then insertion order.
+///
+/// Every position in the storage is decided by this type, so that the storage, the diff and the tests'
+/// reference model cannot disagree.
+struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
+    /// The section an entity belongs to; `""` when the controller has no section key path.
+    let sectionName: @Sendable (Entity) -> String
+    let sectionOrder: SectionOrder
+    /// The user's sort, without the insertion-order tie break.
+    private(set) var compare: @Sendable (Entity, Entity) -> ComparisonResult
+
+    init(
+        sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
+        sectionOrder: SectionOrder,
+        compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult
+    ) {
+        if let sectionNameKeyPath {
+            self.sectionName = { $0[keyPath: sectionNameKeyPath] }
+        } else {
+            self.sectionName = { _ in "" }
+        }
+        self.sectionOrder = sectionOrder
+        self.compare = compare
+    }
+
+    /// A copy with another sort comparator, for `resort(using:)`.
+    func sorted(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> _EntityOrdering {
+        var copy = self
+        copy.compare = compare
+        return copy
+    }
+
+    /// Whether `lhs` comes before `rhs` inside one section.
+    func precedes(_ lhs: _StoredEntity<Entity>, _ rhs: _StoredEntity<Entity>) -> Bool {
+        switch compare(lhs.entity, rhs.entity) {
+        case .orderedAscending: true
+        case .orderedDescending: false
+        case .orderedSame: lhs.sequence < rhs.sequence
+        }
+    }
+
+    /// Whether replacing `old` by `new` keeps its position: same section and equivalent sort keys.
+    func hasSamePosition(_ old: Entity, _ new: Entity, oldSection: String) -> Bool {
+        sectionName(new) == oldSection && compare(old, new) == .orderedSame
+    }
+}
+
+extension _EntityOrdering {
+    /// Compiles Foundation sort descriptors into one comparison.
+    static func comparison(of descriptors: [SortDescriptor<Entity>]) -> @Sendable (Entity, Entity) -> ComparisonResult {
+        { lhs, rhs in
+            for descriptor in descriptors {
+                let result = descriptor.compare(lhs, rhs)
+                if result != .orderedSame { return result }
+            }
+            return .orderedSame
+        }
+    }
+}
+
+/// An entity with its insertion sequence, the last key of the ordering rule.
+struct _StoredEntity<Entity: FetchableEntity>: Sendable {
+    var entity: Entity
+    /// Position in the fetch result for fetched entities, arrival order for later inserts.
+    var sequence: UInt64
+}

@@ -1,0 +1,150 @@
+import Foundation
+import LiveResults
+import Testing
+
+/// A snapshot reduced to what the change-set contract talks about: section names and entities.
+struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertible {
+    var sections: [(name: String, items: [Entity])]
+
+    init(sections: [(name: String, items: [Entity])]) {
+        self.sections = sections
+    }
+
+    init(_ snapshot: FetchedResultsSnapshot<Entity>) {
+        sections = snapshot.sections.map { ($0.name, Array($0.objects)) }
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.sections.count == rhs.sections.count
+            && zip(lhs.sections, rhs.sections).allSatisfy { $0.name == $1.name && $0.items == $1.items }
+    }
+
+    var ids: [[Entity.ID]] { sections.map { $0.items.map(\.id) } }
+    var names: [String] { sections.map(\.name) }
+
+    var description: String {
+        sections.map { "\($0.name): \($0.items.map { "\($0.id)" }.joined(separator: ","))" }.joined(separator: " | ")
+    }
+
+    func indexPath(of id: Entity.ID) -> IndexPath? {
+        for (section, entry) in sections.enumerated() {
+            if let item = entry.items.firstIndex(where: { $0.id == id }) { return IndexPath(item: item, section: section) }
+        }
+        return nil
+    }
+
+    /// Applies a change set by the four steps of the contract, taking inserted and moved entities from
+    /// `new` (the contract moves positions; content comes from the new snapshot).
+    func applying(_ changes: ChangeSet<Entity>, takingContentFrom new: SnapshotModel) -> SnapshotModel? {
+        var sections = self.sections.map { (name: $0.name, items: $0.items.map(Optional.some)) }
+        // 1. remove deleted and moved-from items (old coordinates), highest first.
+        let removals = (changes.deletedItems + changes.movedItems.map(\.from)).sorted(by: >)
+        guard Set(removals).count == removals.count else { return nil }
+        for path in removals {
+            guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item) else { return nil }
+            sections[path.section].items.remove(at: path.item)
+        }
+        // 2. remove deleted sections (must be empty now), highest first.
+        for index in changes.deletedSections.sorted(by: >) {
+            guard sections.indices.contains(index), sections[index].items.isEmpty else { return nil }
+            sections.remove(at: index)
+        }
+        // 3. insert empty sections at new coordinates, ascending.
+        for (index, name) in zip(changes.insertedSections, changes.insertedSectionNames).sorted(by: { $0.0 < $1.0 }) {
+            guard index <= sections.count else { return nil }
+            sections.insert((name, []), at: index)
+        }
+        // 4. insert inserted and moved-to items at new coordinates, ascending.
+        let insertions = (changes.insertedItems + changes.movedItems.map(\.to)).sorted()
+        for path in insertions {
+            guard sections.indices.contains(path.section), path.item <= sections[path.section].items.count else { return nil }
+            guard new.sections.indices.contains(path.section), new.sections[path.section].items.indices.contains(path.item) else { return nil }
+            sections[path.section].items.insert(new.sections[path.section].items[path.item], at: path.item)
+        }
+        // Survivors take their new content; the contract reports content changes as updates.
+        var result: [(name: String, items: [Entity])] = []
+        for (section, entry) in sections.enumerated() {
+            guard entry.items.allSatisfy({ $0 != nil }) else { return nil }
+            let items = entry.items.map { $0! }
+            let refreshed = items.enumerated().map { item, entity in
+                new.sections.indices.contains(section) && new.sections[section].items.indices.contains(item)
+                    ? new.sections[section].items[item] : entity
+            }
+            result.append((entry.name, refreshed))
+        }
+        return SnapshotModel(sections: result)
+    }
+}
+
+/// Checks every clause of the change-set contract between two snapshots.
+func expectContract<Entity: FetchableEntity>(
+    _ changes: ChangeSet<Entity>,
+    from old: SnapshotModel<Entity>,
+    to new: SnapshotModel<Entity>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    // Sorted coordinates.
+    #expect(changes.deletedSections == changes.deletedSections.sorted(), sourceLocation: sourceLocation)
+    #expect(changes.insertedSections == changes.insertedSections.sorted(), sourceLocation: sourceLocation)
+    #expect(changes.deletedItems == changes.deletedItems.sorted(), sourceLocation: sourceLocation)
+    #expect(changes.insertedItems == changes.insertedItems.sorted(), sourceLocation: sourceLocation)
+    #expect(changes.updatedItems == changes.updatedItems.sorted(), sourceLocation: sourceLocation)
+
+    // Structure: applying the change set gives the new snapshot's ids and names.
+    let applied = old.applying(changes, takingContentFrom: new)
+    #expect(applied?.ids == new.ids, "applying \(changes) to \(old) gives \(applied.map(\.description) ?? "an invalid result"), not \(new)", sourceLocation: sourceLocation)
+    #expect(applied?.names == new.names, sourceLocation: sourceLocation)
+
+    // Ids match their index paths.
+    let oldIDs = old.ids
+    let newIDs = new.ids
+    func id(_ ids: [[Entity.ID]], _ path: IndexPath) -> Entity.ID? {
+        ids.indices.contains(path.section) && ids[path.section].indices.contains(path.item) ? ids[path.section][path.item] : nil
+    }
+    #expect(changes.deletedItems.map { id(oldIDs, $0) } == changes.deletedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
+    #expect(changes.insertedItems.map { id(newIDs, $0) } == changes.insertedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
+    #expect(changes.updatedItems.map { id(newIDs, $0) } == changes.updatedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
+    #expect(changes.movedItems.map { id(newIDs, $0.to) } == changes.movedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
+    #expect(changes.movedItems.map { id(oldIDs, $0.from) } == changes.movedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
+    #expect(changes.deletedSections.map { old.names[$0] } == changes.deletedSectionNames, sourceLocation: sourceLocation)
+    #expect(changes.insertedSections.map { new.names[$0] } == changes.insertedSectionNames, sourceLocation: sourceLocation)
+
+    // Updates: exactly the survivors whose content changed.
+    var oldEntities: [Entity.ID: (section: String, item: Int, entity: Entity)] = [:]
+    for section in old.sections {
+        for (item, entity) in section.items.enumerated() { oldEntities[entity.id] = (section.name, item, entity) }
+    }
+    var expectedUpdates: Set<Entity.ID> = []
+    var crossSection = 0
+    var survivorsBySection: [String: [(old: Int, new: Int)]] = [:]
+    for section in new.sections {
+        for (item, entity) in section.items.enumerated() {
+            guard let before = oldEntities[entity.id] else { continue }
+            if before.entity != entity { expectedUpdates.insert(entity.id) }
+            if before.section != section.name { crossSection += 1 } else { survivorsBySection[section.name, default: []].append((before.item, item)) }
+        }
+    }
+    #expect(Set(changes.updatedItemIDs) == expectedUpdates, sourceLocation: sourceLocation)
+    #expect(changes.updatedItemIDs.count == expectedUpdates.count, sourceLocation: sourceLocation)
+
+    // Minimal moves: survivors not on a longest increasing run, plus every change of section.
+    let minimalMoves = crossSection + survivorsBySection.values.reduce(0) { total, pairs in
+        total + pairs.count - longestIncreasingRun(pairs.sorted { $0.old < $1.old }.map(\.new))
+    }
+    #expect(changes.movedItems.count == minimalMoves, "\(changes.movedItems.count) moves where \(minimalMoves) suffice: \(changes)", sourceLocation: sourceLocation)
+}
+
+/// The length of the longest strictly increasing subsequence, by patience sorting.
+func longestIncreasingRun(_ values: [Int]) -> Int {
+    var tails: [Int] = []
+    for value in values {
+        var low = 0
+        var high = tails.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tails[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        if low == tails.count { tails.append(value) } else { tails[low] = value }
+    }
+    return tails.count
+}
