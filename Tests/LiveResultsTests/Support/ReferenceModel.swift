@@ -19,11 +19,11 @@ struct ReferenceModel {
     mutating func fetch(_ items: [Item]) {
         entries = [:]
         nextSequence = 0
-        for item in items where entries[item.id] == nil && isIncluded(item) {
-            entries[item.id] = (item, nextSequence)
-            nextSequence += 1
+        // The first occurrence of an id decides, even when the inclusion rule then excludes it.
+        var seen = Set<Int>()
+        for (position, item) in items.enumerated() where seen.insert(item.id).inserted && isIncluded(item) {
+            entries[item.id] = (item, position)
         }
-        // Skipped duplicates and excluded items still take no sequence; later inserts come after all.
         nextSequence = items.count
     }
 
