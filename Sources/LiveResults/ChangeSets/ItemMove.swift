@@ -15,6 +15,7 @@ public struct ItemMove: Hashable, Sendable {
 }
 
 extension ItemMove: CustomStringConvertible {
+    /// `section.item→section.item`, such as `0.2→1.0`.
     public var description: String {
         "\(from[0]).\(from[1])→\(to[0]).\(to[1])"
     }

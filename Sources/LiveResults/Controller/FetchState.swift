@@ -23,6 +23,7 @@ extension FetchState {
 }
 
 extension FetchState: CustomStringConvertible {
+    /// `idle`, `loading`, `loaded` or `failed(error)`.
     public var description: String {
         switch self {
         case .idle: "idle"

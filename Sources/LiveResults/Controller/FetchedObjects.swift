@@ -13,7 +13,9 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         }
     }
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of elements.
     public var endIndex: Int { _storage.count }
 
     /// - Complexity: O(log *s*) for *s* sections.

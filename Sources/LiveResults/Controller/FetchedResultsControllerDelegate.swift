@@ -40,12 +40,16 @@ public protocol FetchedResultsControllerDelegate<Entity>: AnyObject, Sendable {
 }
 
 extension FetchedResultsControllerDelegate {
+    /// Does nothing.
     public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {}
 
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange section: SectionChange) {}
 
+    /// Does nothing.
     public func controller(_ controller: FetchedResultsController<Entity>, didChange item: ItemChange<Entity>) {}
 
+    /// Does nothing.
     public func controller(
         _ controller: FetchedResultsController<Entity>,
         didChangeContentWith changes: ChangeSet<Entity>,

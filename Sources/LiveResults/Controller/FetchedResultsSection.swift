@@ -18,7 +18,9 @@ public struct FetchedResultsSection<Entity: FetchableEntity>: Sendable {
     public struct Objects: RandomAccessCollection, Sendable {
         let _items: [_StoredEntity<Entity>]
 
+        /// Always 0.
         public var startIndex: Int { 0 }
+        /// The number of elements.
         public var endIndex: Int { _items.count }
 
         /// - Complexity: O(1).
@@ -30,7 +32,9 @@ public struct FetchedResultsSection<Entity: FetchableEntity>: Sendable {
 public struct FetchedResultsSections<Entity: FetchableEntity>: RandomAccessCollection, Sendable {
     let _storage: _SectionedStorage<Entity>
 
+    /// Always 0.
     public var startIndex: Int { 0 }
+    /// The number of elements.
     public var endIndex: Int { _storage.sections.count }
 
     /// - Complexity: O(1).

@@ -48,6 +48,9 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
         }
     }
 
+    /// Adds a subscriber that receives every batch published from now on.
+    ///
+    /// - Returns: A subscription that removes the subscriber when cancelled or released.
     public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
         let id = subscribers.withLock { state in
             defer { state.nextID += 1 }
