@@ -80,3 +80,10 @@ extension FetchedResultsSnapshot: Equatable {
         lhs.sections.elementsEqual(rhs.sections) { $0.name == $1.name && $0.objects.elementsEqual($1.objects) }
     }
 }
+
+extension FetchedResultsSnapshot {
+    /// Traps unless the snapshot's storage is well formed. For the library's tests; not API.
+    @_spi(Testing) public func _checkInvariants() {
+        _storage._checkInvariants()
+    }
+}

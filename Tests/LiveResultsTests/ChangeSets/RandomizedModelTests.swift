@@ -1,5 +1,5 @@
 import Foundation
-import LiveResults
+@_spi(Testing) import LiveResults
 import Testing
 
 /// Thousands of random batches, each checked against the reference model and the change-set contract.
@@ -89,6 +89,7 @@ struct RandomizedModelTests {
                 changes = controller.apply(batch)
                 batch.forEach { model.apply($0) }
             }
+            controller.snapshot._checkInvariants()
             let new = SnapshotModel(controller.snapshot)
             #expect(new == model.snapshot, "seed \(seed) step \(step)")
             expectContract(changes, from: old, to: new)
