@@ -119,6 +119,12 @@ public struct SectionChange: Hashable, Sendable {
     public var kind: Kind
     /// The section's name.
     public var name: String
+
+    /// Creates a section change.
+    public init(kind: Kind, name: String) {
+        self.kind = kind
+        self.name = name
+    }
 }
 
 /// One item change of a ``ChangeSet``, with the id of the entity it concerns.
@@ -139,4 +145,10 @@ public struct ItemChange<Entity: FetchableEntity>: Sendable, Equatable {
     public var kind: Kind
     /// The entity's id.
     public var id: Entity.ID
+
+    /// Creates an item change.
+    public init(kind: Kind, id: Entity.ID) {
+        self.kind = kind
+        self.id = id
+    }
 }

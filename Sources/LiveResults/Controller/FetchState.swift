@@ -16,6 +16,11 @@ extension FetchState {
         if case .loading = self { true } else { false }
     }
 
+    /// Whether the state is ``loaded``.
+    public var isLoaded: Bool {
+        if case .loaded = self { true } else { false }
+    }
+
     /// The error of a ``failed(_:)`` state, else `nil`.
     public var error: (any Error)? {
         if case .failed(let error) = self { error } else { nil }

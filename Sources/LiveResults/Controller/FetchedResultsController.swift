@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A live, sorted, sectioned view of entities that tells exactly what changed.
 ///
@@ -25,7 +24,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// What the controller fetches and includes.
     public let definition: FetchDefinition<Entity>
 
-    let _state: Mutex<_ControllerState<Entity>>
+    let _state: _Lock<_ControllerState<Entity>>
     let _diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
 
     private init(
@@ -37,7 +36,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ) {
         self.definition = definition
         let ordering = _EntityOrdering(sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
-        self._state = Mutex(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
+        self._state = _Lock(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
         self._diagnostics = diagnostics
     }
 
@@ -120,6 +119,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
     public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
 
+    /// The index path of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/indexPath(forID:)``.
+    public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
+
+    /// The shown version of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/object(withID:)``.
+    public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
+
     // MARK: Changing
 
     /// Fetches everything with the definition's request: the first fetch, or a refetch.
@@ -190,9 +195,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         let (changes, ignored, invalidated) = _state.withLock { state -> (ChangeSet<Entity>, Int, Bool) in
             state.eventsDuringFetch?.append(contentsOf: events)
             guard state.isLive else {
-                let ignored = state.eventsDuringFetch == nil ? events.count : 0
-                state.statistics.ignoredEvents += ignored
-                return (ChangeSet(), ignored, false)
+                guard state.eventsDuringFetch != nil else {
+                    state.statistics.ignoredEvents += events.count
+                    return (ChangeSet(), events.count, false)
+                }
+                // The first fetch's result may predate an invalidation: fetch again.
+                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } })
             }
             let result = state.core.apply(events)
             state.enqueue(result.changes)
@@ -262,6 +270,13 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     private func refetchInBackground() {
         Task { [weak self] in
             _ = try? await self?.performFetch()
+        }
+    }
+
+    deinit {
+        // Ends every `changes` sequence, so that `for await` loops over them finish.
+        for continuation in _state.withLock({ Array($0.continuations.values) }) {
+            continuation.finish()
         }
     }
 

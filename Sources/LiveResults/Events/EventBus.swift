@@ -1,5 +1,3 @@
-import Synchronization
-
 /// An in-process broadcast ``EventSource``: every subscriber receives every published batch.
 ///
 /// ```swift
@@ -16,7 +14,7 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = _Lock(Subscribers())
 
     /// Creates a bus without subscribers.
     public init() {}

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A running subscription to an event source. Cancel it, or release it, to stop the delivery.
 ///
 /// ```swift
@@ -8,11 +6,11 @@ import Synchronization
 /// subscription.cancel()
 /// ```
 public final class EventSubscription: Sendable {
-    private let onCancel: Mutex<(@Sendable () -> Void)?>
+    private let onCancel: _Lock<(@Sendable () -> Void)?>
 
     /// Creates a subscription that runs `onCancel` once, on the first ``cancel()`` or when released.
     public init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = Mutex(onCancel)
+        self.onCancel = _Lock(onCancel)
     }
 
     /// Stops the delivery. Calling it again does nothing.
