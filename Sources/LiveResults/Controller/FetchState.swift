@@ -11,6 +11,11 @@ public enum FetchState: Sendable {
 }
 
 extension FetchState {
+    /// Whether the state is ``idle``.
+    public var isIdle: Bool {
+        if case .idle = self { true } else { false }
+    }
+
     /// Whether the state is ``loading``.
     public var isLoading: Bool {
         if case .loading = self { true } else { false }

@@ -1,0 +1,267 @@
+import Foundation
+import LiveResults
+import Synchronization
+import Testing
+
+enum EventHarness {
+    /// The error of a payload that could not be decoded.
+    struct DecodingError: Error, Equatable {
+        var payload: String
+    }
+
+    /// Collects what a controller reports to its `diagnostics` handler.
+    final class DiagnosticLog: Sendable {
+        private let entries = Mutex<[ControllerDiagnostic<Item>]>([])
+
+        var handler: @Sendable (ControllerDiagnostic<Item>) -> Void {
+            { [self] diagnostic in entries.withLock { $0.append(diagnostic) } }
+        }
+
+        var all: [ControllerDiagnostic<Item>] { entries.withLock { $0 } }
+
+        var ignoredCounts: [Int] {
+            all.compactMap { if case .eventsIgnored(let count) = $0 { count } else { nil } }
+        }
+
+        var fetchFailures: [any Error] {
+            all.compactMap { if case .fetchFailed(let error) = $0 { error } else { nil } }
+        }
+
+        var sourceFailures: [any Error] {
+            all.compactMap { if case .sourceFailed(let error) = $0 { error } else { nil } }
+        }
+
+        var malformedPayloads: [String?] {
+            all.compactMap { if case .malformedEvent(let error) = $0 { (error as? DecodingError)?.payload } else { nil } }
+        }
+
+        var duplicateIDs: [[Int]] {
+            all.compactMap { if case .duplicateIDsInFetchResult(let ids) = $0 { ids } else { nil } }
+        }
+    }
+
+    /// A delegate that records every delivered change set with the snapshot after it, and can check
+    /// that they chain: each one, applied to the snapshot before it, gives the snapshot after it.
+    final class ChainRecorder: FetchedResultsControllerDelegate, Sendable {
+        typealias Hook = @Sendable (FetchedResultsController<Item>, ChangeSet<Item>) -> Void
+        typealias Delivery = (changes: ChangeSet<Item>, after: SnapshotModel<Item>)
+
+        private let state: Mutex<(initial: SnapshotModel<Item>, deliveries: [Delivery], hook: Hook?)>
+
+        init(initial: SnapshotModel<Item>, hook: Hook? = nil) {
+            state = Mutex((initial, [], hook))
+        }
+
+        /// Forgets the deliveries so far; the chain starts again from `initial`.
+        func restart(from initial: SnapshotModel<Item>) {
+            state.withLock { $0 = (initial, [], $0.hook) }
+        }
+
+        /// Runs after each delivery is recorded, inside `didChangeContent`.
+        func setHook(_ hook: Hook?) { state.withLock { $0.hook = hook } }
+
+        var deliveries: [Delivery] { state.withLock { $0.deliveries } }
+        var changeSets: [ChangeSet<Item>] { deliveries.map(\.changes) }
+        var deliveryCount: Int { state.withLock { $0.deliveries.count } }
+
+        func controller(
+            _ controller: FetchedResultsController<Item>,
+            didChangeContentWith changes: ChangeSet<Item>,
+            snapshot: FetchedResultsSnapshot<Item>
+        ) {
+            let after = SnapshotModel(snapshot)
+            let hook = state.withLock { state in
+                state.deliveries.append((changes, after))
+                return state.hook
+            }
+            hook?(controller, changes)
+        }
+
+        /// Checks the contract and the item counts of every delivery against the one before it.
+        func expectChain(sourceLocation: SourceLocation = #_sourceLocation) {
+            let (initial, deliveries) = state.withLock { ($0.initial, $0.deliveries) }
+            var before = initial
+            for delivery in deliveries {
+                expectContract(delivery.changes, from: before, to: delivery.after, sourceLocation: sourceLocation)
+                let expected = before.itemCount + delivery.changes.insertedItems.count - delivery.changes.deletedItems.count
+                #expect(delivery.after.itemCount == expected, sourceLocation: sourceLocation)
+                before = delivery.after
+            }
+        }
+    }
+
+    /// A request gate: the fetch waits in it until the test opens it.
+    final class Gate: Sendable {
+        private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+        var waiters: Int { state.withLock { $0.waiting.count } }
+
+        func wait() async {
+            await withCheckedContinuation { continuation in
+                let passes = state.withLock { state in
+                    if !state.isOpen { state.waiting.append(continuation) }
+                    return state.isOpen
+                }
+                if passes { continuation.resume() }
+            }
+        }
+
+        func open() {
+            let waiting = state.withLock { state in
+                state.isOpen = true
+                defer { state.waiting = [] }
+                return state.waiting
+            }
+            waiting.forEach { $0.resume() }
+        }
+
+        func close() { state.withLock { $0.isOpen = false } }
+    }
+
+    /// A flag set once, from any thread.
+    final class Flag: Sendable {
+        private let value = Atomic<Bool>(false)
+        var isSet: Bool { value.load(ordering: .acquiring) }
+        func set() { value.store(true, ordering: .releasing) }
+    }
+
+    /// A controller over a fake store with the reference model it must agree with. The controller is
+    /// sectioned by `section`, sorted by `score`, and shows the items with a score of at least 0.
+    struct Fixture {
+        static let seed = [
+            Item(1, section: "a", score: 10), Item(2, section: "a", score: 20), Item(3, section: "b", score: 10),
+            Item(4, section: "b", score: 30), Item(5, section: "a", score: 20),
+        ]
+        static let isIncluded: @Sendable (Item) -> Bool = { $0.score >= 0 }
+
+        let store: FakeStore
+        let log: DiagnosticLog
+        let controller: FetchedResultsController<Item>
+        let recorder = ChainRecorder(initial: SnapshotModel(sections: []))
+        var reference = ReferenceModel(isIncluded: Fixture.isIncluded)
+
+        init(_ items: [Item] = seed, isIncluded: @escaping @Sendable (Item) -> Bool = Fixture.isIncluded) {
+            let log = DiagnosticLog()
+            self.log = log
+            store = FakeStore(items)
+            controller = .make(store, isIncluded: isIncluded, diagnostics: log.handler)
+            reference = ReferenceModel(isIncluded: isIncluded)
+            controller.delegate = recorder
+        }
+
+        /// A fixture whose request waits in `gate` before reading the store.
+        init(_ items: [Item] = seed, request gate: Gate) {
+            let store = FakeStore(items)
+            let log = DiagnosticLog()
+            self.store = store
+            self.log = log
+            let definition = FetchDefinition<Item>(
+                request: { await gate.wait(); return try store.fetch() },
+                isIncluded: Fixture.isIncluded
+            )
+            controller = FetchedResultsController(
+                definition: definition, sortDescriptors: [SortDescriptor(\Item.score)],
+                sectionNameKeyPath: \Item.section, diagnostics: log.handler
+            )
+            controller.delegate = recorder
+        }
+
+        static func loaded(
+            _ items: [Item] = seed, isIncluded: @escaping @Sendable (Item) -> Bool = Fixture.isIncluded
+        ) async throws -> Fixture {
+            var fixture = Fixture(items, isIncluded: isIncluded)
+            try await fixture.fetch()
+            fixture.recorder.restart(from: fixture.model)
+            return fixture
+        }
+
+        var model: SnapshotModel<Item> { SnapshotModel(controller.snapshot) }
+
+        /// Fetches, checks the change set, and fetches the store's items into the reference too.
+        @discardableResult
+        mutating func fetch(sourceLocation: SourceLocation = #_sourceLocation) async throws -> ChangeSet<Item> {
+            let before = model
+            let changes = try await controller.performFetch()
+            expectContract(changes, from: before, to: model, sourceLocation: sourceLocation)
+            reference.fetch(store.items)
+            expectMatchesReference(sourceLocation: sourceLocation)
+            return changes
+        }
+
+        /// Applies a batch to the controller and the reference, and checks the change set and the result.
+        @discardableResult
+        mutating func apply(_ events: [EntityEvent<Item>], sourceLocation: SourceLocation = #_sourceLocation) -> ChangeSet<Item> {
+            let before = model
+            let changes = controller.apply(events)
+            expectContract(changes, from: before, to: model, sourceLocation: sourceLocation)
+            events.forEach { reference.apply($0) }
+            expectMatchesReference(sourceLocation: sourceLocation)
+            return changes
+        }
+
+        mutating func reset(sourceLocation: SourceLocation = #_sourceLocation) -> ChangeSet<Item> {
+            let before = model
+            let changes = controller.reset()
+            expectContract(changes, from: before, to: model, sourceLocation: sourceLocation)
+            reference.fetch([])
+            return changes
+        }
+
+        func expectMatchesReference(sourceLocation: SourceLocation = #_sourceLocation) {
+            let expected = reference.snapshot
+            #expect(model == expected, "controller \(model) ≠ reference \(expected)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Polls `condition` until it holds or the deadline passes; returns whether it held.
+    static func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return condition()
+    }
+
+    /// Runs `work` on a dispatch thread; returns whether it finished in time (not, if it deadlocked).
+    static func finishes(within timeout: Duration = .seconds(10), _ work: @escaping @Sendable () -> Void) async -> Bool {
+        let done = Flag()
+        DispatchQueue.global().async {
+            work()
+            done.set()
+        }
+        return await eventually(timeout: timeout) { done.isSet }
+    }
+
+    /// The first `count` elements of `stream`, or fewer if they do not arrive in time.
+    static func collect<Element: Sendable>(
+        _ count: Int, from stream: AsyncStream<Element>, timeout: Duration = .seconds(10)
+    ) async -> [Element] {
+        await withTaskGroup(of: [Element]?.self) { group in
+            group.addTask {
+                var elements: [Element] = []
+                guard count > 0 else { return elements }
+                for await element in stream {
+                    elements.append(element)
+                    if elements.count == count { break }
+                }
+                return elements
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            while let result = await group.next() {
+                if let result { return result }
+                group.cancelAll()
+            }
+            return []
+        }
+    }
+}
+
+extension SnapshotModel {
+    var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
+}
+
