@@ -138,18 +138,20 @@ struct _BatchDiff<Entity: FetchableEntity> {
             let oldCut = Dictionary(uniqueKeysWithValues: zip(old.map(\.id), oldCuts))
             let newCut = Dictionary(uniqueKeysWithValues: zip(new.map(\.id), newCuts))
             for entry in touched.stayed {
-                candidates.append((
-                    Key(cut: oldCut[entry.id]!, isRun: false, item: entry.oldItem),
-                    Key(cut: newCut[entry.id]!, isRun: false, item: entry.newItem),
-                    _MinimalMoves.Weight(kept: 1, stationary: 0),
-                    .entity(id: entry.id, oldItem: entry.oldItem, newItem: entry.newItem)
-                ))
+                candidates.append(
+                    (
+                        Key(cut: oldCut[entry.id]!, isRun: false, item: entry.oldItem),
+                        Key(cut: newCut[entry.id]!, isRun: false, item: entry.newItem),
+                        _MinimalMoves.Weight(kept: 1, stationary: 0),
+                        .entity(id: entry.id, oldItem: entry.oldItem, newItem: entry.newItem)
+                    ))
             }
             let boundaries = Set(oldCuts + newCuts + [0, untouchedCount]).sorted()
             for (lower, upper) in zip(boundaries, boundaries.dropFirst()) where lower < upper {
                 let key = Key(cut: lower, isRun: true, item: 0)
                 let length = upper - lower
-                candidates.append((key, key, _MinimalMoves.Weight(kept: length, stationary: length), .untouchedRun(lower..<upper)))
+                candidates.append(
+                    (key, key, _MinimalMoves.Weight(kept: length, stationary: length), .untouchedRun(lower..<upper)))
             }
             candidates.sort { $0.oldKey < $1.oldKey }
         }
@@ -164,13 +166,17 @@ struct _BatchDiff<Entity: FetchableEntity> {
             for (entry, isKept) in zip(candidates, kept) where !isKept {
                 switch entry.candidate {
                 case .entity(let id, let oldItem, let newItem):
-                    builder.move(id, from: IndexPath(indexes: [oldSection, oldItem]), to: IndexPath(indexes: [newSection, newItem]))
+                    builder.move(
+                        id, from: IndexPath(indexes: [oldSection, oldItem]),
+                        to: IndexPath(indexes: [newSection, newItem]))
                 case .untouchedRun(let run):
                     for untouched in run {
                         let oldItem = untouched + Self.count(of: oldCuts, notAbove: untouched)
                         let newItem = untouched + Self.count(of: newCuts, notAbove: untouched)
                         let id = storage.sections[newSection].items[newItem].entity.id
-                        builder.move(id, from: IndexPath(indexes: [oldSection, oldItem]), to: IndexPath(indexes: [newSection, newItem]))
+                        builder.move(
+                            id, from: IndexPath(indexes: [oldSection, oldItem]),
+                            to: IndexPath(indexes: [newSection, newItem]))
                     }
                 }
             }

@@ -45,7 +45,9 @@ enum _SnapshotDiff {
                 weights: stayed.map { _MinimalMoves.Weight(kept: 1, stationary: $0.unchanged ? 1 : 0) }
             )
             for (entry, isKept) in zip(stayed, kept) where !isKept {
-                builder.move(entry.id, from: IndexPath(indexes: [oldSection!, entry.oldItem]), to: IndexPath(indexes: [sectionIndex, entry.newItem]))
+                builder.move(
+                    entry.id, from: IndexPath(indexes: [oldSection!, entry.oldItem]),
+                    to: IndexPath(indexes: [sectionIndex, entry.newItem]))
             }
         }
         for (sectionIndex, section) in old.sections.enumerated() {

@@ -34,7 +34,8 @@ extension FetchedResultsController {
     public func changes(
         bufferingPolicy: AsyncStream<ChangeSet<Entity>>.Continuation.BufferingPolicy
     ) -> AsyncStream<ChangeSet<Entity>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ChangeSet<Entity>.self, bufferingPolicy: bufferingPolicy)
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: ChangeSet<Entity>.self, bufferingPolicy: bufferingPolicy)
         let id = _state.withLock { state in
             defer { state.nextContinuationID += 1 }
             state.continuations[state.nextContinuationID] = continuation

@@ -35,7 +35,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
     ) {
         self.definition = definition
-        let ordering = _EntityOrdering(sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
+        let ordering = _EntityOrdering(
+            sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
         self._state = _Lock(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
         self._diagnostics = diagnostics
     }

@@ -14,12 +14,17 @@ extension _SectionedStorage {
                 )
             }
             for (item, stored) in section.items.enumerated() {
-                precondition(ordering.sectionName(stored.entity) == section.name, "item \(index).\(item) is in another section")
+                precondition(
+                    ordering.sectionName(stored.entity) == section.name, "item \(index).\(item) is in another section")
                 if item > 0 {
-                    precondition(ordering.precedes(section.items[item - 1], stored), "items \(index).\(item - 1) and \(item) are out of order")
+                    precondition(
+                        ordering.precedes(section.items[item - 1], stored),
+                        "items \(index).\(item - 1) and \(item) are out of order")
                 }
                 let entry = entries[stored.entity.id]
-                precondition(entry?.sequence == stored.sequence && entry?.entity == stored.entity, "id table disagrees at \(index).\(item)")
+                precondition(
+                    entry?.sequence == stored.sequence && entry?.entity == stored.entity,
+                    "id table disagrees at \(index).\(item)")
             }
             total += section.items.count
         }

@@ -61,14 +61,16 @@ struct RandomizedModelTests {
         }
     }
 
-    @Test("random batches agree with the reference model and the contract", arguments: [
-        (seed: UInt64(1), sectioned: true, filtered: false),
-        (seed: 2, sectioned: true, filtered: true),
-        (seed: 3, sectioned: false, filtered: false),
-        (seed: 4, sectioned: false, filtered: true),
-        (seed: 5, sectioned: true, filtered: false),
-        (seed: 6, sectioned: true, filtered: true),
-    ])
+    @Test(
+        "random batches agree with the reference model and the contract",
+        arguments: [
+            (seed: UInt64(1), sectioned: true, filtered: false),
+            (seed: 2, sectioned: true, filtered: true),
+            (seed: 3, sectioned: false, filtered: false),
+            (seed: 4, sectioned: false, filtered: true),
+            (seed: 5, sectioned: true, filtered: false),
+            (seed: 6, sectioned: true, filtered: true),
+        ])
     func randomBatches(seed: UInt64, sectioned: Bool, filtered: Bool) async throws {
         let isIncluded: @Sendable (Item) -> Bool = { item in !filtered || item.score != 7 }
         var workload = Workload(seed: seed, idSpace: 120)
@@ -81,7 +83,11 @@ struct RandomizedModelTests {
             let changes: ChangeSet<Item>
             if step % 250 == 0 {
                 // A refetch with some of everything changed, every so often.
-                store.items = step == 0 ? store.items : Array(model.snapshot.sections.flatMap(\.items).shuffled(using: &workload.random).prefix(50)) + workload.fetchResult(count: 20)
+                store.items =
+                    step == 0
+                    ? store.items
+                    : Array(model.snapshot.sections.flatMap(\.items).shuffled(using: &workload.random).prefix(50))
+                        + workload.fetchResult(count: 20)
                 changes = try await controller.performFetch()
                 model.fetch(store.items)
             } else {
@@ -142,6 +148,7 @@ struct RandomizedModelTests {
         let changes = controller.apply((1..<6).map { .updated(Item($0, score: $0 - 10)) })
         expectContract(changes, from: old, to: SnapshotModel(controller.snapshot))
         #expect(changes.movedItemIDs == [0])
-        #expect(changes.movedItems == [ItemMove(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 5, section: 0))])
+        #expect(
+            changes.movedItems == [ItemMove(from: IndexPath(item: 0, section: 0), to: IndexPath(item: 5, section: 0))])
     }
 }

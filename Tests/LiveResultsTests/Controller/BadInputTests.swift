@@ -183,7 +183,9 @@ struct BadInputTests {
         let fetch = Task { try await controller.performFetch() }
         defer { gate.open() }
         #expect(await EventHarness.eventually { gate.waiters > 0 })
-        let during: [EntityEvent<Item>] = [.inserted(Item(9, section: "a", score: 15)), .updated(Item(4, section: "b", score: 5)), .deleted(1)]
+        let during: [EntityEvent<Item>] = [
+            .inserted(Item(9, section: "a", score: 15)), .updated(Item(4, section: "b", score: 5)), .deleted(1),
+        ]
         #expect(controller.apply(during).isEmpty, "nothing is shown yet")
         #expect(controller.snapshot.isEmpty)
         gate.open()
@@ -253,7 +255,10 @@ struct BadInputTests {
 
     /// The first occurrence of a repeated id wins; the rest are dropped, counted and reported.
     @Test func aFetchResultWithARepeatedIDKeepsTheFirstOccurrence() async throws {
-        let items = [Item(1, section: "a", score: 5, title: "first"), Item(2, section: "a", score: 1), Item(1, section: "b", score: 0, title: "second")]
+        let items = [
+            Item(1, section: "a", score: 5, title: "first"), Item(2, section: "a", score: 1),
+            Item(1, section: "b", score: 0, title: "second"),
+        ]
         var fixture = Fixture(items)
         try await fixture.fetch()
         #expect(fixture.model.ids == [[2, 1]])
@@ -285,7 +290,9 @@ struct BadInputTests {
         let source = DecodingSource()
         let subscription = fixture.controller.observe(source)
         defer { subscription.cancel() }
-        let valid: [EntityEvent<Item>] = [.updated(Item(1, section: "b", score: 40)), .inserted(Item(9, section: "c", score: 2))]
+        let valid: [EntityEvent<Item>] = [
+            .updated(Item(1, section: "b", score: 40)), .inserted(Item(9, section: "c", score: 2)),
+        ]
         source.deliver([.event(valid[0]), .garbage("\u{0}bad"), .event(valid[1]), .garbage("")])
         valid.forEach { fixture.reference.apply($0) }
         fixture.expectMatchesReference()
@@ -298,15 +305,15 @@ struct BadInputTests {
     @Test func aBatchMixingValidAndNoOpBadEventsAppliesEveryValidOne() async throws {
         var fixture = try await Fixture.loaded()
         let changes = fixture.apply([
-            .updated(Item(99, section: "a", score: -1)),        // unknown, excluded: nothing
-            .deleted(999),                                       // unknown: nothing
-            .inserted(Item(9, section: "c", score: 3)),          // new section
-            .updated(Item(2, section: "a", score: 20)),          // equal content: nothing
-            .updated(Item(1, section: "a", score: 30)),          // moves to the end of "a"
+            .updated(Item(99, section: "a", score: -1)),  // unknown, excluded: nothing
+            .deleted(999),  // unknown: nothing
+            .inserted(Item(9, section: "c", score: 3)),  // new section
+            .updated(Item(2, section: "a", score: 20)),  // equal content: nothing
+            .updated(Item(1, section: "a", score: 30)),  // moves to the end of "a"
             .inserted(Item(5, section: "a", score: 20, title: "t")),  // known: update in place
-            .deleted(3), .deleted(3),                            // duplicate delete
-            .updated(Item(4, section: "b", score: -4)),          // no longer included: removed, "b" empties
-            .updated(Item(10, section: "b", score: 7)),          // unknown, included: inserted, "b" stays
+            .deleted(3), .deleted(3),  // duplicate delete
+            .updated(Item(4, section: "b", score: -4)),  // no longer included: removed, "b" empties
+            .updated(Item(10, section: "b", score: 7)),  // unknown, included: inserted, "b" stays
         ])
         #expect(Set(changes.insertedItemIDs) == [9, 10])
         #expect(Set(changes.deletedItemIDs) == [3, 4])

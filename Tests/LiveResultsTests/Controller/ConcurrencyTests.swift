@@ -33,7 +33,7 @@ struct ConcurrencyTests {
         #expect(Self.multiset(delivered) == Self.multiset(returned), "the delivered change sets are the returned ones")
         let netInserted = delivered.reduce(0) { $0 + $1.insertedItems.count - $1.deletedItems.count }
         #expect(Writers.seed.count + netInserted == controller.snapshot.count)
-        fixture.recorder.expectChain()   // in mutation order: each applies to the snapshot the previous one made
+        fixture.recorder.expectChain()  // in mutation order: each applies to the snapshot the previous one made
 
         let streamed = await EventHarness.collect(delivered.count, from: changes)
         #expect(streamed == delivered, "the changes stream sees the same change sets in the same order")
@@ -42,7 +42,8 @@ struct ConcurrencyTests {
     /// A change set with its ids, as a key to compare collections of change sets regardless of order.
     static func multiset(_ changeSets: [ChangeSet<Item>]) -> [String: Int] {
         changeSets.reduce(into: [:]) { counts, changes in
-            let key = "\(changes) \(changes.deletedItemIDs) \(changes.insertedItemIDs) \(changes.movedItemIDs) \(changes.updatedItemIDs)"
+            let key =
+                "\(changes) \(changes.deletedItemIDs) \(changes.insertedItemIDs) \(changes.movedItemIDs) \(changes.updatedItemIDs)"
             counts[key, default: 0] += 1
         }
     }
@@ -94,13 +95,17 @@ struct ConcurrencyTests {
         }
     }
 
-    static func read(_ controller: FetchedResultsController<Item>, until done: EventHarness.Flag, minimumReads: Int) async -> ReadReport {
+    static func read(_ controller: FetchedResultsController<Item>, until done: EventHarness.Flag, minimumReads: Int)
+        async -> ReadReport
+    {
         var report = ReadReport()
         while !done.isSet || report.reads < minimumReads {
             report.reads += 1
             if let problem = inconsistency(in: controller.snapshot) { report.problems.append(problem) }
             if let problem = inconsistency(in: controller.sections) { report.problems.append("sections: \(problem)") }
-            if let problem = orderProblem(in: Array(controller.fetchedObjects)) { report.problems.append("fetchedObjects: \(problem)") }
+            if let problem = orderProblem(in: Array(controller.fetchedObjects)) {
+                report.problems.append("fetchedObjects: \(problem)")
+            }
             if let item = controller.fetchedObjects.last, let path = controller.indexPath(for: item), path.count != 2 {
                 report.problems.append("indexPath(for:) returned \(path)")
             }
@@ -116,29 +121,42 @@ struct ConcurrencyTests {
         for (sectionIndex, section) in snapshot.sections.enumerated() {
             for (itemIndex, item) in section.objects.enumerated() {
                 let path = snapshot.indexPath(for: item)
-                guard path == IndexPath(item: itemIndex, section: sectionIndex) else { return "indexPath(for: \(item)) = \(String(describing: path))" }
-                guard snapshot.object(at: IndexPath(item: itemIndex, section: sectionIndex)) == item else { return "object(at:) ≠ \(item)" }
+                guard path == IndexPath(item: itemIndex, section: sectionIndex) else {
+                    return "indexPath(for: \(item)) = \(String(describing: path))"
+                }
+                guard snapshot.object(at: IndexPath(item: itemIndex, section: sectionIndex)) == item else {
+                    return "object(at:) ≠ \(item)"
+                }
                 guard snapshot.object(withID: item.id) == item else { return "object(withID: \(item.id)) ≠ \(item)" }
             }
         }
         let flattened = snapshot.sections.flatMap(\.objects)
-        guard snapshot.count == flattened.count, snapshot.fetchedObjects.count == flattened.count else { return "counts disagree" }
+        guard snapshot.count == flattened.count, snapshot.fetchedObjects.count == flattened.count else {
+            return "counts disagree"
+        }
         guard snapshot.fetchedObjects.elementsEqual(flattened) else { return "fetchedObjects ≠ the sections' objects" }
         return nil
     }
 
     static func inconsistency(in sections: FetchedResultsSections<Item>) -> String? {
         for (index, section) in sections.enumerated() {
-            guard section.numberOfObjects > 0, section.numberOfObjects == section.objects.count else { return "section \(section.name) has \(section.numberOfObjects) objects" }
-            guard section.objects.allSatisfy({ $0.section == section.name }) else { return "section \(section.name) holds another section's entity" }
-            guard index == 0 || sections[index - 1].name < section.name else { return "sections out of order at \(index)" }
+            guard section.numberOfObjects > 0, section.numberOfObjects == section.objects.count else {
+                return "section \(section.name) has \(section.numberOfObjects) objects"
+            }
+            guard section.objects.allSatisfy({ $0.section == section.name }) else {
+                return "section \(section.name) holds another section's entity"
+            }
+            guard index == 0 || sections[index - 1].name < section.name else {
+                return "sections out of order at \(index)"
+            }
         }
         return orderProblem(in: sections.flatMap(\.objects))
     }
 
     /// Entities must be ordered by section, then by (unique) score.
     static func orderProblem(in items: [Item]) -> String? {
-        for (previous, next) in zip(items, items.dropFirst()) where (previous.section, previous.score) >= (next.section, next.score) {
+        for (previous, next) in zip(items, items.dropFirst())
+        where (previous.section, previous.score) >= (next.section, next.score) {
             return "\(previous) is before \(next)"
         }
         return nil
@@ -152,19 +170,22 @@ private enum Writers {
     static let nonEmptyBatches = 6
 
     static var seed: [Item] {
-        (0..<count).flatMap { task in (0..<2).map { Item(task * 10 + $0, section: "s\(task % 4)", score: (task * 10 + $0) * 4) } }
+        (0..<count).flatMap { task in
+            (0..<2).map { Item(task * 10 + $0, section: "s\(task % 4)", score: (task * 10 + $0) * 4) }
+        }
     }
 
     static func batches(for task: Int) -> [[EntityEvent<Item>]] {
         let base = task * 10
         let home = "s\(task % 4)"
         return [
-            [.inserted(Item(base + 4, section: "x\(task)", score: (base + 4) * 4))],                       // new section
-            [.updated(Item(base, section: home, score: (999 - base) * 4 + 1, title: "moved"))],             // move
-            [.updated(Item(base + 1, section: home, score: (base + 1) * 4, title: "renamed"))],             // in place
+            [.inserted(Item(base + 4, section: "x\(task)", score: (base + 4) * 4))],  // new section
+            [.updated(Item(base, section: home, score: (999 - base) * 4 + 1, title: "moved"))],  // move
+            [.updated(Item(base + 1, section: home, score: (base + 1) * 4, title: "renamed"))],  // in place
             [.deleted(base + 1), .inserted(Item(base + 5, section: "s\((task + 1) % 4)", score: (base + 5) * 4 + 2))],
-            [.updated(Item(base + 4, section: home, score: (base + 4) * 4 + 3, title: "relocated"))],       // empties "x\(task)"
-            [.inserted(Item(base + 6, section: "s0", score: 1)), .deleted(base + 6)],                       // no-op
+            // Empties "x\(task)".
+            [.updated(Item(base + 4, section: home, score: (base + 4) * 4 + 3, title: "relocated"))],
+            [.inserted(Item(base + 6, section: "s0", score: 1)), .deleted(base + 6)],  // no-op
             [.deleted(base + 5)],
         ]
     }
@@ -180,7 +201,9 @@ private enum Churn {
     static var seed: [Item] { (0..<100).map { item($0, version: 0) } }
 
     static func item(_ id: Int, version: Int) -> Item {
-        Item(id, section: "s\((id + version) % 5)", score: ((id * 7919 + version * 104_729) % 10_007) * 1000 + id, title: "v\(version)")
+        Item(
+            id, section: "s\((id + version) % 5)", score: ((id * 7919 + version * 104_729) % 10_007) * 1000 + id,
+            title: "v\(version)")
     }
 
     static func events(for writer: Int) -> [EntityEvent<Item>] {

@@ -16,7 +16,8 @@ struct ControllerLifecycleTests {
             if calls.add(1, ordering: .relaxed).newValue == 1 { await gate.wait() }
             return items
         })
-        let controller = FetchedResultsController(definition: definition, sortDescriptors: [SortDescriptor(\Item.score)])
+        let controller = FetchedResultsController(
+            definition: definition, sortDescriptors: [SortDescriptor(\Item.score)])
         let changes = controller.changes
         let firstFetch = Task { try await controller.performFetch() }
         #expect(await EventHarness.eventually { gate.waiters == 1 })

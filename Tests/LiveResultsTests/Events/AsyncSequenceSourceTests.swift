@@ -17,7 +17,9 @@ struct AsyncSequenceSourceTests {
         let (events, continuation) = AsyncStream.makeStream(of: EntityEvent<Item>.self)
         let subscription = fixture.controller.observe(events)
         defer { subscription.cancel() }
-        let sent: [EntityEvent<Item>] = [.inserted(Item(9, section: "c", score: 1)), .deleted(1), .updated(Item(4, section: "a", score: 0))]
+        let sent: [EntityEvent<Item>] = [
+            .inserted(Item(9, section: "c", score: 1)), .deleted(1), .updated(Item(4, section: "a", score: 0)),
+        ]
         for event in sent {
             continuation.yield(event)
             fixture.reference.apply(event)
@@ -26,7 +28,8 @@ struct AsyncSequenceSourceTests {
         #expect(await EventHarness.eventually { fixture.recorder.deliveries.last?.after == expected })
         fixture.expectMatchesReference()
         let delivered = await EventHarness.collect(fixture.recorder.deliveryCount, from: changes)
-        #expect(delivered == fixture.recorder.changeSets, "the changes stream and the delegate see the same change sets")
+        #expect(
+            delivered == fixture.recorder.changeSets, "the changes stream and the delegate see the same change sets")
         #expect(!delivered.isEmpty)
         fixture.recorder.expectChain()
     }
@@ -93,6 +96,6 @@ struct AsyncSequenceSourceTests {
     }
 }
 
-private extension AsyncStream.Continuation.YieldResult {
-    var isTerminated: Bool { if case .terminated = self { true } else { false } }
+extension AsyncStream.Continuation.YieldResult {
+    fileprivate var isTerminated: Bool { if case .terminated = self { true } else { false } }
 }

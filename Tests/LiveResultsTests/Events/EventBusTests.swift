@@ -13,7 +13,9 @@ struct EventBusTests {
         let bus = EventBus<Item>()
         let subscription = fixture.controller.observe(bus)
         defer { subscription.cancel() }
-        let events: [EntityEvent<Item>] = [.inserted(Item(9, section: "a", score: 15)), .deleted(3), .updated(Item(4, section: "c", score: 1))]
+        let events: [EntityEvent<Item>] = [
+            .inserted(Item(9, section: "a", score: 15)), .deleted(3), .updated(Item(4, section: "c", score: 1)),
+        ]
         bus.publish(events)
         bus.publish(.updated(Item(2, section: "a", score: 20, title: "live")))
         events.forEach { fixture.reference.apply($0) }
@@ -73,9 +75,14 @@ struct EventBusTests {
         let bus = EventBus<Item>()
         let subscriptions = [all.controller.observe(bus), high.controller.observe(bus)]
         defer { subscriptions.forEach { $0.cancel() } }
-        let events: [EntityEvent<Item>] = [.inserted(Item(9, section: "a", score: 12)), .updated(Item(3, section: "b", score: 40)), .deleted(2)]
+        let events: [EntityEvent<Item>] = [
+            .inserted(Item(9, section: "a", score: 12)), .updated(Item(3, section: "b", score: 40)), .deleted(2),
+        ]
         bus.publish(events)
-        events.forEach { all.reference.apply($0); high.reference.apply($0) }
+        events.forEach {
+            all.reference.apply($0)
+            high.reference.apply($0)
+        }
         all.expectMatchesReference()
         high.expectMatchesReference()
         #expect(all.controller.snapshot.object(withID: 9) != nil)
@@ -98,7 +105,7 @@ struct EventBusTests {
         defer { subscription.cancel() }
         fixture.recorder.setHook { controller, changes in
             guard let id = changes.insertedItemIDs.first, id < 14 else { return }
-            _ = controller.snapshot.count   // reading inside a callback must not deadlock either
+            _ = controller.snapshot.count  // reading inside a callback must not deadlock either
             let next = EntityEvent.inserted(Item(id + 1, section: "c", score: id))
             switch reentry {
             case .publishToTheBus: bus.publish(next)
@@ -183,7 +190,11 @@ struct EventBusTests {
         switch publisher % 3 {
         case 0: return [.deleted(id), .inserted(Item(100 + id, section: "n\(id % 4)", score: 5000 + id))]
         case 1: return [.updated(Item(id, section: "s\(id % 3)", score: 3000 - id, title: "moved"))]
-        default: return [.updated(Item(id, section: "s0", score: id * 10, title: "resectioned")), .inserted(Item(200 + id, score: 7000 + id))]
+        default:
+            return [
+                .updated(Item(id, section: "s0", score: id * 10, title: "resectioned")),
+                .inserted(Item(200 + id, score: 7000 + id)),
+            ]
         }
     }
 }

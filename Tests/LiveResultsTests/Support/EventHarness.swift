@@ -32,7 +32,9 @@ enum EventHarness {
         }
 
         var malformedPayloads: [String?] {
-            all.compactMap { if case .malformedEvent(let error) = $0 { (error as? DecodingError)?.payload } else { nil } }
+            all.compactMap {
+                if case .malformedEvent(let error) = $0 { (error as? DecodingError)?.payload } else { nil }
+            }
         }
 
         var duplicateIDs: [[Int]] {
@@ -83,7 +85,8 @@ enum EventHarness {
             var before = initial
             for delivery in deliveries {
                 expectContract(delivery.changes, from: before, to: delivery.after, sourceLocation: sourceLocation)
-                let expected = before.itemCount + delivery.changes.insertedItems.count - delivery.changes.deletedItems.count
+                let expected =
+                    before.itemCount + delivery.changes.insertedItems.count - delivery.changes.deletedItems.count
                 #expect(delivery.after.itemCount == expected, sourceLocation: sourceLocation)
                 before = delivery.after
             }
@@ -156,7 +159,10 @@ enum EventHarness {
             self.store = store
             self.log = log
             let definition = FetchDefinition<Item>(
-                request: { await gate.wait(); return try store.fetch() },
+                request: {
+                    await gate.wait()
+                    return try store.fetch()
+                },
                 isIncluded: Fixture.isIncluded
             )
             controller = FetchedResultsController(
@@ -190,7 +196,9 @@ enum EventHarness {
 
         /// Applies a batch to the controller and the reference, and checks the change set and the result.
         @discardableResult
-        mutating func apply(_ events: [EntityEvent<Item>], sourceLocation: SourceLocation = #_sourceLocation) -> ChangeSet<Item> {
+        mutating func apply(_ events: [EntityEvent<Item>], sourceLocation: SourceLocation = #_sourceLocation)
+            -> ChangeSet<Item>
+        {
             let before = model
             let changes = controller.apply(events)
             expectContract(changes, from: before, to: model, sourceLocation: sourceLocation)
@@ -224,7 +232,8 @@ enum EventHarness {
     }
 
     /// Runs `work` on a dispatch thread; returns whether it finished in time (not, if it deadlocked).
-    static func finishes(within timeout: Duration = .seconds(10), _ work: @escaping @Sendable () -> Void) async -> Bool {
+    static func finishes(within timeout: Duration = .seconds(10), _ work: @escaping @Sendable () -> Void) async -> Bool
+    {
         let done = Flag()
         DispatchQueue.global().async {
             work()
@@ -264,4 +273,3 @@ enum EventHarness {
 extension SnapshotModel {
     var itemCount: Int { sections.reduce(0) { $0 + $1.items.count } }
 }
-

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import Synchronization
 
 /// The entity of most tests: a section, a score to sort by, and a title that is content only.
 struct Item: FetchableEntity, CustomStringConvertible {
@@ -52,8 +53,6 @@ final class FakeStore: Sendable {
         FetchDefinition(request: { try self.fetch() }, isIncluded: isIncluded)
     }
 }
-
-import Synchronization
 
 extension FetchedResultsController where Entity == Item {
     /// A controller over `store`, sectioned by `section` unless told otherwise, sorted by score.

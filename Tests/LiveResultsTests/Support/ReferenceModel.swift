@@ -10,7 +10,8 @@ struct ReferenceModel {
     private(set) var entries: [Int: (item: Item, sequence: Int)] = [:]
     private var nextSequence = 0
 
-    init(isIncluded: @escaping (Item) -> Bool = { _ in true }, sectioned: Bool = true, descendingSections: Bool = false) {
+    init(isIncluded: @escaping (Item) -> Bool = { _ in true }, sectioned: Bool = true, descendingSections: Bool = false)
+    {
         self.isIncluded = isIncluded
         self.sectioned = sectioned
         self.descendingSections = descendingSections

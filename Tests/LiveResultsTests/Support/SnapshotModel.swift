@@ -28,7 +28,9 @@ struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertibl
 
     func indexPath(of id: Entity.ID) -> IndexPath? {
         for (section, entry) in sections.enumerated() {
-            if let item = entry.items.firstIndex(where: { $0.id == id }) { return IndexPath(item: item, section: section) }
+            if let item = entry.items.firstIndex(where: { $0.id == id }) {
+                return IndexPath(item: item, section: section)
+            }
         }
         return nil
     }
@@ -41,7 +43,8 @@ struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertibl
         let removals = (changes.deletedItems + changes.movedItems.map(\.from)).sorted(by: >)
         guard Set(removals).count == removals.count else { return nil }
         for path in removals {
-            guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item) else { return nil }
+            guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
+            else { return nil }
             sections[path.section].items.remove(at: path.item)
         }
         // 2. remove deleted sections (must be empty now), highest first.
@@ -57,8 +60,12 @@ struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertibl
         // 4. insert inserted and moved-to items at new coordinates, ascending.
         let insertions = (changes.insertedItems + changes.movedItems.map(\.to)).sorted()
         for path in insertions {
-            guard sections.indices.contains(path.section), path.item <= sections[path.section].items.count else { return nil }
-            guard new.sections.indices.contains(path.section), new.sections[path.section].items.indices.contains(path.item) else { return nil }
+            guard sections.indices.contains(path.section), path.item <= sections[path.section].items.count else {
+                return nil
+            }
+            guard new.sections.indices.contains(path.section),
+                new.sections[path.section].items.indices.contains(path.item)
+            else { return nil }
             sections[path.section].items.insert(new.sections[path.section].items[path.item], at: path.item)
         }
         // Survivors take their new content; the contract reports content changes as updates.
@@ -92,22 +99,38 @@ func expectContract<Entity: FetchableEntity>(
 
     // Structure: applying the change set gives the new snapshot's ids and names.
     let applied = old.applying(changes, takingContentFrom: new)
-    #expect(applied?.ids == new.ids, "applying \(changes) to \(old) gives \(applied.map(\.description) ?? "an invalid result"), not \(new)", sourceLocation: sourceLocation)
+    #expect(
+        applied?.ids == new.ids,
+        "applying \(changes) to \(old) gives \(applied.map(\.description) ?? "an invalid result"), not \(new)",
+        sourceLocation: sourceLocation)
     #expect(applied?.names == new.names, sourceLocation: sourceLocation)
 
     // Ids match their index paths.
     let oldIDs = old.ids
     let newIDs = new.ids
     func id(_ ids: [[Entity.ID]], _ path: IndexPath) -> Entity.ID? {
-        ids.indices.contains(path.section) && ids[path.section].indices.contains(path.item) ? ids[path.section][path.item] : nil
+        ids.indices.contains(path.section) && ids[path.section].indices.contains(path.item)
+            ? ids[path.section][path.item] : nil
     }
-    #expect(changes.deletedItems.map { id(oldIDs, $0) } == changes.deletedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
-    #expect(changes.insertedItems.map { id(newIDs, $0) } == changes.insertedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
-    #expect(changes.updatedItems.map { id(newIDs, $0) } == changes.updatedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
-    #expect(changes.movedItems.map { id(newIDs, $0.to) } == changes.movedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
-    #expect(changes.movedItems.map { id(oldIDs, $0.from) } == changes.movedItemIDs.map(Optional.some), sourceLocation: sourceLocation)
-    #expect(changes.deletedSections.map { old.names[$0] } == changes.deletedSectionNames, sourceLocation: sourceLocation)
-    #expect(changes.insertedSections.map { new.names[$0] } == changes.insertedSectionNames, sourceLocation: sourceLocation)
+    #expect(
+        changes.deletedItems.map { id(oldIDs, $0) } == changes.deletedItemIDs.map(Optional.some),
+        sourceLocation: sourceLocation)
+    #expect(
+        changes.insertedItems.map { id(newIDs, $0) } == changes.insertedItemIDs.map(Optional.some),
+        sourceLocation: sourceLocation)
+    #expect(
+        changes.updatedItems.map { id(newIDs, $0) } == changes.updatedItemIDs.map(Optional.some),
+        sourceLocation: sourceLocation)
+    #expect(
+        changes.movedItems.map { id(newIDs, $0.to) } == changes.movedItemIDs.map(Optional.some),
+        sourceLocation: sourceLocation)
+    #expect(
+        changes.movedItems.map { id(oldIDs, $0.from) } == changes.movedItemIDs.map(Optional.some),
+        sourceLocation: sourceLocation)
+    #expect(
+        changes.deletedSections.map { old.names[$0] } == changes.deletedSectionNames, sourceLocation: sourceLocation)
+    #expect(
+        changes.insertedSections.map { new.names[$0] } == changes.insertedSectionNames, sourceLocation: sourceLocation)
 
     // Updates: exactly the survivors whose content changed.
     var oldEntities: [Entity.ID: (section: String, item: Int, entity: Entity)] = [:]
@@ -121,17 +144,25 @@ func expectContract<Entity: FetchableEntity>(
         for (item, entity) in section.items.enumerated() {
             guard let before = oldEntities[entity.id] else { continue }
             if before.entity != entity { expectedUpdates.insert(entity.id) }
-            if before.section != section.name { crossSection += 1 } else { survivorsBySection[section.name, default: []].append((before.item, item)) }
+            if before.section != section.name {
+                crossSection += 1
+            } else {
+                survivorsBySection[section.name, default: []].append((before.item, item))
+            }
         }
     }
     #expect(Set(changes.updatedItemIDs) == expectedUpdates, sourceLocation: sourceLocation)
     #expect(changes.updatedItemIDs.count == expectedUpdates.count, sourceLocation: sourceLocation)
 
     // Minimal moves: survivors not on a longest increasing run, plus every change of section.
-    let minimalMoves = crossSection + survivorsBySection.values.reduce(0) { total, pairs in
-        total + pairs.count - longestIncreasingRun(pairs.sorted { $0.old < $1.old }.map(\.new))
-    }
-    #expect(changes.movedItems.count == minimalMoves, "\(changes.movedItems.count) moves where \(minimalMoves) suffice: \(changes)", sourceLocation: sourceLocation)
+    let minimalMoves =
+        crossSection
+        + survivorsBySection.values.reduce(0) { total, pairs in
+            total + pairs.count - longestIncreasingRun(pairs.sorted { $0.old < $1.old }.map(\.new))
+        }
+    #expect(
+        changes.movedItems.count == minimalMoves,
+        "\(changes.movedItems.count) moves where \(minimalMoves) suffice: \(changes)", sourceLocation: sourceLocation)
 }
 
 /// The length of the longest strictly increasing subsequence, by patience sorting.
