@@ -1,0 +1,34 @@
+extension _Tree {
+    /// Traps unless the tree is well formed: every node but the root at least half full and none over
+    /// capacity, all leaves at one depth, and every cached count, weight and first key exact.
+    ///
+    /// - Parameter keysAreEqual: Compares cached first keys with the elements' keys.
+    /// - Complexity: O(*n*); for tests.
+    func _checkInvariants(keysAreEqual: (Element.Key, Element.Key) -> Bool) {
+        guard let root else { return }
+        var leafDepth: Int?
+        func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (count: Int, weight: Int, first: Element.Key) {
+            precondition(node.width > 0 && node.width <= _TreeNode<Element>.capacity, "node width \(node.width)")
+            precondition(isRoot || node.width >= _TreeNode<Element>.minimum, "underfull node of \(node.width)")
+            var summary: (count: Int, weight: Int, first: Element.Key?) = (0, 0, nil)
+            if node.isLeaf {
+                precondition(leafDepth == nil || leafDepth == depth, "leaves at different depths")
+                leafDepth = depth
+                summary = (node.elements.count, node.elements.reduce(0) { $0 + $1.treeWeight }, node.elements[0].treeKey)
+            } else {
+                precondition(node.elements.isEmpty, "internal node with elements")
+                for child in node.children {
+                    let childSummary = check(child, depth: depth + 1, isRoot: false)
+                    summary.count += childSummary.count
+                    summary.weight += childSummary.weight
+                    summary.first = summary.first ?? childSummary.first
+                }
+            }
+            precondition(node.count == summary.count, "cached count \(node.count), actual \(summary.count)")
+            precondition(node.weight == summary.weight, "cached weight \(node.weight), actual \(summary.weight)")
+            precondition(keysAreEqual(node.firstKey, summary.first!), "stale cached first key")
+            return (summary.count, summary.weight, summary.first!)
+        }
+        _ = check(root, depth: 0, isRoot: true)
+    }
+}

@@ -1,0 +1,288 @@
+/// A persistent, counted B+tree: elements in order, with O(log *n*) access by position, insertion,
+/// removal, search by key and search by weight.
+///
+/// Copies share all nodes (an O(1) snapshot); a mutation copies only the nodes on its path that are
+/// shared, so a mutation costs O(log *n*) whether or not older versions are alive.
+struct _Tree<Element: _TreeElement>: Sendable {
+    private(set) var root: _TreeNode<Element>?
+
+    init() {}
+
+    /// A tree of elements already in order.
+    ///
+    /// - Complexity: O(*n*).
+    init(sorted elements: some Sequence<Element>) {
+        var level = Self.leaves(of: ContiguousArray(elements))
+        while level.count > 1 {
+            level = Self.partition(level).map { _TreeNode(children: ContiguousArray($0)) }
+        }
+        root = level.first
+    }
+
+    private static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
+        partition(elements).map { _TreeNode(leaf: ContiguousArray($0)) }
+    }
+
+    /// Cuts `items` into the fewest runs of at most `capacity`, of near-equal lengths (so none is below
+    /// the minimum unless there is only one).
+    private static func partition<C: RandomAccessCollection>(_ items: C) -> [C.SubSequence] where C.Index == Int {
+        guard !items.isEmpty else { return [] }
+        let capacity = _TreeNode<Element>.capacity
+        let runs = (items.count + capacity - 1) / capacity
+        return (0..<runs).map { run in
+            let lower = items.startIndex + items.count * run / runs
+            let upper = items.startIndex + items.count * (run + 1) / runs
+            return items[lower..<upper]
+        }
+    }
+
+    var count: Int { root?.count ?? 0 }
+    var weight: Int { root?.weight ?? 0 }
+    var isEmpty: Bool { root == nil }
+
+    /// - Complexity: O(log *n*).
+    subscript(position: Int) -> Element {
+        precondition(position >= 0 && position < count, "position out of range")
+        var node = root!
+        var offset = position
+        while !node.isLeaf {
+            let child = node.child(containing: offset)
+            node = node.children[child.index]
+            offset = child.offset
+        }
+        return node.elements[offset]
+    }
+
+    /// The number of leading elements whose key does not satisfy `isAtOrAfter`, for a predicate that is
+    /// false for a prefix of the elements and true for the rest.
+    ///
+    /// - Complexity: O(log *n*) calls of the predicate.
+    func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
+        guard var node = root else { return 0 }
+        var position = 0
+        while !node.isLeaf {
+            // The last child whose first key is before the boundary holds the boundary.
+            var low = 1
+            var high = node.children.count
+            while low < high {
+                let middle = (low + high) / 2
+                if isAtOrAfter(node.children[middle].firstKey) { high = middle } else { low = middle + 1 }
+            }
+            for index in 0..<(low - 1) { position += node.children[index].count }
+            node = node.children[low - 1]
+        }
+        var low = 0
+        var high = node.elements.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAtOrAfter(node.elements[middle].treeKey) { high = middle } else { low = middle + 1 }
+        }
+        return position + low
+    }
+
+    /// The sum of the weights of the elements before `position`.
+    ///
+    /// - Complexity: O(log *n*).
+    func weight(before position: Int) -> Int {
+        guard var node = root else { return 0 }
+        var offset = position
+        var total = 0
+        while !node.isLeaf {
+            let child = node.child(containing: offset, forInsertion: true)
+            for index in 0..<child.index { total += node.children[index].weight }
+            node = node.children[child.index]
+            offset = child.offset
+        }
+        for index in 0..<offset { total += node.elements[index].treeWeight }
+        return total
+    }
+
+    /// The element covering weight `target` (elements cover consecutive ranges of their weights), and
+    /// how far into its weight `target` is.
+    ///
+    /// - Complexity: O(log *n*).
+    func position(ofWeight target: Int) -> (position: Int, remainder: Int) {
+        precondition(target >= 0 && target < weight, "weight out of range")
+        var node = root!
+        var remaining = target
+        var position = 0
+        while !node.isLeaf {
+            for child in node.children {
+                if remaining < child.weight {
+                    node = child
+                    break
+                }
+                remaining -= child.weight
+                position += child.count
+            }
+        }
+        for element in node.elements {
+            if remaining < element.treeWeight { break }
+            remaining -= element.treeWeight
+            position += 1
+        }
+        return (position, remaining)
+    }
+
+    /// - Complexity: O(log *n*).
+    mutating func insert(_ element: Element, at position: Int) {
+        precondition(position >= 0 && position <= count, "position out of range")
+        guard root != nil else {
+            root = _TreeNode(leaf: [element])
+            return
+        }
+        if let sibling = Self.insert(element, at: position, into: &root!) {
+            root = _TreeNode(children: [root!, sibling])
+        }
+    }
+
+    /// Inserts into the subtree, returning a new right sibling when the node split.
+    private static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>) -> _TreeNode<Element>? {
+        _TreeNode.makeUnique(&node)
+        node.count += 1
+        node.weight += element.treeWeight
+        if node.isLeaf {
+            node.elements.insert(element, at: position)
+            if position == 0 { node.firstKey = element.treeKey }
+        } else {
+            let child = node.child(containing: position, forInsertion: true)
+            if let sibling = insert(element, at: child.offset, into: &node.children[child.index]) {
+                node.children.insert(sibling, at: child.index + 1)
+            }
+            node.firstKey = node.children[0].firstKey
+        }
+        return node.width > _TreeNode<Element>.capacity ? node.split() : nil
+    }
+
+    /// - Complexity: O(log *n*).
+    @discardableResult
+    mutating func remove(at position: Int) -> Element {
+        precondition(position >= 0 && position < count, "position out of range")
+        let removed = Self.remove(at: position, from: &root!)
+        if root!.width == 0 {
+            root = nil
+        } else if !root!.isLeaf && root!.children.count == 1 {
+            root = root!.children[0]
+        }
+        return removed
+    }
+
+    private static func remove(at position: Int, from node: inout _TreeNode<Element>) -> Element {
+        _TreeNode.makeUnique(&node)
+        let removed: Element
+        if node.isLeaf {
+            removed = node.elements.remove(at: position)
+        } else {
+            let child = node.child(containing: position)
+            removed = remove(at: child.offset, from: &node.children[child.index])
+            if node.children[child.index].width < _TreeNode<Element>.minimum {
+                rebalance(child: child.index, of: node)
+            }
+        }
+        node.count -= 1
+        node.weight -= removed.treeWeight
+        if node.width > 0 { node.firstKey = node.isLeaf ? node.elements[0].treeKey : node.children[0].firstKey }
+        return removed
+    }
+
+    /// Refills an underfull child from a sibling, or merges the two. Only the two siblings, made unique
+    /// first, are written.
+    private static func rebalance(child index: Int, of parent: _TreeNode<Element>) {
+        let left = index > 0 ? index - 1 : index
+        _TreeNode.makeUnique(&parent.children[left])
+        _TreeNode.makeUnique(&parent.children[left + 1])
+        let (first, second) = (parent.children[left], parent.children[left + 1])
+        if first.width + second.width <= _TreeNode<Element>.capacity {
+            first.elements += second.elements
+            first.children += second.children
+            parent.children.remove(at: left + 1)
+            first.refreshSummary()
+            return
+        }
+        if first.width > second.width {
+            if first.isLeaf {
+                second.elements.insert(first.elements.removeLast(), at: 0)
+            } else {
+                second.children.insert(first.children.removeLast(), at: 0)
+            }
+        } else if first.isLeaf {
+            first.elements.append(second.elements.removeFirst())
+        } else {
+            first.children.append(second.children.removeFirst())
+        }
+        first.refreshSummary()
+        second.refreshSummary()
+    }
+
+    /// Changes the element at `position` in place. The change must keep the element's place in the
+    /// order; its weight may change.
+    ///
+    /// - Complexity: O(log *n*).
+    @discardableResult
+    mutating func modify<Result>(at position: Int, _ body: (inout Element) -> Result) -> Result {
+        precondition(position >= 0 && position < count, "position out of range")
+        return Self.modify(at: position, in: &root!, body).result
+    }
+
+    private static func modify<Result>(
+        at position: Int,
+        in node: inout _TreeNode<Element>,
+        _ body: (inout Element) -> Result
+    ) -> (result: Result, weightChange: Int) {
+        _TreeNode.makeUnique(&node)
+        let outcome: (result: Result, weightChange: Int)
+        if node.isLeaf {
+            let before = node.elements[position].treeWeight
+            let result = body(&node.elements[position])
+            outcome = (result, node.elements[position].treeWeight - before)
+            node.firstKey = node.elements[0].treeKey
+        } else {
+            let child = node.child(containing: position)
+            outcome = modify(at: child.offset, in: &node.children[child.index], body)
+            node.firstKey = node.children[0].firstKey
+        }
+        node.weight += outcome.weightChange
+        return outcome
+    }
+}
+
+extension _Tree: Sequence {
+    /// Walks the leaves in order.
+    struct Iterator: IteratorProtocol {
+        private var path: [(node: _TreeNode<Element>, next: Int)] = []
+
+        init(root: _TreeNode<Element>?) {
+            if let root { descend(from: root) }
+        }
+
+        private mutating func descend(from node: _TreeNode<Element>) {
+            var node = node
+            while !node.isLeaf {
+                path.append((node, 1))
+                node = node.children[0]
+            }
+            path.append((node, 0))
+        }
+
+        mutating func next() -> Element? {
+            while let last = path.last {
+                if last.node.isLeaf {
+                    if last.next < last.node.elements.count {
+                        path[path.count - 1].next += 1
+                        return last.node.elements[last.next]
+                    }
+                } else if last.next < last.node.children.count {
+                    path[path.count - 1].next += 1
+                    descend(from: last.node.children[last.next])
+                    continue
+                }
+                path.removeLast()
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(root: root) }
+
+    var underestimatedCount: Int { count }
+}

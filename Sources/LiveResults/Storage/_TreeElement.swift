@@ -1,0 +1,17 @@
+/// What a ``_Tree`` needs of its elements: a key its searches look at, and a weight it sums.
+///
+/// Item trees hold entity slots of weight 1; the section tree holds sections weighted by their number
+/// of items, so that a global position maps to a section and an item in O(log *n*).
+protocol _TreeElement: Sendable {
+    associatedtype Key: Sendable
+    /// What searches compare; a node caches its first element's key.
+    var treeKey: Key { get }
+    /// What the tree sums per subtree.
+    var treeWeight: Int { get }
+    /// The most elements of a leaf and children of an internal node; small in tests, to exercise deep trees.
+    static var treeNodeCapacity: Int { get }
+}
+
+extension _TreeElement {
+    static var treeNodeCapacity: Int { 64 }
+}

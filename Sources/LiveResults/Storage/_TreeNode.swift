@@ -1,0 +1,95 @@
+/// A node of a ``_Tree``: a leaf of elements or an internal node of children, with the count, weight
+/// and first key of its subtree cached so that searches never scan below it.
+///
+/// Nodes are shared between tree versions (snapshots) and copied on write along the mutated path.
+final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
+    // @unchecked Sendable: a node is mutated only while uniquely referenced (the tree checks
+    // `isKnownUniquelyReferenced` before every write and copies otherwise), so a node reachable from
+    // more than one tree, or from another thread, is never written again.
+
+    /// The most elements of a leaf, and the most children of an internal node.
+    static var capacity: Int { Element.treeNodeCapacity }
+    /// The fewest elements or children of a node other than the root.
+    static var minimum: Int { capacity / 2 }
+
+    var elements: ContiguousArray<Element>
+    var children: ContiguousArray<_TreeNode>
+    var count: Int
+    var weight: Int
+    var firstKey: Element.Key
+
+    init(leaf elements: ContiguousArray<Element>) {
+        self.elements = elements
+        self.children = []
+        self.count = elements.count
+        self.weight = elements.reduce(0) { $0 + $1.treeWeight }
+        self.firstKey = elements[0].treeKey
+    }
+
+    init(children: ContiguousArray<_TreeNode>) {
+        self.elements = []
+        self.children = children
+        self.count = children.reduce(0) { $0 + $1.count }
+        self.weight = children.reduce(0) { $0 + $1.weight }
+        self.firstKey = children[0].firstKey
+    }
+
+    private init(copying node: _TreeNode) {
+        elements = node.elements
+        children = node.children
+        count = node.count
+        weight = node.weight
+        firstKey = node.firstKey
+    }
+
+    var isLeaf: Bool { children.isEmpty }
+
+    /// The number of elements (leaf) or children (internal node).
+    var width: Int { isLeaf ? elements.count : children.count }
+
+    /// Makes `node` uniquely referenced, copying it if another tree version shares it.
+    static func makeUnique(_ node: inout _TreeNode) {
+        if !isKnownUniquelyReferenced(&node) { node = _TreeNode(copying: node) }
+    }
+
+    /// The child holding `position`, and the position inside it. With `forInsertion`, a position at the
+    /// end of a child goes to that child.
+    func child(containing position: Int, forInsertion: Bool = false) -> (index: Int, offset: Int) {
+        var offset = position
+        for (index, child) in children.enumerated() {
+            if offset < child.count || (forInsertion && offset == child.count) || index == children.count - 1 {
+                return (index, offset)
+            }
+            offset -= child.count
+        }
+        preconditionFailure("position out of range")
+    }
+
+    /// Recomputes the cached count, weight and first key from the direct contents.
+    func refreshSummary() {
+        if isLeaf {
+            count = elements.count
+            weight = elements.reduce(0) { $0 + $1.treeWeight }
+            firstKey = elements[0].treeKey
+        } else {
+            count = children.reduce(0) { $0 + $1.count }
+            weight = children.reduce(0) { $0 + $1.weight }
+            firstKey = children[0].firstKey
+        }
+    }
+
+    /// Moves the upper half into a new right sibling.
+    func split() -> _TreeNode {
+        let middle = width / 2
+        let sibling: _TreeNode
+        if isLeaf {
+            sibling = _TreeNode(leaf: ContiguousArray(elements[middle...]))
+            elements.removeSubrange(middle...)
+        } else {
+            sibling = _TreeNode(children: ContiguousArray(children[middle...]))
+            children.removeSubrange(middle...)
+        }
+        refreshSummary()
+        return sibling
+    }
+}
