@@ -1,0 +1,188 @@
+/// A persistent hash map (a compressed hash-array mapped prefix tree): O(1) copies that share all
+/// nodes, and lookups, insertions and removals that visit and copy at most one node per 5 bits of
+/// hash (O(log₃₂ *n*) on average).
+struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private typealias Node = _TrieNode<Key, Value>
+
+    private(set) var root = _TrieNode<Key, Value>()
+    private(set) var count = 0
+
+    init() {}
+
+    /// A trie of unique keys, built in O(*n*) without per-entry copying.
+    init(uniqueKeysWithValues entries: some Sequence<(key: Key, value: Value)>) {
+        let hashed = entries.map { (hash: Self.hash($0.key), entry: $0) }
+        count = hashed.count
+        root = Self.build(hashed[...], shift: 0)
+    }
+
+    static func hash(_ key: Key) -> UInt64 {
+        UInt64(bitPattern: Int64(key.hashValue))
+    }
+
+    static var maximumShift: Int { 60 }
+
+    subscript(key: Key) -> Value? {
+        let hash = Self.hash(key)
+        var node = root
+        var shift = 0
+        while true {
+            if node.isCollision { return node.entries.first { $0.key == key }?.value }
+            let bit = UInt32(1) << Node.fragment(of: hash, at: shift)
+            if node.entryMap & bit != 0 {
+                let entry = node.entries[Node.index(of: bit, in: node.entryMap)]
+                return entry.key == key ? entry.value : nil
+            }
+            guard node.childMap & bit != 0 else { return nil }
+            node = node.children[Node.index(of: bit, in: node.childMap)]
+            shift += 5
+        }
+    }
+
+    /// Sets the value of `key`.
+    ///
+    /// - Returns: The value it replaced, if any.
+    @discardableResult
+    mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+        let old = Self.update(&root, with: (key, value), hash: Self.hash(key), shift: 0)
+        if old == nil { count += 1 }
+        return old
+    }
+
+    /// Removes `key`.
+    ///
+    /// - Returns: The removed value, if any.
+    @discardableResult
+    mutating func removeValue(forKey key: Key) -> Value? {
+        let removed = Self.remove(key, hash: Self.hash(key), shift: 0, from: &root)
+        if removed != nil { count -= 1 }
+        return removed
+    }
+
+    private static func update(_ node: inout Node, with entry: Node.Entry, hash: UInt64, shift: Int) -> Value? {
+        Node.makeUnique(&node)
+        if node.isCollision {
+            if let index = node.entries.firstIndex(where: { $0.key == entry.key }) {
+                defer { node.entries[index].value = entry.value }
+                return node.entries[index].value
+            }
+            node.entries.insertCompactly(entry, at: node.entries.count)
+            return nil
+        }
+        let bit = UInt32(1) << Node.fragment(of: hash, at: shift)
+        if node.entryMap & bit != 0 {
+            let index = Node.index(of: bit, in: node.entryMap)
+            let existing = node.entries[index]
+            if existing.key == entry.key {
+                node.entries[index].value = entry.value
+                return existing.value
+            }
+            // Two keys share this fragment: push both one level down.
+            let child = pair(existing, hash: Self.hash(existing.key), with: entry, hash: hash, shift: shift + 5)
+            node.entries.remove(at: index)
+            node.entryMap &= ~bit
+            node.childMap |= bit
+            node.children.insertCompactly(child, at: Node.index(of: bit, in: node.childMap))
+            return nil
+        }
+        if node.childMap & bit != 0 {
+            return update(&node.children[Node.index(of: bit, in: node.childMap)], with: entry, hash: hash, shift: shift + 5)
+        }
+        node.entryMap |= bit
+        node.entries.insertCompactly(entry, at: Node.index(of: bit, in: node.entryMap))
+        return nil
+    }
+
+    /// A node holding two entries whose hashes agree below `shift`.
+    private static func pair(_ first: Node.Entry, hash firstHash: UInt64, with second: Node.Entry, hash secondHash: UInt64, shift: Int) -> Node {
+        // Collision nodes exist only below the last fragment, where whole hashes are equal.
+        guard shift <= maximumShift else {
+            return Node(entries: [first, second], isCollision: true)
+        }
+        let (firstFragment, secondFragment) = (Node.fragment(of: firstHash, at: shift), Node.fragment(of: secondHash, at: shift))
+        if firstFragment == secondFragment {
+            let child = pair(first, hash: firstHash, with: second, hash: secondHash, shift: shift + 5)
+            return Node(childMap: UInt32(1) << firstFragment, children: [child])
+        }
+        let entries: ContiguousArray = firstFragment < secondFragment ? [first, second] : [second, first]
+        return Node(entryMap: (UInt32(1) << firstFragment) | (UInt32(1) << secondFragment), entries: entries)
+    }
+
+    private static func remove(_ key: Key, hash: UInt64, shift: Int, from node: inout Node) -> Value? {
+        if node.isCollision {
+            guard let index = node.entries.firstIndex(where: { $0.key == key }) else { return nil }
+            Node.makeUnique(&node)
+            return node.entries.remove(at: index).value
+        }
+        let bit = UInt32(1) << Node.fragment(of: hash, at: shift)
+        if node.entryMap & bit != 0 {
+            let index = Node.index(of: bit, in: node.entryMap)
+            guard node.entries[index].key == key else { return nil }
+            Node.makeUnique(&node)
+            node.entryMap &= ~bit
+            return node.entries.remove(at: index).value
+        }
+        guard node.childMap & bit != 0 else { return nil }
+        Node.makeUnique(&node)
+        let index = Node.index(of: bit, in: node.childMap)
+        let removed = remove(key, hash: hash, shift: shift + 5, from: &node.children[index])
+        if removed != nil, node.children[index].isSingleEntry {
+            // Keep the trie canonical: a child left with one entry moves up into this node.
+            let entry = node.children.remove(at: index).entries[0]
+            node.childMap &= ~bit
+            node.entryMap |= bit
+            node.entries.insertCompactly(entry, at: Node.index(of: bit, in: node.entryMap))
+        }
+        return removed
+    }
+
+    /// Builds the node for entries whose hashes agree below `shift`.
+    private static func build(_ hashed: ArraySlice<(hash: UInt64, entry: Node.Entry)>, shift: Int) -> Node {
+        if shift > maximumShift {
+            return Node(entries: ContiguousArray(hashed.map(\.entry)), isCollision: hashed.count > 1)
+        }
+        var buckets = [[(hash: UInt64, entry: Node.Entry)]](repeating: [], count: 32)
+        for item in hashed { buckets[Int(Node.fragment(of: item.hash, at: shift))].append(item) }
+        let node = Node()
+        let singles = buckets.reduce(0) { $0 + ($1.count == 1 ? 1 : 0) }
+        node.entries.reserveCapacity(singles)
+        node.children.reserveCapacity(buckets.reduce(0) { $0 + ($1.count > 1 ? 1 : 0) })
+        for (fragment, bucket) in buckets.enumerated() where !bucket.isEmpty {
+            let bit = UInt32(1) << UInt32(fragment)
+            if bucket.count == 1 {
+                node.entryMap |= bit
+                node.entries.append(bucket[0].entry)
+            } else {
+                node.childMap |= bit
+                node.children.append(build(bucket[...], shift: shift + 5))
+            }
+        }
+        return node
+    }
+}
+
+extension _HashTrie: Sequence {
+    /// Visits every entry, in no particular order.
+    struct Iterator: IteratorProtocol {
+        private var stack: [_TrieNode<Key, Value>]
+        private var entries: ContiguousArray<(key: Key, value: Value)>.Iterator
+
+        fileprivate init(root: _TrieNode<Key, Value>) {
+            stack = Array(root.children)
+            entries = root.entries.makeIterator()
+        }
+
+        mutating func next() -> (key: Key, value: Value)? {
+            while true {
+                if let entry = entries.next() { return entry }
+                guard let node = stack.popLast() else { return nil }
+                stack.append(contentsOf: node.children)
+                entries = node.entries.makeIterator()
+            }
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(root: root) }
+
+    var underestimatedCount: Int { count }
+}
