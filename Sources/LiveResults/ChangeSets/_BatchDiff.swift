@@ -173,7 +173,7 @@ struct _BatchDiff<Entity: FetchableEntity> {
                     for untouched in run {
                         let oldItem = untouched + Self.count(of: oldCuts, notAbove: untouched)
                         let newItem = untouched + Self.count(of: newCuts, notAbove: untouched)
-                        let id = storage.sections[newSection].items[newItem].entity.id
+                        let id = storage.sections[newSection].items[newItem].id
                         builder.move(
                             id, from: IndexPath(indexes: [oldSection, oldItem]),
                             to: IndexPath(indexes: [newSection, newItem]))

@@ -16,22 +16,23 @@ enum _SnapshotDiff {
         var oldSections: [String: Int] = [:]
         for (sectionIndex, section) in old.sections.enumerated() {
             oldSections[section.name] = sectionIndex
-            for (item, stored) in section.items.enumerated() {
-                oldPlaces[stored.entity.id] = (IndexPath(indexes: [sectionIndex, item]), stored.entity)
+            for (item, slot) in section.items.enumerated() {
+                oldPlaces[slot.id] = (IndexPath(indexes: [sectionIndex, item]), old.stored(forID: slot.id)!.entity)
             }
         }
         for (sectionIndex, section) in new.sections.enumerated() {
             let oldSection = oldSections[section.name]
             if oldSection == nil { builder.insertSection(sectionIndex, name: section.name) }
             var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int, unchanged: Bool)] = []
-            for (item, stored) in section.items.enumerated() {
-                let id = stored.entity.id
+            for (item, slot) in section.items.enumerated() {
+                let id = slot.id
+                let entity = new.stored(forID: id)!.entity
                 let indexPath = IndexPath(indexes: [sectionIndex, item])
                 guard let before = oldPlaces[id] else {
                     builder.insert(id, at: indexPath)
                     continue
                 }
-                let unchanged = before.entity == stored.entity
+                let unchanged = before.entity == entity
                 if !unchanged { builder.update(id, at: indexPath) }
                 if before.indexPath[0] == oldSection {
                     stayed.append((id, before.indexPath[1], item, unchanged))
@@ -54,8 +55,8 @@ enum _SnapshotDiff {
             if !new.sectionIndex(named: section.name).found {
                 builder.deleteSection(sectionIndex, name: section.name)
             }
-            for (item, stored) in section.items.enumerated() where new.stored(forID: stored.entity.id) == nil {
-                builder.delete(stored.entity.id, at: IndexPath(indexes: [sectionIndex, item]))
+            for (item, slot) in section.items.enumerated() where new.stored(forID: slot.id) == nil {
+                builder.delete(slot.id, at: IndexPath(indexes: [sectionIndex, item]))
             }
         }
         return builder.build()

@@ -1,32 +1,44 @@
+import Foundation
+
 /// All entities of a ``FetchedResultsSnapshot`` in display order, section after section.
 public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, Sendable {
     let _storage: _SectionedStorage<Entity>
-    /// `_sectionStarts[s]` is the position of the first entity of section `s`.
-    private let _sectionStarts: [Int]
-
-    init(_storage: _SectionedStorage<Entity>) {
-        self._storage = _storage
-        var start = 0
-        _sectionStarts = _storage.sections.map { section in
-            defer { start += section.items.count }
-            return start
-        }
-    }
 
     /// Always 0.
     public var startIndex: Int { 0 }
     /// The number of elements.
     public var endIndex: Int { _storage.count }
 
-    /// - Complexity: O(log *s*) for *s* sections.
+    /// - Complexity: O(log *n*).
     public subscript(position: Int) -> Entity {
         precondition(position >= 0 && position < endIndex, "index out of range")
-        var low = 0
-        var high = _sectionStarts.count
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            if _sectionStarts[middle] <= position { low = middle } else { high = middle }
+        let (section, item) = _storage.sections.position(ofWeight: position)
+        return _storage[IndexPath(indexes: [section, item])].entity
+    }
+
+    /// Iterates in order without a search per element.
+    public func makeIterator() -> Iterator {
+        Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
+    }
+
+    /// Iterates all entities in display order.
+    public struct Iterator: IteratorProtocol {
+        var _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator
+        var _current: FetchedResultsSection<Entity>.Objects.Iterator?
+        let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+
+        init(_sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator, _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>) {
+            self._sections = _sections
+            self._records = _records
         }
-        return _storage.sections[low].items[position - _sectionStarts[low]].entity
+
+        /// The next entity, or `nil` at the end.
+        public mutating func next() -> Entity? {
+            while true {
+                if let entity = _current?.next() { return entity }
+                guard let section = _sections.next() else { return nil }
+                _current = FetchedResultsSection.Objects.Iterator(_slots: section.items.makeIterator(), _records: _records)
+            }
+        }
     }
 }

@@ -28,7 +28,7 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
 
     /// All entities in display order, section after section.
     ///
-    /// - Complexity: O(*s*) for *s* sections, to index the section boundaries.
+    /// - Complexity: O(1).
     public var fetchedObjects: FetchedObjects<Entity> {
         FetchedObjects(_storage: _storage)
     }

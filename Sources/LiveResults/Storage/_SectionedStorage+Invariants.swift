@@ -1,33 +1,29 @@
 extension _SectionedStorage {
-    /// Traps unless the storage is well formed: sections non-empty and in section order, items in
-    /// order and in their own section, and the id table agreeing with the items.
+    /// Traps unless the storage is well formed: the trees and the trie are, sections are non-empty and
+    /// in section order, items are in order and in their own section, and every record has one slot.
     ///
     /// - Complexity: O(*n*); for tests.
     func _checkInvariants() {
+        sections._checkInvariants(keysAreEqual: ==)
+        records._checkInvariants()
         var total = 0
-        for (index, section) in sections.enumerated() {
-            precondition(!section.items.isEmpty, "section \(index) is empty")
-            if index > 0 {
-                precondition(
-                    ordering.sectionOrder.areInIncreasingOrder(sections[index - 1].name, section.name),
-                    "sections \(index - 1) and \(index) are out of order"
-                )
+        var previousName: String?
+        for section in sections {
+            precondition(!section.items.isEmpty, "section \(section.name) is empty")
+            if let previousName {
+                precondition(ordering.sectionOrder.areInIncreasingOrder(previousName, section.name), "sections out of order")
             }
-            for (item, stored) in section.items.enumerated() {
-                precondition(
-                    ordering.sectionName(stored.entity) == section.name, "item \(index).\(item) is in another section")
-                if item > 0 {
-                    precondition(
-                        ordering.precedes(section.items[item - 1], stored),
-                        "items \(index).\(item - 1) and \(item) are out of order")
-                }
-                let entry = entries[stored.entity.id]
-                precondition(
-                    entry?.sequence == stored.sequence && entry?.entity == stored.entity,
-                    "id table disagrees at \(index).\(item)")
+            previousName = section.name
+            section.items._checkInvariants(keysAreEqual: ==)
+            var previous: _StoredEntity<Entity>?
+            for slot in section.items {
+                guard let stored = records[slot.id] else { preconditionFailure("slot without a record") }
+                precondition(ordering.sectionName(stored.entity) == section.name, "item in another section")
+                if let previous { precondition(ordering.precedes(previous, stored), "items out of order") }
+                previous = stored
             }
             total += section.items.count
         }
-        precondition(total == entries.count, "the id table has \(entries.count) entries for \(total) items")
+        precondition(total == records.count, "\(records.count) records for \(total) slots")
     }
 }

@@ -1,19 +1,31 @@
 import Foundation
 
-/// The entities in display order: sorted sections of sorted items, plus an id table.
+/// The entities in display order, as persistent structures that snapshots share:
 ///
-/// This is the storage boundary. Positions are found by binary search with the ordering rule, never by
-/// scanning; an insert or removal costs one binary search over the sections, one inside the section
-/// and one array insert or removal.
+/// - `records`, a hash trie from id to the entity and its insertion sequence: the only copy of each
+///   entity;
+/// - `sections`, a counted tree of sections in section order, weighted by their number of items, each
+///   holding a counted tree of the ids of its entities in order.
+///
+/// Positions are found by descending the trees with the ordering rule, never by scanning. Every
+/// operation below is O(log *n*) and copies only the nodes on its path that a snapshot shares.
 struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
-    struct Section: Sendable {
-        var name: String
-        var items: [_StoredEntity<Entity>]
+    /// The slot of one entity in its section's tree.
+    struct Slot: _TreeElement {
+        var id: Entity.ID
+        var treeKey: Entity.ID { id }
+        var treeWeight: Int { 1 }
     }
 
-    private(set) var sections: [Section] = []
-    /// The current version of every entity, by id.
-    private(set) var entries: [Entity.ID: _StoredEntity<Entity>] = [:]
+    struct Section: _TreeElement {
+        var name: String
+        var items: _Tree<Slot>
+        var treeKey: String { name }
+        var treeWeight: Int { items.count }
+    }
+
+    private(set) var sections = _Tree<Section>()
+    private(set) var records = _HashTrie<Entity.ID, _StoredEntity<Entity>>()
     private(set) var ordering: _EntityOrdering<Entity>
 
     /// Creates an empty storage.
@@ -23,115 +35,101 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
 
     /// Creates a storage holding `stored`, whose ids must be unique.
     ///
-    /// - Complexity: O(*n* log *n*) comparisons.
+    /// - Complexity: O(*n* log *n*) comparisons, then O(*n*) to build.
     init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
         self.ordering = ordering
         var groups: [String: [_StoredEntity<Entity>]] = [:]
-        entries.reserveCapacity(stored.count)
         for item in stored {
             groups[ordering.sectionName(item.entity), default: []].append(item)
-            entries[item.entity.id] = item
         }
-        sections = groups.map { Section(name: $0.key, items: $0.value.sorted(by: ordering.precedes)) }
-        sections.sort { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) }
+        let sorted = groups.map { name, items in
+            Section(name: name, items: _Tree(sorted: items.sorted(by: ordering.precedes).lazy.map { Slot(id: $0.entity.id) }))
+        }
+        sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
+        records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
     }
 
-    var count: Int { entries.count }
+    var count: Int { records.count }
 
-    /// Every stored entity, for rebuilding with another order.
-    var allStored: [_StoredEntity<Entity>] { sections.flatMap(\.items) }
+    /// Every stored entity in display order, for rebuilding with another order.
+    var allStored: [_StoredEntity<Entity>] {
+        sections.flatMap { section in section.items.map { records[$0.id]! } }
+    }
 
+    /// - Complexity: O(log₃₂ *n*).
     func stored(forID id: Entity.ID) -> _StoredEntity<Entity>? {
-        entries[id]
+        records[id]
     }
 
+    /// - Complexity: O(log *n*).
     subscript(indexPath: IndexPath) -> _StoredEntity<Entity> {
-        sections[indexPath[0]].items[indexPath[1]]
+        records[sections[indexPath[0]].items[indexPath[1]].id]!
     }
 
     /// Where a section with this name is, or would be inserted.
     ///
     /// - Complexity: O(log *s*) name comparisons for *s* sections.
     func sectionIndex(named name: String) -> (index: Int, found: Bool) {
-        var low = 0
-        var high = sections.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ordering.sectionOrder.areInIncreasingOrder(sections[middle].name, name) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return (low, low < sections.count && sections[low].name == name)
+        let order = ordering.sectionOrder
+        let index = sections.partitioningIndex { !order.areInIncreasingOrder($0, name) }
+        return (index, index < sections.count && sections[index].name == name)
     }
 
-    /// Where `stored` is, or would be inserted, inside the section at `sectionIndex`.
-    private func itemIndex(of stored: _StoredEntity<Entity>, inSection sectionIndex: Int) -> Int {
-        let items = sections[sectionIndex].items
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ordering.precedes(items[middle], stored) {
-                low = middle + 1
-            } else {
-                high = middle
-            }
-        }
-        return low
+    /// Where `stored` is, or would be inserted, inside `section`.
+    private func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
+        section.items.partitioningIndex { id in !ordering.precedes(records[id]!, stored) }
     }
 
     /// The index path of the entity with this id.
     ///
     /// - Complexity: O(log *n*) comparisons.
     func indexPath(forID id: Entity.ID) -> IndexPath? {
-        guard let stored = entries[id] else { return nil }
+        guard let stored = records[id] else { return nil }
         let section = sectionIndex(named: ordering.sectionName(stored.entity))
         assert(section.found, "a stored entity's section exists")
-        return IndexPath(indexes: [section.index, itemIndex(of: stored, inSection: section.index)])
+        return IndexPath(indexes: [section.index, itemIndex(of: stored, in: sections[section.index])])
     }
 
     /// Inserts an entity whose id is not stored yet.
     ///
-    /// - Complexity: O(log *n*) comparisons and one array insertion.
+    /// - Complexity: O(log *n*).
     mutating func insert(_ stored: _StoredEntity<Entity>) {
-        assert(entries[stored.entity.id] == nil, "insert of a stored id")
+        assert(records[stored.entity.id] == nil, "insert of a stored id")
+        records.updateValue(stored, forKey: stored.entity.id)
+        let slot = Slot(id: stored.entity.id)
         let name = ordering.sectionName(stored.entity)
         let section = sectionIndex(named: name)
-        if !section.found {
-            sections.insert(Section(name: name, items: [stored]), at: section.index)
-        } else {
-            let item = itemIndex(of: stored, inSection: section.index)
-            sections[section.index].items.insert(stored, at: item)
+        guard section.found else {
+            sections.insert(Section(name: name, items: _Tree(sorted: [slot])), at: section.index)
+            return
         }
-        entries[stored.entity.id] = stored
+        let item = itemIndex(of: stored, in: sections[section.index])
+        sections.modify(at: section.index) { $0.items.insert(slot, at: item) }
     }
 
     /// Removes the entity with this id, dropping its section when it becomes empty.
     ///
     /// - Returns: The removed entity, or `nil` if the id is not stored.
-    /// - Complexity: O(log *n*) comparisons and one array removal.
+    /// - Complexity: O(log *n*).
     @discardableResult
     mutating func remove(id: Entity.ID) -> _StoredEntity<Entity>? {
         guard let indexPath = indexPath(forID: id) else { return nil }
-        let removed = sections[indexPath[0]].items.remove(at: indexPath[1])
-        if sections[indexPath[0]].items.isEmpty {
+        if sections[indexPath[0]].items.count == 1 {
             sections.remove(at: indexPath[0])
+        } else {
+            sections.modify(at: indexPath[0]) { $0.items.remove(at: indexPath[1]) }
         }
-        entries[id] = nil
-        return removed
+        return records.removeValue(forKey: id)
     }
 
     /// Replaces an entity by a new version that has the same position (see
     /// ``_EntityOrdering/hasSamePosition(_:_:oldSection:)``).
     ///
-    /// - Complexity: O(log *n*) comparisons.
+    /// - Complexity: O(log₃₂ *n*): the trees hold ids, so only the record changes.
     mutating func replaceInPlace(_ entity: Entity) {
-        guard let indexPath = indexPath(forID: entity.id) else {
+        guard let stored = records[entity.id] else {
             preconditionFailure("replaceInPlace of an id that is not stored")
         }
-        sections[indexPath[0]].items[indexPath[1]].entity = entity
-        entries[entity.id]?.entity = entity
+        records.updateValue(_StoredEntity(entity: entity, sequence: stored.sequence), forKey: entity.id)
     }
 }
