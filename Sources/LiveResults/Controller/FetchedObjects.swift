@@ -27,7 +27,10 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         var _current: FetchedResultsSection<Entity>.Objects.Iterator?
         let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
 
-        init(_sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator, _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>) {
+        init(
+            _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator,
+            _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+        ) {
             self._sections = _sections
             self._records = _records
         }
@@ -37,7 +40,8 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
             while true {
                 if let entity = _current?.next() { return entity }
                 guard let section = _sections.next() else { return nil }
-                _current = FetchedResultsSection.Objects.Iterator(_slots: section.items.makeIterator(), _records: _records)
+                _current = FetchedResultsSection.Objects.Iterator(
+                    _slots: section.items.makeIterator(), _records: _records)
             }
         }
     }

@@ -47,19 +47,6 @@ struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
     }
 }
 
-extension _EntityOrdering {
-    /// Compiles Foundation sort descriptors into one comparison.
-    static func comparison(of descriptors: [SortDescriptor<Entity>]) -> @Sendable (Entity, Entity) -> ComparisonResult {
-        { lhs, rhs in
-            for descriptor in descriptors {
-                let result = descriptor.compare(lhs, rhs)
-                if result != .orderedSame { return result }
-            }
-            return .orderedSame
-        }
-    }
-}
-
 /// An entity with its insertion sequence, the last key of the ordering rule.
 struct _StoredEntity<Entity: FetchableEntity>: Sendable {
     var entity: Entity

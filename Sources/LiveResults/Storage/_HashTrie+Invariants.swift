@@ -11,7 +11,8 @@ extension _HashTrie {
                 precondition(Self.hash(entry.key) & mask == prefix, "entry off its hash path")
             }
             if node.isCollision {
-                precondition(shift > Self.maximumShift && node.children.isEmpty, "collision node above the last fragment")
+                precondition(
+                    shift > Self.maximumShift && node.children.isEmpty, "collision node above the last fragment")
                 return node.entries.count
             }
             precondition(node.entryMap.nonzeroBitCount == node.entries.count, "entry map disagrees")

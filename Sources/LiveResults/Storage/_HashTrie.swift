@@ -86,7 +86,8 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             return nil
         }
         if node.childMap & bit != 0 {
-            return update(&node.children[Node.index(of: bit, in: node.childMap)], with: entry, hash: hash, shift: shift + 5)
+            return update(
+                &node.children[Node.index(of: bit, in: node.childMap)], with: entry, hash: hash, shift: shift + 5)
         }
         node.entryMap |= bit
         node.entries.insertCompactly(entry, at: Node.index(of: bit, in: node.entryMap))
@@ -94,12 +95,16 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// A node holding two entries whose hashes agree below `shift`.
-    private static func pair(_ first: Node.Entry, hash firstHash: UInt64, with second: Node.Entry, hash secondHash: UInt64, shift: Int) -> Node {
+    private static func pair(
+        _ first: Node.Entry, hash firstHash: UInt64, with second: Node.Entry, hash secondHash: UInt64, shift: Int
+    ) -> Node {
         // Collision nodes exist only below the last fragment, where whole hashes are equal.
         guard shift <= maximumShift else {
             return Node(entries: [first, second], isCollision: true)
         }
-        let (firstFragment, secondFragment) = (Node.fragment(of: firstHash, at: shift), Node.fragment(of: secondHash, at: shift))
+        let (firstFragment, secondFragment) = (
+            Node.fragment(of: firstHash, at: shift), Node.fragment(of: secondHash, at: shift)
+        )
         if firstFragment == secondFragment {
             let child = pair(first, hash: firstHash, with: second, hash: secondHash, shift: shift + 5)
             return Node(childMap: UInt32(1) << firstFragment, children: [child])

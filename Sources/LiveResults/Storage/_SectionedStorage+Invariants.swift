@@ -11,7 +11,8 @@ extension _SectionedStorage {
         for section in sections {
             precondition(!section.items.isEmpty, "section \(section.name) is empty")
             if let previousName {
-                precondition(ordering.sectionOrder.areInIncreasingOrder(previousName, section.name), "sections out of order")
+                precondition(
+                    ordering.sectionOrder.areInIncreasingOrder(previousName, section.name), "sections out of order")
             }
             previousName = section.name
             section.items._checkInvariants(keysAreEqual: ==)

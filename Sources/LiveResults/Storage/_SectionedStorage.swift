@@ -43,7 +43,9 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
             groups[ordering.sectionName(item.entity), default: []].append(item)
         }
         let sorted = groups.map { name, items in
-            Section(name: name, items: _Tree(sorted: items.sorted(by: ordering.precedes).lazy.map { Slot(id: $0.entity.id) }))
+            Section(
+                name: name,
+                items: _Tree(sorted: items.sorted(by: ordering.precedes).lazy.map { Slot(id: $0.entity.id) }))
         }
         sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
         records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })

@@ -7,14 +7,18 @@ extension _Tree {
     func _checkInvariants(keysAreEqual: (Element.Key, Element.Key) -> Bool) {
         guard let root else { return }
         var leafDepth: Int?
-        func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (count: Int, weight: Int, first: Element.Key) {
+        func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (
+            count: Int, weight: Int, first: Element.Key
+        ) {
             precondition(node.width > 0 && node.width <= _TreeNode<Element>.capacity, "node width \(node.width)")
             precondition(isRoot || node.width >= _TreeNode<Element>.minimum, "underfull node of \(node.width)")
             var summary: (count: Int, weight: Int, first: Element.Key?) = (0, 0, nil)
             if node.isLeaf {
                 precondition(leafDepth == nil || leafDepth == depth, "leaves at different depths")
                 leafDepth = depth
-                summary = (node.elements.count, node.elements.reduce(0) { $0 + $1.treeWeight }, node.elements[0].treeKey)
+                summary = (
+                    node.elements.count, node.elements.reduce(0) { $0 + $1.treeWeight }, node.elements[0].treeKey
+                )
             } else {
                 precondition(node.elements.isEmpty, "internal node with elements")
                 for child in node.children {

@@ -137,7 +137,9 @@ struct _Tree<Element: _TreeElement>: Sendable {
     }
 
     /// Inserts into the subtree, returning a new right sibling when the node split.
-    private static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>) -> _TreeNode<Element>? {
+    private static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>) -> _TreeNode<
+        Element
+    >? {
         _TreeNode.makeUnique(&node)
         node.count += 1
         node.weight += element.treeWeight

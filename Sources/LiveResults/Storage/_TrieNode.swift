@@ -17,7 +17,10 @@ final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
     /// Whether this is a collision node: its entries share one full hash and the maps are unused.
     let isCollision: Bool
 
-    init(entryMap: UInt32 = 0, childMap: UInt32 = 0, entries: ContiguousArray<Entry> = [], children: ContiguousArray<_TrieNode> = [], isCollision: Bool = false) {
+    init(
+        entryMap: UInt32 = 0, childMap: UInt32 = 0, entries: ContiguousArray<Entry> = [],
+        children: ContiguousArray<_TrieNode> = [], isCollision: Bool = false
+    ) {
         self.entryMap = entryMap
         self.childMap = childMap
         self.entries = entries
@@ -26,7 +29,8 @@ final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
     }
 
     func copy() -> _TrieNode {
-        _TrieNode(entryMap: entryMap, childMap: childMap, entries: entries, children: children, isCollision: isCollision)
+        _TrieNode(
+            entryMap: entryMap, childMap: childMap, entries: entries, children: children, isCollision: isCollision)
     }
 
     static func makeUnique(_ node: inout _TrieNode) {

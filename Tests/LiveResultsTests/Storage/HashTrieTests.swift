@@ -13,7 +13,8 @@ private struct CollidingKey: Hashable, Sendable {
 
 @Suite("Persistent hash trie")
 struct HashTrieTests {
-    @Test("random updates and removals agree with a dictionary; old versions stay intact", arguments: [UInt64(1), 2, 3])
+    @Test(
+        "random updates and removals agree with a dictionary; old versions stay intact", arguments: [UInt64(1), 2, 3])
     func randomOperations(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
         var trie = _HashTrie<Int, Int>()
@@ -60,10 +61,13 @@ struct HashTrieTests {
         #expect(trie[-1] == nil && grown[-1] == -1)
     }
 
-    private func expect<Key, Value: Equatable>(_ trie: _HashTrie<Key, Value>, equals model: [Key: Value], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expect<Key, Value: Equatable>(
+        _ trie: _HashTrie<Key, Value>, equals model: [Key: Value], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         trie._checkInvariants()
         #expect(trie.count == model.count, sourceLocation: sourceLocation)
-        #expect(Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) }) == model, sourceLocation: sourceLocation)
+        #expect(
+            Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) }) == model, sourceLocation: sourceLocation)
         for (key, value) in model { #expect(trie[key] == value, sourceLocation: sourceLocation) }
     }
 }

@@ -46,7 +46,9 @@ struct TreeTests {
         for version in versions { expectTree(version.tree, equals: version.contents) }
     }
 
-    @Test("bulk building gives a valid tree for every size up to three levels", arguments: [0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095, 4096, 4097, 70000])
+    @Test(
+        "bulk building gives a valid tree for every size up to three levels",
+        arguments: [0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095, 4096, 4097, 70000])
     func bulkBuild(size: Int) {
         let elements = (0..<size).map { Weighted(value: $0, weight: $0 % 3) }
         expectTree(_Tree(sorted: elements), equals: elements)
@@ -57,7 +59,8 @@ struct TreeTests {
         let elements = (0..<5000).map { Weighted(value: $0 * 2, weight: $0 % 3) }
         let tree = _Tree(sorted: elements)
         for probe in [-1, 0, 1, 2, 3, 4999, 5000, 9998, 9999, 20000] {
-            #expect(tree.partitioningIndex { $0 >= probe } == elements.firstIndex { $0.value >= probe } ?? elements.count)
+            #expect(
+                tree.partitioningIndex { $0 >= probe } == elements.firstIndex { $0.value >= probe } ?? elements.count)
         }
         var covered = 0
         for (position, element) in elements.enumerated() {
@@ -70,7 +73,9 @@ struct TreeTests {
         }
     }
 
-    private func expectTree(_ tree: _Tree<Weighted>, equals model: [Weighted], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectTree(
+        _ tree: _Tree<Weighted>, equals model: [Weighted], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         tree._checkInvariants(keysAreEqual: ==)
         #expect(Array(tree) == model, sourceLocation: sourceLocation)
         #expect(tree.count == model.count, sourceLocation: sourceLocation)
