@@ -54,7 +54,7 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
     public var updatedItemIDs: [Entity.ID]
 
     /// Creates an empty change set.
-    public init() {
+    @inlinable public init() {
         deletedSections = []
         insertedSections = []
         deletedItems = []
@@ -70,7 +70,7 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool {
+    @inlinable public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && deletedItems.isEmpty
             && insertedItems.isEmpty && movedItems.isEmpty && updatedItems.isEmpty
     }
@@ -78,13 +78,13 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
 
 extension ChangeSet {
     /// Every section change: deletions (old coordinates) first, then insertions (new coordinates).
-    public var sectionChanges: [SectionChange] {
+    @inlinable public var sectionChanges: [SectionChange] {
         zip(deletedSections, deletedSectionNames).map { SectionChange(kind: .delete($0), name: $1) }
             + zip(insertedSections, insertedSectionNames).map { SectionChange(kind: .insert($0), name: $1) }
     }
 
     /// Every item change with its entity id: deletions, insertions, moves, then updates.
-    public var itemChanges: [ItemChange<Entity>] {
+    @inlinable public var itemChanges: [ItemChange<Entity>] {
         zip(deletedItems, deletedItemIDs).map { ItemChange(kind: .delete($0), id: $1) }
             + zip(insertedItems, insertedItemIDs).map { ItemChange(kind: .insert($0), id: $1) }
             + zip(movedItems, movedItemIDs).map { ItemChange(kind: .move(from: $0.from, to: $0.to), id: $1) }
@@ -94,7 +94,7 @@ extension ChangeSet {
 
 extension ChangeSet: CustomStringConvertible {
     /// A compact, readable summary such as `+§1 -0.2 +1.0 ~0.1 0.3→1.1`.
-    public var description: String {
+    @inlinable public var description: String {
         if isEmpty { return "no changes" }
         func path(_ indexPath: IndexPath) -> String { "\(indexPath[0]).\(indexPath[1])" }
         let parts: [String] =
@@ -121,7 +121,7 @@ public struct SectionChange: Hashable, Sendable {
     public var name: String
 
     /// Creates a section change.
-    public init(kind: Kind, name: String) {
+    @inlinable public init(kind: Kind, name: String) {
         self.kind = kind
         self.name = name
     }
@@ -147,7 +147,7 @@ public struct ItemChange<Entity: FetchableEntity>: Sendable, Equatable {
     public var id: Entity.ID
 
     /// Creates an item change.
-    public init(kind: Kind, id: Entity.ID) {
+    @inlinable public init(kind: Kind, id: Entity.ID) {
         self.kind = kind
         self.id = id
     }

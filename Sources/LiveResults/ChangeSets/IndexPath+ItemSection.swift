@@ -5,14 +5,14 @@ import Foundation
         /// An index path to an item in a section.
         ///
         /// Darwin's UIKit and AppKit provide this initializer; LiveResults provides it on other platforms.
-        public init(item: Int, section: Int) {
+        @inlinable public init(item: Int, section: Int) {
             self.init(indexes: [section, item])
         }
 
         /// The section of an index path made by ``init(item:section:)``.
-        public var section: Int { self[0] }
+        @inlinable public var section: Int { self[0] }
 
         /// The item of an index path made by ``init(item:section:)``.
-        public var item: Int { self[1] }
+        @inlinable public var item: Int { self[1] }
     }
 #endif

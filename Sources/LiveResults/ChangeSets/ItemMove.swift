@@ -8,7 +8,7 @@ public struct ItemMove: Hashable, Sendable {
     public var to: IndexPath
 
     /// Creates a move.
-    public init(from: IndexPath, to: IndexPath) {
+    @inlinable public init(from: IndexPath, to: IndexPath) {
         self.from = from
         self.to = to
     }
@@ -16,7 +16,7 @@ public struct ItemMove: Hashable, Sendable {
 
 extension ItemMove: CustomStringConvertible {
     /// `section.item→section.item`, such as `0.2→1.0`.
-    public var description: String {
+    @inlinable public var description: String {
         "\(from[0]).\(from[1])→\(to[0]).\(to[1])"
     }
 }

@@ -8,30 +8,48 @@ import Foundation
 /// each section they form runs that are contiguous before and after the batch; there are O(*k*) such
 /// runs for *k* repositioned entities. The minimal moves are chosen among those runs and the
 /// repositioned entities, so a batch of *k* events costs O(*k* log *n*) whatever the size of the result.
-struct _BatchDiff<Entity: FetchableEntity> {
-    private struct Before {
-        var entity: Entity
-        var indexPath: IndexPath
-        var sectionName: String
+@usableFromInline struct _BatchDiff<Entity: FetchableEntity> {
+    @usableFromInline struct Before {
+        @usableFromInline var entity: Entity
+        @usableFromInline var indexPath: IndexPath
+        @usableFromInline var sectionName: String
+
+        @usableFromInline
+        init(entity: Entity, indexPath: IndexPath, sectionName: String) {
+            self.entity = entity
+            self.indexPath = indexPath
+            self.sectionName = sectionName
+        }
     }
 
     /// The repositioned entities of one section, before and after the batch.
-    private struct TouchedSection {
-        var oldIndex: Int?
-        var old: [(item: Int, id: Entity.ID)] = []
-        var new: [(item: Int, id: Entity.ID)] = []
+    @usableFromInline struct TouchedSection {
+        @usableFromInline var oldIndex: Int?
+        @usableFromInline var old: [(item: Int, id: Entity.ID)] = []
+        @usableFromInline var new: [(item: Int, id: Entity.ID)] = []
         /// Repositioned entities that were and are in this section: the candidates for moves.
-        var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int)] = []
+        @usableFromInline var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int)] = []
+
+        @usableFromInline
+        init(
+            oldIndex: Int? = nil, old: [(item: Int, id: Entity.ID)] = [], new: [(item: Int, id: Entity.ID)] = [],
+            stayed: [(id: Entity.ID, oldItem: Int, newItem: Int)] = []
+        ) {
+            self.oldIndex = oldIndex
+            self.old = old
+            self.new = new
+            self.stayed = stayed
+        }
     }
 
-    private var ids: [Entity.ID] = []
-    private var before: [Entity.ID: Before] = [:]
-    private var repositioned: Set<Entity.ID> = []
+    @usableFromInline var ids: [Entity.ID] = []
+    @usableFromInline var before: [Entity.ID: Before] = [:]
+    @usableFromInline var repositioned: Set<Entity.ID> = []
 
     /// Records, before the batch runs, where every entity an event names is.
     ///
     /// - Complexity: O(*k* log *n*) for *k* events.
-    init(events: [EntityEvent<Entity>], storage: _SectionedStorage<Entity>) {
+    @inlinable init(events: [EntityEvent<Entity>], storage: _SectionedStorage<Entity>) {
         var seen = Set<Entity.ID>()
         for event in events {
             guard let id = event.entityID, seen.insert(id).inserted else { continue }
@@ -44,14 +62,14 @@ struct _BatchDiff<Entity: FetchableEntity> {
     }
 
     /// Notes that the storage removed or inserted the entity with this id.
-    mutating func markRepositioned(_ id: Entity.ID) {
+    @inlinable mutating func markRepositioned(_ id: Entity.ID) {
         repositioned.insert(id)
     }
 
     /// The change set from the recorded state to `storage`.
     ///
     /// - Complexity: O(*k* log *n*) for *k* events.
-    func changeSet(after storage: _SectionedStorage<Entity>) -> ChangeSet<Entity> {
+    @inlinable func changeSet(after storage: _SectionedStorage<Entity>) -> ChangeSet<Entity> {
         var builder = _ChangeSetBuilder<Entity>()
         var sections: [String: TouchedSection] = [:]
         for id in ids {
@@ -86,7 +104,7 @@ struct _BatchDiff<Entity: FetchableEntity> {
     }
 
     /// Reports the section's own insertion or deletion, and the moves inside it.
-    private static func resolve(
+    @inlinable static func resolve(
         _ touched: TouchedSection,
         named name: String,
         in storage: _SectionedStorage<Entity>,
@@ -107,30 +125,38 @@ struct _BatchDiff<Entity: FetchableEntity> {
     }
 
     /// The minimal moves inside one section that exists before and after the batch.
-    private struct _SectionMoves {
+    @usableFromInline struct _SectionMoves {
         /// An entity's place relative to the untouched runs: after `cut` untouched entities; runs sort
         /// after the touched entities at their start.
-        struct Key: Comparable {
-            var cut: Int
-            var isRun: Bool
-            var item: Int
+        @usableFromInline struct Key: Comparable {
+            @usableFromInline var cut: Int
+            @usableFromInline var isRun: Bool
+            @usableFromInline var item: Int
 
-            static func < (lhs: Key, rhs: Key) -> Bool {
+            @inlinable static func < (lhs: Key, rhs: Key) -> Bool {
                 (lhs.cut, lhs.isRun ? 1 : 0, lhs.item) < (rhs.cut, rhs.isRun ? 1 : 0, rhs.item)
+            }
+
+            @usableFromInline
+            init(cut: Int, isRun: Bool, item: Int) {
+                self.cut = cut
+                self.isRun = isRun
+                self.item = item
             }
         }
 
-        enum Candidate {
+        @usableFromInline enum Candidate {
             case entity(id: Entity.ID, oldItem: Int, newItem: Int)
             case untouchedRun(Range<Int>)
         }
 
-        private var candidates: [(oldKey: Key, newKey: Key, weight: _MinimalMoves.Weight, candidate: Candidate)] = []
+        @usableFromInline var candidates:
+            [(oldKey: Key, newKey: Key, weight: _MinimalMoves.Weight, candidate: Candidate)] = []
         /// For each touched entity in old (new) order, how many untouched entities precede it.
-        private var oldCuts: [Int]
-        private var newCuts: [Int]
+        @usableFromInline var oldCuts: [Int]
+        @usableFromInline var newCuts: [Int]
 
-        init(_ touched: TouchedSection, untouchedCount: Int) {
+        @inlinable init(_ touched: TouchedSection, untouchedCount: Int) {
             let old = touched.old.sorted { $0.item < $1.item }
             let new = touched.new.sorted { $0.item < $1.item }
             oldCuts = old.enumerated().map { rank, entry in entry.item - rank }
@@ -156,7 +182,7 @@ struct _BatchDiff<Entity: FetchableEntity> {
             candidates.sort { $0.oldKey < $1.oldKey }
         }
 
-        func report(
+        @inlinable func report(
             oldSection: Int,
             newSection: Int,
             storage: _SectionedStorage<Entity>,
@@ -183,7 +209,7 @@ struct _BatchDiff<Entity: FetchableEntity> {
         }
 
         /// How many of the ascending `cuts` are at most `value`.
-        private static func count(of cuts: [Int], notAbove value: Int) -> Int {
+        @inlinable static func count(of cuts: [Int], notAbove value: Int) -> Int {
             var low = 0
             var high = cuts.count
             while low < high {

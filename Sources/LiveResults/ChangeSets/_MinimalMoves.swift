@@ -4,19 +4,25 @@
 /// subsequence). Weights are compared first by how many entities are kept, which makes the moves
 /// minimal, then by how many *stationary* entities are kept, which makes the entities whose own events
 /// repositioned them the ones that move when several minimal sets exist.
-enum _MinimalMoves {
-    struct Weight: Comparable {
-        var kept: Int
-        var stationary: Int
+@usableFromInline enum _MinimalMoves {
+    @usableFromInline struct Weight: Comparable, Sendable {
+        @usableFromInline var kept: Int
+        @usableFromInline var stationary: Int
 
-        static let zero = Weight(kept: 0, stationary: 0)
+        @usableFromInline static let zero = Weight(kept: 0, stationary: 0)
 
-        static func < (lhs: Weight, rhs: Weight) -> Bool {
+        @inlinable static func < (lhs: Weight, rhs: Weight) -> Bool {
             (lhs.kept, lhs.stationary) < (rhs.kept, rhs.stationary)
         }
 
-        static func + (lhs: Weight, rhs: Weight) -> Weight {
+        @inlinable static func + (lhs: Weight, rhs: Weight) -> Weight {
             Weight(kept: lhs.kept + rhs.kept, stationary: lhs.stationary + rhs.stationary)
+        }
+
+        @usableFromInline
+        init(kept: Int, stationary: Int) {
+            self.kept = kept
+            self.stationary = stationary
         }
     }
 
@@ -27,7 +33,7 @@ enum _MinimalMoves {
     ///   - weights: The items' weights, parallel to `newKeys`.
     /// - Returns: `kept[i]` tells whether item `i` keeps its place.
     /// - Complexity: O(*m* log *m*) for *m* items.
-    static func kept<Key: Comparable>(newKeys: [Key], weights: [Weight]) -> [Bool] {
+    @inlinable static func kept<Key: Comparable>(newKeys: [Key], weights: [Weight]) -> [Bool] {
         let count = newKeys.count
         // Rank of each item's new key, 1-based for the Fenwick tree.
         var rank = [Int](repeating: 0, count: count)
@@ -56,14 +62,14 @@ enum _MinimalMoves {
 }
 
 /// A Fenwick tree of running maxima over ranks `1...count`.
-private struct _PrefixMaximum {
-    private var nodes: [(weight: _MinimalMoves.Weight, item: Int)]
+@usableFromInline struct _PrefixMaximum {
+    @usableFromInline var nodes: [(weight: _MinimalMoves.Weight, item: Int)]
 
-    init(count: Int) {
+    @inlinable init(count: Int) {
         nodes = Array(repeating: (.zero, -1), count: count + 1)
     }
 
-    func maximum(throughRank rank: Int) -> (weight: _MinimalMoves.Weight, item: Int) {
+    @inlinable func maximum(throughRank rank: Int) -> (weight: _MinimalMoves.Weight, item: Int) {
         var best: (weight: _MinimalMoves.Weight, item: Int) = (.zero, -1)
         var index = rank
         while index > 0 {
@@ -73,7 +79,7 @@ private struct _PrefixMaximum {
         return best
     }
 
-    mutating func raise(rank: Int, to value: (weight: _MinimalMoves.Weight, item: Int)) {
+    @inlinable mutating func raise(rank: Int, to value: (weight: _MinimalMoves.Weight, item: Int)) {
         var index = rank
         while index < nodes.count {
             if nodes[index].weight < value.weight { nodes[index] = value }

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Entities whose content did not change are preferred as the ones that stay, so among minimal sets of
 /// moves the changed entities are the ones that move.
-enum _SnapshotDiff {
+@usableFromInline enum _SnapshotDiff {
     /// - Complexity: O(*n* log *n*) for *n* entities.
-    static func changeSet<Entity>(
+    @inlinable static func changeSet<Entity>(
         from old: _SectionedStorage<Entity>,
         to new: _SectionedStorage<Entity>
     ) -> ChangeSet<Entity> {

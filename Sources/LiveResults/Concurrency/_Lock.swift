@@ -14,16 +14,16 @@
 ///
 /// `@unchecked Sendable` is sound because `state` is only reachable through ``withLock(_:)``, which
 /// holds the mutex for the whole access, and `State` itself is `Sendable`.
-final class _Lock<State: Sendable>: @unchecked Sendable {
-    private let buffer: _LockBuffer<State>
+@usableFromInline final class _Lock<State: Sendable>: @unchecked Sendable {
+    @usableFromInline let buffer: _LockBuffer<State>
 
-    init(_ state: State) {
+    @inlinable init(_ state: State) {
         buffer = _LockBuffer.create(state)
     }
 
     /// Runs `body` with exclusive access to the state. Not re-entrant: `body` must not call back into
     /// anything that takes this lock.
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    @inlinable func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try buffer.withUnsafeMutablePointers { state, mutex in
             precondition(pthread_mutex_lock(mutex) == 0, "pthread_mutex_lock failed")
             defer { precondition(pthread_mutex_unlock(mutex) == 0, "pthread_mutex_unlock failed") }
@@ -33,8 +33,8 @@ final class _Lock<State: Sendable>: @unchecked Sendable {
 }
 
 /// The state and its mutex in one allocation.
-private final class _LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
-    static func create(_ state: State) -> _LockBuffer {
+@usableFromInline final class _LockBuffer<State>: ManagedBuffer<State, pthread_mutex_t> {
+    @inlinable static func create(_ state: State) -> _LockBuffer {
         let buffer = self.create(minimumCapacity: 1) { _ in state } as! _LockBuffer
         buffer.withUnsafeMutablePointerToElements { mutex in
             mutex.initialize(to: pthread_mutex_t())

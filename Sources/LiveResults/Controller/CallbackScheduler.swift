@@ -10,12 +10,12 @@ import Dispatch
 /// controller.callbackScheduler = .async(onQueue: DispatchQueue(label: "ui"))
 /// ```
 public struct CallbackScheduler: Sendable {
-    private enum Kind: Sendable {
+    @usableFromInline enum Kind: Sendable {
         case immediate
         case queue(DispatchQueue)
     }
 
-    private let kind: Kind
+    @usableFromInline let kind: Kind
 
     /// Runs callbacks right away, on the thread that made the change, before the change's
     /// `apply(_:)` returns (unless the change was made from inside a callback or while another thread
@@ -23,17 +23,22 @@ public struct CallbackScheduler: Sendable {
     public static let immediate = CallbackScheduler(kind: .immediate)
 
     /// Runs callbacks asynchronously on a **serial** queue, in order.
-    public static func async(onQueue queue: DispatchQueue) -> CallbackScheduler {
+    @inlinable public static func async(onQueue queue: DispatchQueue) -> CallbackScheduler {
         CallbackScheduler(kind: .queue(queue))
     }
 
     /// Runs callbacks asynchronously on the main queue, which is the main actor's executor.
     public static let mainActor = CallbackScheduler(kind: .queue(.main))
 
-    func schedule(_ work: @escaping @Sendable () -> Void) {
+    @inlinable func schedule(_ work: @escaping @Sendable () -> Void) {
         switch kind {
         case .immediate: work()
         case .queue(let queue): queue.async(execute: work)
         }
+    }
+
+    @usableFromInline
+    init(kind: Kind) {
+        self.kind = kind
     }
 }

@@ -33,5 +33,5 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var failedSources = 0
 
     /// Creates zeroed counters.
-    public init() {}
+    @inlinable public init() {}
 }

@@ -27,7 +27,7 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     ///   - request: Fetches every entity; the order of its result is the insertion order that breaks
     ///     ties between entities the sort descriptors consider equal.
     ///   - isIncluded: Decides whether an entity is shown. Must not call back into the controller.
-    public init(
+    @inlinable public init(
         request: @escaping Request,
         isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true }
     ) {
@@ -42,7 +42,7 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// ```swift
     /// FetchDefinition(request: fetchPosts, isIncluded: #Predicate<Post> { $0.score > 0 })
     /// ```
-    public init(request: @escaping Request, isIncluded predicate: Predicate<Entity>) {
+    @inlinable public init(request: @escaping Request, isIncluded predicate: Predicate<Entity>) {
         self.init(request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false })
     }
 }

@@ -12,29 +12,29 @@ public enum FetchState: Sendable {
 
 extension FetchState {
     /// Whether the state is ``idle``.
-    public var isIdle: Bool {
+    @inlinable public var isIdle: Bool {
         if case .idle = self { true } else { false }
     }
 
     /// Whether the state is ``loading``.
-    public var isLoading: Bool {
+    @inlinable public var isLoading: Bool {
         if case .loading = self { true } else { false }
     }
 
     /// Whether the state is ``loaded``.
-    public var isLoaded: Bool {
+    @inlinable public var isLoaded: Bool {
         if case .loaded = self { true } else { false }
     }
 
     /// The error of a ``failed(_:)`` state, else `nil`.
-    public var error: (any Error)? {
+    @inlinable public var error: (any Error)? {
         if case .failed(let error) = self { error } else { nil }
     }
 }
 
 extension FetchState: CustomStringConvertible {
     /// `idle`, `loading`, `loaded` or `failed(error)`.
-    public var description: String {
+    @inlinable public var description: String {
         switch self {
         case .idle: "idle"
         case .loading: "loading"

@@ -2,32 +2,32 @@ import Foundation
 
 /// All entities of a ``FetchedResultsSnapshot`` in display order, section after section.
 public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, Sendable {
-    let _storage: _SectionedStorage<Entity>
+    @usableFromInline let _storage: _SectionedStorage<Entity>
 
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// The number of elements.
-    public var endIndex: Int { _storage.count }
+    @inlinable public var endIndex: Int { _storage.count }
 
     /// - Complexity: O(log *n*).
-    public subscript(position: Int) -> Entity {
+    @inlinable public subscript(position: Int) -> Entity {
         precondition(position >= 0 && position < endIndex, "index out of range")
         let (section, item) = _storage.sections.position(ofWeight: position)
         return _storage[IndexPath(indexes: [section, item])].entity
     }
 
     /// Iterates in order without a search per element.
-    public func makeIterator() -> Iterator {
+    @inlinable public func makeIterator() -> Iterator {
         Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
     }
 
     /// Iterates all entities in display order.
     public struct Iterator: IteratorProtocol {
-        var _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator
-        var _current: FetchedResultsSection<Entity>.Objects.Iterator?
-        let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+        @usableFromInline var _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator
+        @usableFromInline var _current: FetchedResultsSection<Entity>.Objects.Iterator?
+        @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
 
-        init(
+        @inlinable init(
             _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator,
             _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
         ) {
@@ -36,7 +36,7 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         }
 
         /// The next entity, or `nil` at the end.
-        public mutating func next() -> Entity? {
+        @inlinable public mutating func next() -> Entity? {
             while true {
                 if let entity = _current?.next() { return entity }
                 guard let section = _sections.next() else { return nil }
@@ -44,5 +44,10 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
                     _slots: section.items.makeIterator(), _records: _records)
             }
         }
+    }
+
+    @usableFromInline
+    init(_storage: _SectionedStorage<Entity>) {
+        self._storage = _storage
     }
 }

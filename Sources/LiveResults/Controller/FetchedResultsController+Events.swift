@@ -8,7 +8,7 @@ extension FetchedResultsController {
     /// ```swift
     /// let subscription = controller.observe(bus)
     /// ```
-    public func observe(_ source: some EventSource<Entity>) -> EventSubscription {
+    @inlinable public func observe(_ source: some EventSource<Entity>) -> EventSubscription {
         source.subscribe(subscriber)
     }
 
@@ -19,7 +19,7 @@ extension FetchedResultsController {
     /// ```swift
     /// let subscription = controller.observe(webSocket.events)   // some AsyncSequence<EntityEvent<Post>, any Error>
     /// ```
-    public func observe<Events: AsyncSequence & Sendable>(_ events: Events) -> EventSubscription
+    @inlinable public func observe<Events: AsyncSequence & Sendable>(_ events: Events) -> EventSubscription
     where Events.Element == EntityEvent<Entity> {
         let subscriber = self.subscriber
         let task = Task { [weak self] in
@@ -37,7 +37,7 @@ extension FetchedResultsController {
     }
 
     /// The subscriber through which sources deliver to this controller; it holds it weakly.
-    var subscriber: EventSubscriber<Entity> {
+    @inlinable var subscriber: EventSubscriber<Entity> {
         EventSubscriber(
             receive: { [weak self] events in self?.receiveFromSource(events) },
             reportMalformedEvent: { [weak self] error in self?.malformedEventReceived(error) }
@@ -46,7 +46,7 @@ extension FetchedResultsController {
 
     /// Queues events from a source; the first thread to find no drain running drains the queue, one
     /// batch per turn, so events that arrive meanwhile join the next batch.
-    private func receiveFromSource(_ events: [EntityEvent<Entity>]) {
+    @inlinable func receiveFromSource(_ events: [EntityEvent<Entity>]) {
         let drains = _state.withLock { state in
             state.inbox.append(contentsOf: events)
             guard !state.isDrainingInbox else { return false }
@@ -66,12 +66,12 @@ extension FetchedResultsController {
         }
     }
 
-    private func malformedEventReceived(_ error: any Error) {
+    @inlinable func malformedEventReceived(_ error: any Error) {
         _state.withLock { $0.statistics.malformedEvents += 1 }
         report(.malformedEvent(error))
     }
 
-    private func sourceFailed(_ error: any Error) {
+    @inlinable func sourceFailed(_ error: any Error) {
         _state.withLock { $0.statistics.failedSources += 1 }
         report(.sourceFailed(error))
     }

@@ -1,12 +1,12 @@
 extension FetchedResultsController {
     /// The object that receives every change set through callbacks. Held weakly.
-    public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
+    @inlinable public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set { _state.withLock { $0.delegate = newValue } }
     }
 
     /// Where delegate callbacks run: ``CallbackScheduler/immediate`` by default.
-    public var callbackScheduler: CallbackScheduler {
+    @inlinable public var callbackScheduler: CallbackScheduler {
         get { _state.withLock { $0.callbackScheduler } }
         set { _state.withLock { $0.callbackScheduler = newValue } }
     }
@@ -23,7 +23,7 @@ extension FetchedResultsController {
     ///     for await changeSet in changes { print(changeSet) }
     /// }
     /// ```
-    public var changes: AsyncStream<ChangeSet<Entity>> {
+    @inlinable public var changes: AsyncStream<ChangeSet<Entity>> {
         changes(bufferingPolicy: .unbounded)
     }
 
@@ -31,7 +31,7 @@ extension FetchedResultsController {
     ///
     /// A policy that drops change sets breaks the chain of change sets: after a drop, start over from
     /// ``snapshot`` rather than applying the next change set to what you have.
-    public func changes(
+    @inlinable public func changes(
         bufferingPolicy: AsyncStream<ChangeSet<Entity>>.Continuation.BufferingPolicy
     ) -> AsyncStream<ChangeSet<Entity>> {
         let (stream, continuation) = AsyncStream.makeStream(
@@ -50,7 +50,7 @@ extension FetchedResultsController {
     /// Delivers queued change sets in order, unless another thread (or an outer frame of this one,
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
-    func deliverPending() {
+    @inlinable func deliverPending() {
         var next = _state.withLock { state -> _ControllerState<Entity>.Delivery? in
             guard !state.isDelivering, !state.pending.isEmpty else { return nil }
             state.isDelivering = true
@@ -62,7 +62,7 @@ extension FetchedResultsController {
         }
     }
 
-    private func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
+    @inlinable func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
         for continuation in delivery.continuations {
             continuation.yield(delivery.changes)
         }

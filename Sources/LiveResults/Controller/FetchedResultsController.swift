@@ -24,10 +24,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// What the controller fetches and includes.
     public let definition: FetchDefinition<Entity>
 
-    let _state: _Lock<_ControllerState<Entity>>
-    let _diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
+    @usableFromInline let _state: _Lock<_ControllerState<Entity>>
+    @usableFromInline let _diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
 
-    private init(
+    @inlinable init(
         definition: FetchDefinition<Entity>,
         compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
@@ -49,7 +49,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
-    public convenience init(
+    @inlinable public convenience init(
         definition: FetchDefinition<Entity>,
         sortDescriptors: [SortDescriptor<Entity>] = [],
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
@@ -73,7 +73,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
-    public convenience init<Comparator: SortComparator & Sendable>(
+    @inlinable public convenience init<Comparator: SortComparator & Sendable>(
         definition: FetchDefinition<Entity>,
         sortComparator: Comparator,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
@@ -94,37 +94,37 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// The results now, as an immutable value that stays valid while the controller changes.
     ///
     /// - Complexity: O(1); no entity is copied.
-    public var snapshot: FetchedResultsSnapshot<Entity> {
+    @inlinable public var snapshot: FetchedResultsSnapshot<Entity> {
         _state.withLock { $0.snapshot }
     }
 
     /// Where the controller is in its fetch cycle.
-    public var state: FetchState {
+    @inlinable public var state: FetchState {
         _state.withLock { $0.fetchState }
     }
 
     /// Counters of what the controller ignored or survived.
-    public var statistics: ControllerStatistics {
+    @inlinable public var statistics: ControllerStatistics {
         _state.withLock { $0.statistics }
     }
 
     /// All entities in display order. See ``FetchedResultsSnapshot/fetchedObjects``.
-    public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
+    @inlinable public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
 
     /// The sections in order. See ``FetchedResultsSnapshot/sections``.
-    public var sections: FetchedResultsSections<Entity> { snapshot.sections }
+    @inlinable public var sections: FetchedResultsSections<Entity> { snapshot.sections }
 
     /// The entity at an index path. See ``FetchedResultsSnapshot/object(at:)``.
-    public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
+    @inlinable public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
 
     /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
-    public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
+    @inlinable public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
 
     /// The index path of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/indexPath(forID:)``.
-    public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
+    @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
 
     /// The shown version of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/object(withID:)``.
-    public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
+    @inlinable public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
 
     // MARK: Changing
 
@@ -140,7 +140,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Returns: The change set the fetch caused.
     /// - Complexity: O(*n* log *n*) for *n* entities, plus the request.
     @discardableResult
-    public func performFetch() async throws -> ChangeSet<Entity> {
+    @inlinable public func performFetch() async throws -> ChangeSet<Entity> {
         let generation = _state.withLock { state in
             state.fetchGeneration += 1
             state.fetchState = .loading
@@ -191,7 +191,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(*k* log *n*) for *k* events and *n* entities, plus one array insertion or removal
     ///   per entity that changes place.
     @discardableResult
-    public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
+    @inlinable public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
         guard !events.isEmpty else { return ChangeSet() }
         let (changes, ignored, invalidated) = _state.withLock { state -> (ChangeSet<Entity>, Int, Bool) in
             state.eventsDuringFetch?.append(contentsOf: events)
@@ -215,7 +215,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     /// Applies one event. See ``apply(_:)-([EntityEvent<Entity>])``.
     @discardableResult
-    public func apply(_ event: EntityEvent<Entity>) -> ChangeSet<Entity> {
+    @inlinable public func apply(_ event: EntityEvent<Entity>) -> ChangeSet<Entity> {
         apply([event])
     }
 
@@ -225,7 +225,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(*n* log *n*).
     @discardableResult
-    public func resort(using sortDescriptors: [SortDescriptor<Entity>]) -> ChangeSet<Entity> {
+    @inlinable public func resort(using sortDescriptors: [SortDescriptor<Entity>]) -> ChangeSet<Entity> {
         resort(by: _EntityOrdering.comparison(of: sortDescriptors))
     }
 
@@ -233,12 +233,14 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(*n* log *n*).
     @discardableResult
-    public func resort<Comparator: SortComparator & Sendable>(using sortComparator: Comparator) -> ChangeSet<Entity>
+    @inlinable public func resort<Comparator: SortComparator & Sendable>(using sortComparator: Comparator) -> ChangeSet<
+        Entity
+    >
     where Comparator.Compared == Entity {
         resort(by: { sortComparator.compare($0, $1) })
     }
 
-    private func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
+    @inlinable func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
         mutate { $0.core.resort(by: compare) }
     }
 
@@ -247,7 +249,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(*n*).
     @discardableResult
-    public func reset() -> ChangeSet<Entity> {
+    @inlinable public func reset() -> ChangeSet<Entity> {
         mutate { state in
             state.fetchGeneration += 1
             state.fetchState = .idle
@@ -258,7 +260,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     /// Runs a mutation under the lock, queues its change set and delivers it.
-    private func mutate(_ body: (inout _ControllerState<Entity>) -> ChangeSet<Entity>) -> ChangeSet<Entity> {
+    @inlinable func mutate(_ body: (inout _ControllerState<Entity>) -> ChangeSet<Entity>) -> ChangeSet<Entity> {
         let changes = _state.withLock { state in
             let changes = body(&state)
             state.enqueue(changes)
@@ -268,7 +270,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         return changes
     }
 
-    private func refetchInBackground() {
+    @inlinable func refetchInBackground() {
         Task { [weak self] in
             _ = try? await self?.performFetch()
         }
@@ -281,7 +283,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         }
     }
 
-    func report(_ diagnostic: ControllerDiagnostic<Entity>) {
+    @inlinable func report(_ diagnostic: ControllerDiagnostic<Entity>) {
         _diagnostics?(diagnostic)
     }
 }

@@ -41,16 +41,19 @@ public protocol FetchedResultsControllerDelegate<Entity>: AnyObject, Sendable {
 
 extension FetchedResultsControllerDelegate {
     /// Does nothing.
-    public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {}
+    @inlinable public func controllerWillChangeContent(_ controller: FetchedResultsController<Entity>) {}
 
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Entity>, didChange section: SectionChange) {}
+    @inlinable public func controller(_ controller: FetchedResultsController<Entity>, didChange section: SectionChange)
+    {}
 
     /// Does nothing.
-    public func controller(_ controller: FetchedResultsController<Entity>, didChange item: ItemChange<Entity>) {}
+    @inlinable public func controller(
+        _ controller: FetchedResultsController<Entity>, didChange item: ItemChange<Entity>
+    ) {}
 
     /// Does nothing.
-    public func controller(
+    @inlinable public func controller(
         _ controller: FetchedResultsController<Entity>,
         didChangeContentWith changes: ChangeSet<Entity>,
         snapshot: FetchedResultsSnapshot<Entity>

@@ -1,62 +1,88 @@
 /// One section of a ``FetchedResultsSnapshot``: the entities that share a section name, in order.
 public struct FetchedResultsSection<Entity: FetchableEntity>: Sendable {
-    let _section: _SectionedStorage<Entity>.Section
-    let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+    @usableFromInline let _section: _SectionedStorage<Entity>.Section
+    @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
 
     /// The section name: the value of the section key path shared by its entities, or `""` when the
     /// controller has no section key path.
-    public var name: String { _section.name }
+    @inlinable public var name: String { _section.name }
 
     /// The entities of the section, in order.
-    public var objects: Objects { Objects(_items: _section.items, _records: _records) }
+    @inlinable public var objects: Objects { Objects(_items: _section.items, _records: _records) }
 
     /// The number of entities in the section.
     ///
     /// - Complexity: O(1).
-    public var numberOfObjects: Int { _section.items.count }
+    @inlinable public var numberOfObjects: Int { _section.items.count }
 
     /// The entities of a section.
     public struct Objects: RandomAccessCollection, Sendable {
-        let _items: _Tree<_SectionedStorage<Entity>.Slot>
-        let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+        @usableFromInline let _items: _Tree<_SectionedStorage<Entity>.Slot>
+        @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
 
         /// Always 0.
-        public var startIndex: Int { 0 }
+        @inlinable public var startIndex: Int { 0 }
         /// The number of elements.
-        public var endIndex: Int { _items.count }
+        @inlinable public var endIndex: Int { _items.count }
 
         /// - Complexity: O(log *n*).
-        public subscript(position: Int) -> Entity { _records[_items[position].id]!.entity }
+        @inlinable public subscript(position: Int) -> Entity { _records[_items[position].id]!.entity }
 
         /// Iterates in order without a search per element.
-        public func makeIterator() -> Iterator {
+        @inlinable public func makeIterator() -> Iterator {
             Iterator(_slots: _items.makeIterator(), _records: _records)
         }
 
         /// Iterates the entities of a section in order.
         public struct Iterator: IteratorProtocol {
-            var _slots: _Tree<_SectionedStorage<Entity>.Slot>.Iterator
-            let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+            @usableFromInline var _slots: _Tree<_SectionedStorage<Entity>.Slot>.Iterator
+            @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
 
             /// The next entity, or `nil` at the end.
-            public mutating func next() -> Entity? {
+            @inlinable public mutating func next() -> Entity? {
                 _slots.next().map { _records[$0.id]!.entity }
             }
+
+            @usableFromInline
+            init(
+                _slots: _Tree<_SectionedStorage<Entity>.Slot>.Iterator,
+                _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+            ) {
+                self._slots = _slots
+                self._records = _records
+            }
         }
+
+        @usableFromInline
+        init(_items: _Tree<_SectionedStorage<Entity>.Slot>, _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>) {
+            self._items = _items
+            self._records = _records
+        }
+    }
+
+    @usableFromInline
+    init(_section: _SectionedStorage<Entity>.Section, _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>) {
+        self._section = _section
+        self._records = _records
     }
 }
 
 /// The sections of a ``FetchedResultsSnapshot``, in section order.
 public struct FetchedResultsSections<Entity: FetchableEntity>: RandomAccessCollection, Sendable {
-    let _storage: _SectionedStorage<Entity>
+    @usableFromInline let _storage: _SectionedStorage<Entity>
 
     /// Always 0.
-    public var startIndex: Int { 0 }
+    @inlinable public var startIndex: Int { 0 }
     /// The number of elements.
-    public var endIndex: Int { _storage.sections.count }
+    @inlinable public var endIndex: Int { _storage.sections.count }
 
     /// - Complexity: O(log *s*) for *s* sections.
-    public subscript(position: Int) -> FetchedResultsSection<Entity> {
+    @inlinable public subscript(position: Int) -> FetchedResultsSection<Entity> {
         FetchedResultsSection(_section: _storage.sections[position], _records: _storage.records)
+    }
+
+    @usableFromInline
+    init(_storage: _SectionedStorage<Entity>) {
+        self._storage = _storage
     }
 }

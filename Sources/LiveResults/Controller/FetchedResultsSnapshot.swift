@@ -13,39 +13,39 @@ import Foundation
 /// let first = snapshot.object(at: IndexPath(item: 0, section: 0))
 /// ```
 public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
-    let _storage: _SectionedStorage<Entity>
+    @usableFromInline let _storage: _SectionedStorage<Entity>
 
-    init(_storage: _SectionedStorage<Entity>) {
+    @inlinable init(_storage: _SectionedStorage<Entity>) {
         self._storage = _storage
     }
 
     /// The sections, in section order.
     ///
     /// - Complexity: O(1).
-    public var sections: FetchedResultsSections<Entity> {
+    @inlinable public var sections: FetchedResultsSections<Entity> {
         FetchedResultsSections(_storage: _storage)
     }
 
     /// All entities in display order, section after section.
     ///
     /// - Complexity: O(1).
-    public var fetchedObjects: FetchedObjects<Entity> {
+    @inlinable public var fetchedObjects: FetchedObjects<Entity> {
         FetchedObjects(_storage: _storage)
     }
 
     /// The number of entities.
     ///
     /// - Complexity: O(1).
-    public var count: Int { _storage.count }
+    @inlinable public var count: Int { _storage.count }
 
     /// Whether there are no entities.
-    public var isEmpty: Bool { _storage.count == 0 }
+    @inlinable public var isEmpty: Bool { _storage.count == 0 }
 
     /// The entity at an index path.
     ///
     /// - Precondition: `indexPath` is a valid section and item of this snapshot.
     /// - Complexity: O(1).
-    public func object(at indexPath: IndexPath) -> Entity {
+    @inlinable public func object(at indexPath: IndexPath) -> Entity {
         precondition(indexPath.count == 2, "an index path of a section and an item")
         return _storage[indexPath].entity
     }
@@ -53,21 +53,21 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     /// The index path of the entity with the same id as `entity`, or `nil` if it is not shown.
     ///
     /// - Complexity: O(log *n*).
-    public func indexPath(for entity: Entity) -> IndexPath? {
+    @inlinable public func indexPath(for entity: Entity) -> IndexPath? {
         _storage.indexPath(forID: entity.id)
     }
 
     /// The index path of the entity with this id, or `nil` if it is not shown.
     ///
     /// - Complexity: O(log *n*).
-    public func indexPath(forID id: Entity.ID) -> IndexPath? {
+    @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? {
         _storage.indexPath(forID: id)
     }
 
     /// The shown version of the entity with this id, or `nil`.
     ///
     /// - Complexity: O(1) on average.
-    public func object(withID id: Entity.ID) -> Entity? {
+    @inlinable public func object(withID id: Entity.ID) -> Entity? {
         _storage.stored(forID: id)?.entity
     }
 }
@@ -76,14 +76,14 @@ extension FetchedResultsSnapshot: Equatable {
     /// Whether two snapshots show the same sections with the same entities in the same order.
     ///
     /// - Complexity: O(*n*).
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    @inlinable public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.sections.elementsEqual(rhs.sections) { $0.name == $1.name && $0.objects.elementsEqual($1.objects) }
     }
 }
 
 extension FetchedResultsSnapshot {
     /// Traps unless the snapshot's storage is well formed. For the library's tests; not API.
-    @_spi(Testing) public func _checkInvariants() {
+    @_spi(Testing) @inlinable public func _checkInvariants() {
         _storage._checkInvariants()
     }
 }

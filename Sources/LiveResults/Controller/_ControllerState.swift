@@ -1,49 +1,62 @@
 /// Everything a ``FetchedResultsController`` guards with its lock.
-struct _ControllerState<Entity: FetchableEntity>: Sendable {
-    typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
+@usableFromInline struct _ControllerState<Entity: FetchableEntity>: Sendable {
+    @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
 
     /// A change set waiting to be delivered, with the observers that existed when it was made.
-    struct Delivery: Sendable {
-        var changes: ChangeSet<Entity>
-        var snapshot: FetchedResultsSnapshot<Entity>
-        var delegate: (any FetchedResultsControllerDelegate<Entity>)?
-        var scheduler: CallbackScheduler
-        var continuations: [Continuation]
+    @usableFromInline struct Delivery: Sendable {
+        @usableFromInline var changes: ChangeSet<Entity>
+        @usableFromInline var snapshot: FetchedResultsSnapshot<Entity>
+        @usableFromInline var delegate: (any FetchedResultsControllerDelegate<Entity>)?
+        @usableFromInline var scheduler: CallbackScheduler
+        @usableFromInline var continuations: [Continuation]
+
+        @usableFromInline
+        init(
+            changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>,
+            delegate: (any FetchedResultsControllerDelegate<Entity>)?, scheduler: CallbackScheduler,
+            continuations: [Continuation]
+        ) {
+            self.changes = changes
+            self.snapshot = snapshot
+            self.delegate = delegate
+            self.scheduler = scheduler
+            self.continuations = continuations
+        }
     }
 
-    var core: _ResultsCore<Entity>
-    var fetchState: FetchState = .idle
+    @usableFromInline var core: _ResultsCore<Entity>
+    @usableFromInline var fetchState: FetchState = .idle
     /// Whether a fetch has succeeded since the start or the last reset: only then do events apply.
-    var isLive = false
+    @usableFromInline var isLive = false
     /// Incremented by every fetch and reset, so that a superseded fetch result is dropped.
-    var fetchGeneration: UInt64 = 0
+    @usableFromInline var fetchGeneration: UInt64 = 0
     /// Events received while a fetch is in flight, replayed onto its result; `nil` when none is.
-    var eventsDuringFetch: [EntityEvent<Entity>]?
-    var statistics = ControllerStatistics()
+    @usableFromInline var eventsDuringFetch: [EntityEvent<Entity>]?
+    @usableFromInline var statistics = ControllerStatistics()
 
     /// Events from sources, waiting for the thread that drains them.
-    var inbox: [EntityEvent<Entity>] = []
-    var isDrainingInbox = false
+    @usableFromInline var inbox: [EntityEvent<Entity>] = []
+    @usableFromInline var isDrainingInbox = false
 
-    weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
-    var callbackScheduler = CallbackScheduler.immediate
-    var continuations: [UInt64: Continuation] = [:]
-    var nextContinuationID: UInt64 = 0
+    @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
+    @usableFromInline var callbackScheduler = CallbackScheduler.immediate
+    @usableFromInline var continuations: [UInt64: Continuation] = [:]
+    @usableFromInline var nextContinuationID: UInt64 = 0
 
     /// Change sets in mutation order, waiting for the thread that delivers them.
-    var pending: [Delivery] = []
-    var isDelivering = false
+    @usableFromInline var pending: [Delivery] = []
+    @usableFromInline var isDelivering = false
 
-    init(core: _ResultsCore<Entity>) {
+    @inlinable init(core: _ResultsCore<Entity>) {
         self.core = core
     }
 
-    var snapshot: FetchedResultsSnapshot<Entity> {
+    @inlinable var snapshot: FetchedResultsSnapshot<Entity> {
         FetchedResultsSnapshot(_storage: core.storage)
     }
 
     /// Queues a non-empty change set for delivery to the observers registered now.
-    mutating func enqueue(_ changes: ChangeSet<Entity>) {
+    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) {
         guard !changes.isEmpty else { return }
         pending.append(
             Delivery(
@@ -57,7 +70,7 @@ struct _ControllerState<Entity: FetchableEntity>: Sendable {
     }
 
     /// Takes the next change set to deliver, or ends the delivering turn.
-    mutating func nextDelivery() -> Delivery? {
+    @inlinable mutating func nextDelivery() -> Delivery? {
         guard !pending.isEmpty else {
             isDelivering = false
             return nil

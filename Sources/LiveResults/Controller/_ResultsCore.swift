@@ -4,13 +4,13 @@ import Foundation
 /// insertion counter. Every mutation returns the change set it caused.
 ///
 /// The controller runs it under its lock; tests drive it directly.
-struct _ResultsCore<Entity: FetchableEntity>: Sendable {
-    private(set) var storage: _SectionedStorage<Entity>
-    let isIncluded: @Sendable (Entity) -> Bool
+@usableFromInline struct _ResultsCore<Entity: FetchableEntity>: Sendable {
+    @usableFromInline var storage: _SectionedStorage<Entity>
+    @usableFromInline let isIncluded: @Sendable (Entity) -> Bool
     /// The insertion sequence of the next live insert; fetched entities use their fetch position.
-    private var nextSequence: UInt64 = 0
+    @usableFromInline var nextSequence: UInt64 = 0
 
-    init(ordering: _EntityOrdering<Entity>, isIncluded: @escaping @Sendable (Entity) -> Bool) {
+    @inlinable init(ordering: _EntityOrdering<Entity>, isIncluded: @escaping @Sendable (Entity) -> Bool) {
         self.storage = _SectionedStorage(ordering: ordering)
         self.isIncluded = isIncluded
     }
@@ -20,7 +20,7 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
     /// - Returns: The change set, and whether the batch held ``EntityEvent/invalidated``.
     /// - Complexity: O(*k* log *n*) comparisons for *k* events, plus one array insertion or removal per
     ///   repositioned entity.
-    mutating func apply(_ events: [EntityEvent<Entity>]) -> (changes: ChangeSet<Entity>, invalidated: Bool) {
+    @inlinable mutating func apply(_ events: [EntityEvent<Entity>]) -> (changes: ChangeSet<Entity>, invalidated: Bool) {
         var diff = _BatchDiff(events: events, storage: storage)
         var invalidated = false
         for event in events {
@@ -33,7 +33,7 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
     /// Runs one event on the storage.
     ///
     /// - Returns: Whether the event removed, inserted or moved an entity (an in-place update does not).
-    private mutating func run(_ event: EntityEvent<Entity>) -> Bool {
+    @inlinable mutating func run(_ event: EntityEvent<Entity>) -> Bool {
         switch event {
         case .inserted(let entity), .updated(let entity): upsert(entity)
         case .deleted(let id): storage.remove(id: id) != nil
@@ -41,7 +41,7 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
         }
     }
 
-    private mutating func upsert(_ entity: Entity) -> Bool {
+    @inlinable mutating func upsert(_ entity: Entity) -> Bool {
         let included = isIncluded(entity)
         guard let current = storage.stored(forID: entity.id) else {
             guard included else { return false }
@@ -68,7 +68,7 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
     ///
     /// - Returns: The change set, and the ids that appeared more than once (only the first is kept).
     /// - Complexity: O(*n* log *n*).
-    mutating func replaceAll(with fetched: [Entity], thenReplaying events: [EntityEvent<Entity>] = []) -> (
+    @inlinable mutating func replaceAll(with fetched: [Entity], thenReplaying events: [EntityEvent<Entity>] = []) -> (
         changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
     ) {
         var seen = Set<Entity.ID>()
@@ -95,7 +95,9 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
     /// Orders everything by another sort comparator, keeping each entity's insertion order.
     ///
     /// - Complexity: O(*n* log *n*).
-    mutating func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
+    @inlinable mutating func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<
+        Entity
+    > {
         let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: compare), contents: storage.allStored)
         let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
         storage = resorted
@@ -105,7 +107,7 @@ struct _ResultsCore<Entity: FetchableEntity>: Sendable {
     /// Removes everything.
     ///
     /// - Complexity: O(*n*).
-    mutating func removeAll() -> ChangeSet<Entity> {
+    @inlinable mutating func removeAll() -> ChangeSet<Entity> {
         let empty = _SectionedStorage(ordering: storage.ordering)
         let changes = _SnapshotDiff.changeSet(from: storage, to: empty)
         storage = empty

@@ -24,7 +24,7 @@ extension EntityEvent: Equatable {}
 
 extension EntityEvent {
     /// The id of the entity the event is about, or `nil` for ``invalidated``.
-    public var entityID: Entity.ID? {
+    @inlinable public var entityID: Entity.ID? {
         switch self {
         case .inserted(let entity), .updated(let entity): entity.id
         case .deleted(let id): id

@@ -9,25 +9,31 @@
 /// Publishing from one thread delivers batches to each subscriber in publishing order. Subscribers
 /// run on the publishing thread, outside the bus's lock, so they may publish or subscribe in turn.
 public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
-    private struct Subscribers {
-        var byID: [UInt64: EventSubscriber<Entity>] = [:]
-        var nextID: UInt64 = 0
+    @usableFromInline struct Subscribers: Sendable {
+        @usableFromInline var byID: [UInt64: EventSubscriber<Entity>] = [:]
+        @usableFromInline var nextID: UInt64 = 0
+
+        @usableFromInline
+        init(byID: [UInt64: EventSubscriber<Entity>] = [:], nextID: UInt64 = 0) {
+            self.byID = byID
+            self.nextID = nextID
+        }
     }
 
-    private let subscribers = _Lock(Subscribers())
+    @usableFromInline let subscribers = _Lock(Subscribers())
 
     /// Creates a bus without subscribers.
-    public init() {}
+    @inlinable public init() {}
 
     /// The number of active subscriptions.
-    public var subscriberCount: Int {
+    @inlinable public var subscriberCount: Int {
         subscribers.withLock { $0.byID.count }
     }
 
     /// Delivers `events` as one batch to every subscriber.
     ///
     /// - Complexity: O(*s*) for *s* subscribers, plus their work.
-    public func publish(_ events: [EntityEvent<Entity>]) {
+    @inlinable public func publish(_ events: [EntityEvent<Entity>]) {
         guard !events.isEmpty else { return }
         for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
             subscriber.receive(events)
@@ -35,12 +41,12 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
     }
 
     /// Delivers one event to every subscriber.
-    public func publish(_ event: EntityEvent<Entity>) {
+    @inlinable public func publish(_ event: EntityEvent<Entity>) {
         publish([event])
     }
 
     /// Reports a malformed event to every subscriber, for buses fed by a decoder.
-    public func publishMalformedEvent(_ error: any Error) {
+    @inlinable public func publishMalformedEvent(_ error: any Error) {
         for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
             subscriber.reportMalformedEvent(error)
         }
@@ -49,7 +55,7 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
     /// Adds a subscriber that receives every batch published from now on.
     ///
     /// - Returns: A subscription that removes the subscriber when cancelled or released.
-    public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
+    @inlinable public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
         let id = subscribers.withLock { state in
             defer { state.nextID += 1 }
             state.byID[state.nextID] = subscriber

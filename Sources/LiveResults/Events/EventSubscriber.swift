@@ -4,15 +4,15 @@
 /// Events delivered to a ``FetchedResultsController`` while it is applying a batch are coalesced into
 /// its next batch.
 public struct EventSubscriber<Entity: FetchableEntity>: Sendable {
-    private let _receive: @Sendable ([EntityEvent<Entity>]) -> Void
-    private let _reportMalformedEvent: @Sendable (any Error) -> Void
+    @usableFromInline let _receive: @Sendable ([EntityEvent<Entity>]) -> Void
+    @usableFromInline let _reportMalformedEvent: @Sendable (any Error) -> Void
 
     /// Creates a subscriber from its two handlers.
     ///
     /// - Parameters:
     ///   - receive: Handles a batch of events.
     ///   - reportMalformedEvent: Handles an event the source could not decode.
-    public init(
+    @inlinable public init(
         receive: @escaping @Sendable ([EntityEvent<Entity>]) -> Void,
         reportMalformedEvent: @escaping @Sendable (any Error) -> Void = { _ in }
     ) {
@@ -21,18 +21,18 @@ public struct EventSubscriber<Entity: FetchableEntity>: Sendable {
     }
 
     /// Delivers a batch of events.
-    public func receive(_ events: [EntityEvent<Entity>]) {
+    @inlinable public func receive(_ events: [EntityEvent<Entity>]) {
         _receive(events)
     }
 
     /// Delivers one event.
-    public func receive(_ event: EntityEvent<Entity>) {
+    @inlinable public func receive(_ event: EntityEvent<Entity>) {
         _receive([event])
     }
 
     /// Reports an event the source could not decode. The subscriber counts and reports it; the other
     /// events are unaffected.
-    public func reportMalformedEvent(_ error: any Error) {
+    @inlinable public func reportMalformedEvent(_ error: any Error) {
         _reportMalformedEvent(error)
     }
 }

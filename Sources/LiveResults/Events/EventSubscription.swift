@@ -6,15 +6,15 @@
 /// subscription.cancel()
 /// ```
 public final class EventSubscription: Sendable {
-    private let onCancel: _Lock<(@Sendable () -> Void)?>
+    @usableFromInline let onCancel: _Lock<(@Sendable () -> Void)?>
 
     /// Creates a subscription that runs `onCancel` once, on the first ``cancel()`` or when released.
-    public init(onCancel: @escaping @Sendable () -> Void) {
+    @inlinable public init(onCancel: @escaping @Sendable () -> Void) {
         self.onCancel = _Lock(onCancel)
     }
 
     /// Stops the delivery. Calling it again does nothing.
-    public func cancel() {
+    @inlinable public func cancel() {
         let action = onCancel.withLock { action in
             defer { action = nil }
             return action
@@ -23,7 +23,7 @@ public final class EventSubscription: Sendable {
     }
 
     /// Whether ``cancel()`` was called.
-    public var isCancelled: Bool {
+    @inlinable public var isCancelled: Bool {
         onCancel.withLock { $0 == nil }
     }
 

@@ -9,7 +9,7 @@
 /// let order = SectionOrder.custom { rank[$0, default: 3] < rank[$1, default: 3] }
 /// ```
 public struct SectionOrder: Sendable {
-    let _areInIncreasingOrder: @Sendable (String, String) -> Bool
+    @usableFromInline let _areInIncreasingOrder: @Sendable (String, String) -> Bool
 
     /// Ascending by name: `"a"` before `"b"`. The default.
     public static let ascending = SectionOrder { $0 < $1 }
@@ -22,7 +22,9 @@ public struct SectionOrder: Sendable {
     /// - Parameter areInIncreasingOrder: A strict weak ordering of section names. Names it considers
     ///   equivalent but that differ are ordered by ``ascending`` so the order stays total.
     ///   It must not call back into the controller.
-    public static func custom(_ areInIncreasingOrder: @escaping @Sendable (String, String) -> Bool) -> SectionOrder {
+    @inlinable public static func custom(_ areInIncreasingOrder: @escaping @Sendable (String, String) -> Bool)
+        -> SectionOrder
+    {
         SectionOrder { lhs, rhs in
             if areInIncreasingOrder(lhs, rhs) { return true }
             if areInIncreasingOrder(rhs, lhs) { return false }
@@ -33,7 +35,12 @@ public struct SectionOrder: Sendable {
     /// Whether the section named `lhs` comes before the section named `rhs`.
     ///
     /// - Complexity: One call of the ordering closure (at most two and a string comparison for ``custom(_:)``).
-    public func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
+    @inlinable public func areInIncreasingOrder(_ lhs: String, _ rhs: String) -> Bool {
         _areInIncreasingOrder(lhs, rhs)
+    }
+
+    @usableFromInline
+    init(_areInIncreasingOrder: @escaping @Sendable (String, String) -> Bool) {
+        self._areInIncreasingOrder = _areInIncreasingOrder
     }
 }

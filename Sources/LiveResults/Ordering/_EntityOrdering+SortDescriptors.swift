@@ -7,7 +7,9 @@ extension _EntityOrdering {
     /// ten times slower than a closure on Linux). A descriptor on a key path to a common `Comparable`
     /// type, or to an optional of one, becomes a typed key-path comparison; a `String` key path with an
     /// explicit `String.StandardComparator` keeps that comparator; anything else calls the descriptor.
-    static func comparison(of descriptors: [SortDescriptor<Entity>]) -> @Sendable (Entity, Entity) -> ComparisonResult {
+    @inlinable static func comparison(of descriptors: [SortDescriptor<Entity>])
+        -> @Sendable (Entity, Entity) -> ComparisonResult
+    {
         let compiled = descriptors.map(compile)
         switch compiled.count {
         case 0: return { _, _ in .orderedSame }
@@ -23,7 +25,8 @@ extension _EntityOrdering {
         }
     }
 
-    private static func compile(_ descriptor: SortDescriptor<Entity>) -> @Sendable (Entity, Entity) -> ComparisonResult
+    @inlinable static func compile(_ descriptor: SortDescriptor<Entity>)
+        -> @Sendable (Entity, Entity) -> ComparisonResult
     {
         let forward =
             descriptor.stringComparator.map { stringComparison(descriptor.keyPath, $0) }
@@ -33,7 +36,7 @@ extension _EntityOrdering {
         return { forward($1, $0) }
     }
 
-    private static func stringComparison(
+    @inlinable static func stringComparison(
         _ keyPath: PartialKeyPath<Entity>?,
         _ comparator: String.StandardComparator
     ) -> (@Sendable (Entity, Entity) -> ComparisonResult)? {
@@ -46,7 +49,7 @@ extension _EntityOrdering {
         return { forwardComparator.compare($0[keyPath: keyPath], $1[keyPath: keyPath]) }
     }
 
-    private static func typedComparison(_ keyPath: PartialKeyPath<Entity>?) -> (
+    @inlinable static func typedComparison(_ keyPath: PartialKeyPath<Entity>?) -> (
         @Sendable (Entity, Entity) -> ComparisonResult
     )? {
         guard let keyPath else { return nil }
@@ -64,7 +67,7 @@ extension _EntityOrdering {
     }
 
     /// A comparison of `Value` keys, or of optional ones (`nil` first), like Foundation's.
-    private static func comparison<Value: Comparable & Sendable>(
+    @inlinable static func comparison<Value: Comparable & Sendable>(
         _ keyPath: PartialKeyPath<Entity>,
         _: Value.Type
     ) -> (@Sendable (Entity, Entity) -> ComparisonResult)? {
@@ -88,7 +91,7 @@ extension _EntityOrdering {
     }
 
     @inline(__always)
-    private static func compareValues<Value: Comparable & Sendable>(_ lhs: Value, _ rhs: Value) -> ComparisonResult {
+    @inlinable static func compareValues<Value: Comparable & Sendable>(_ lhs: Value, _ rhs: Value) -> ComparisonResult {
         lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
     }
 }

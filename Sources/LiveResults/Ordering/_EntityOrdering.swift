@@ -4,14 +4,14 @@ import Foundation
 ///
 /// Every position in the storage is decided by this type, so that the storage, the diff and the tests'
 /// reference model cannot disagree.
-struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
+@usableFromInline struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
     /// The section an entity belongs to; `""` when the controller has no section key path.
-    let sectionName: @Sendable (Entity) -> String
-    let sectionOrder: SectionOrder
+    @usableFromInline let sectionName: @Sendable (Entity) -> String
+    @usableFromInline let sectionOrder: SectionOrder
     /// The user's sort, without the insertion-order tie break.
-    private(set) var compare: @Sendable (Entity, Entity) -> ComparisonResult
+    @usableFromInline var compare: @Sendable (Entity, Entity) -> ComparisonResult
 
-    init(
+    @inlinable init(
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
         sectionOrder: SectionOrder,
         compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult
@@ -26,14 +26,14 @@ struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
     }
 
     /// A copy with another sort comparator, for `resort(using:)`.
-    func sorted(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> _EntityOrdering {
+    @inlinable func sorted(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> _EntityOrdering {
         var copy = self
         copy.compare = compare
         return copy
     }
 
     /// Whether `lhs` comes before `rhs` inside one section.
-    func precedes(_ lhs: _StoredEntity<Entity>, _ rhs: _StoredEntity<Entity>) -> Bool {
+    @inlinable func precedes(_ lhs: _StoredEntity<Entity>, _ rhs: _StoredEntity<Entity>) -> Bool {
         switch compare(lhs.entity, rhs.entity) {
         case .orderedAscending: true
         case .orderedDescending: false
@@ -42,14 +42,20 @@ struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
     }
 
     /// Whether replacing `old` by `new` keeps its position: same section and equivalent sort keys.
-    func hasSamePosition(_ old: Entity, _ new: Entity, oldSection: String) -> Bool {
+    @inlinable func hasSamePosition(_ old: Entity, _ new: Entity, oldSection: String) -> Bool {
         sectionName(new) == oldSection && compare(old, new) == .orderedSame
     }
 }
 
 /// An entity with its insertion sequence, the last key of the ordering rule.
-struct _StoredEntity<Entity: FetchableEntity>: Sendable {
-    var entity: Entity
+@usableFromInline struct _StoredEntity<Entity: FetchableEntity>: Sendable {
+    @usableFromInline var entity: Entity
     /// Position in the fetch result for fetched entities, arrival order for later inserts.
-    var sequence: UInt64
+    @usableFromInline var sequence: UInt64
+
+    @usableFromInline
+    init(entity: Entity, sequence: UInt64) {
+        self.entity = entity
+        self.sequence = sequence
+    }
 }

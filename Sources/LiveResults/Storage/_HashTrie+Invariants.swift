@@ -4,7 +4,7 @@ extension _HashTrie {
     /// collision node is a lone entry, and `count` is exact.
     ///
     /// - Complexity: O(*n*); for tests.
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         func check(_ node: _TrieNode<Key, Value>, shift: Int, prefix: UInt64, isRoot: Bool) -> Int {
             let mask: UInt64 = shift >= 64 ? ~0 : (1 << UInt64(shift)) &- 1
             for entry in node.entries {

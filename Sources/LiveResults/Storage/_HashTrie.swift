@@ -1,28 +1,28 @@
 /// A persistent hash map (a compressed hash-array mapped prefix tree): O(1) copies that share all
 /// nodes, and lookups, insertions and removals that visit and copy at most one node per 5 bits of
 /// hash (O(log₃₂ *n*) on average).
-struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-    private typealias Node = _TrieNode<Key, Value>
+@usableFromInline struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    @usableFromInline typealias Node = _TrieNode<Key, Value>
 
-    private(set) var root = _TrieNode<Key, Value>()
-    private(set) var count = 0
+    @usableFromInline var root = _TrieNode<Key, Value>()
+    @usableFromInline var count = 0
 
-    init() {}
+    @inlinable init() {}
 
     /// A trie of unique keys, built in O(*n*) without per-entry copying.
-    init(uniqueKeysWithValues entries: some Sequence<(key: Key, value: Value)>) {
+    @inlinable init(uniqueKeysWithValues entries: some Sequence<(key: Key, value: Value)>) {
         let hashed = entries.map { (hash: Self.hash($0.key), entry: $0) }
         count = hashed.count
         root = Self.build(hashed[...], shift: 0)
     }
 
-    static func hash(_ key: Key) -> UInt64 {
+    @inlinable static func hash(_ key: Key) -> UInt64 {
         UInt64(bitPattern: Int64(key.hashValue))
     }
 
-    static var maximumShift: Int { 60 }
+    @inlinable static var maximumShift: Int { 60 }
 
-    subscript(key: Key) -> Value? {
+    @inlinable subscript(key: Key) -> Value? {
         let hash = Self.hash(key)
         var node = root
         var shift = 0
@@ -43,7 +43,7 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///
     /// - Returns: The value it replaced, if any.
     @discardableResult
-    mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+    @inlinable mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         let old = Self.update(&root, with: (key, value), hash: Self.hash(key), shift: 0)
         if old == nil { count += 1 }
         return old
@@ -53,13 +53,13 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     ///
     /// - Returns: The removed value, if any.
     @discardableResult
-    mutating func removeValue(forKey key: Key) -> Value? {
+    @inlinable mutating func removeValue(forKey key: Key) -> Value? {
         let removed = Self.remove(key, hash: Self.hash(key), shift: 0, from: &root)
         if removed != nil { count -= 1 }
         return removed
     }
 
-    private static func update(_ node: inout Node, with entry: Node.Entry, hash: UInt64, shift: Int) -> Value? {
+    @inlinable static func update(_ node: inout Node, with entry: Node.Entry, hash: UInt64, shift: Int) -> Value? {
         Node.makeUnique(&node)
         if node.isCollision {
             if let index = node.entries.firstIndex(where: { $0.key == entry.key }) {
@@ -95,7 +95,7 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// A node holding two entries whose hashes agree below `shift`.
-    private static func pair(
+    @inlinable static func pair(
         _ first: Node.Entry, hash firstHash: UInt64, with second: Node.Entry, hash secondHash: UInt64, shift: Int
     ) -> Node {
         // Collision nodes exist only below the last fragment, where whole hashes are equal.
@@ -113,7 +113,7 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return Node(entryMap: (UInt32(1) << firstFragment) | (UInt32(1) << secondFragment), entries: entries)
     }
 
-    private static func remove(_ key: Key, hash: UInt64, shift: Int, from node: inout Node) -> Value? {
+    @inlinable static func remove(_ key: Key, hash: UInt64, shift: Int, from node: inout Node) -> Value? {
         if node.isCollision {
             guard let index = node.entries.firstIndex(where: { $0.key == key }) else { return nil }
             Node.makeUnique(&node)
@@ -142,7 +142,7 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     /// Builds the node for entries whose hashes agree below `shift`.
-    private static func build(_ hashed: ArraySlice<(hash: UInt64, entry: Node.Entry)>, shift: Int) -> Node {
+    @inlinable static func build(_ hashed: ArraySlice<(hash: UInt64, entry: Node.Entry)>, shift: Int) -> Node {
         if shift > maximumShift {
             return Node(entries: ContiguousArray(hashed.map(\.entry)), isCollision: hashed.count > 1)
         }
@@ -168,16 +168,16 @@ struct _HashTrie<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
 extension _HashTrie: Sequence {
     /// Visits every entry, in no particular order.
-    struct Iterator: IteratorProtocol {
-        private var stack: [_TrieNode<Key, Value>]
-        private var entries: ContiguousArray<(key: Key, value: Value)>.Iterator
+    @usableFromInline struct Iterator: IteratorProtocol {
+        @usableFromInline var stack: [_TrieNode<Key, Value>]
+        @usableFromInline var entries: ContiguousArray<(key: Key, value: Value)>.Iterator
 
-        fileprivate init(root: _TrieNode<Key, Value>) {
+        @inlinable init(root: _TrieNode<Key, Value>) {
             stack = Array(root.children)
             entries = root.entries.makeIterator()
         }
 
-        mutating func next() -> (key: Key, value: Value)? {
+        @inlinable mutating func next() -> (key: Key, value: Value)? {
             while true {
                 if let entry = entries.next() { return entry }
                 guard let node = stack.popLast() else { return nil }
@@ -187,7 +187,7 @@ extension _HashTrie: Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(root: root) }
+    @inlinable func makeIterator() -> Iterator { Iterator(root: root) }
 
-    var underestimatedCount: Int { count }
+    @inlinable var underestimatedCount: Int { count }
 }

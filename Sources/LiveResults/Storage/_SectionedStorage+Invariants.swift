@@ -3,7 +3,7 @@ extension _SectionedStorage {
     /// in section order, items are in order and in their own section, and every record has one slot.
     ///
     /// - Complexity: O(*n*); for tests.
-    func _checkInvariants() {
+    @inlinable func _checkInvariants() {
         sections._checkInvariants(keysAreEqual: ==)
         records._checkInvariants()
         var total = 0

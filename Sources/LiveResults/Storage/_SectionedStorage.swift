@@ -9,34 +9,45 @@ import Foundation
 ///
 /// Positions are found by descending the trees with the ordering rule, never by scanning. Every
 /// operation below is O(log *n*) and copies only the nodes on its path that a snapshot shares.
-struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
+@usableFromInline struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
     /// The slot of one entity in its section's tree.
-    struct Slot: _TreeElement {
-        var id: Entity.ID
-        var treeKey: Entity.ID { id }
-        var treeWeight: Int { 1 }
+    @usableFromInline struct Slot: _TreeElement {
+        @usableFromInline var id: Entity.ID
+        @inlinable var treeKey: Entity.ID { id }
+        @inlinable var treeWeight: Int { 1 }
+
+        @usableFromInline
+        init(id: Entity.ID) {
+            self.id = id
+        }
     }
 
-    struct Section: _TreeElement {
-        var name: String
-        var items: _Tree<Slot>
-        var treeKey: String { name }
-        var treeWeight: Int { items.count }
+    @usableFromInline struct Section: _TreeElement {
+        @usableFromInline var name: String
+        @usableFromInline var items: _Tree<Slot>
+        @inlinable var treeKey: String { name }
+        @inlinable var treeWeight: Int { items.count }
+
+        @usableFromInline
+        init(name: String, items: _Tree<Slot>) {
+            self.name = name
+            self.items = items
+        }
     }
 
-    private(set) var sections = _Tree<Section>()
-    private(set) var records = _HashTrie<Entity.ID, _StoredEntity<Entity>>()
-    private(set) var ordering: _EntityOrdering<Entity>
+    @usableFromInline var sections = _Tree<Section>()
+    @usableFromInline var records = _HashTrie<Entity.ID, _StoredEntity<Entity>>()
+    @usableFromInline var ordering: _EntityOrdering<Entity>
 
     /// Creates an empty storage.
-    init(ordering: _EntityOrdering<Entity>) {
+    @inlinable init(ordering: _EntityOrdering<Entity>) {
         self.ordering = ordering
     }
 
     /// Creates a storage holding `stored`, whose ids must be unique.
     ///
     /// - Complexity: O(*n* log *n*) comparisons, then O(*n*) to build.
-    init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
+    @inlinable init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
         self.ordering = ordering
         var groups: [String: [_StoredEntity<Entity>]] = [:]
         for item in stored {
@@ -51,41 +62,41 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
         records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
     }
 
-    var count: Int { records.count }
+    @inlinable var count: Int { records.count }
 
     /// Every stored entity in display order, for rebuilding with another order.
-    var allStored: [_StoredEntity<Entity>] {
+    @inlinable var allStored: [_StoredEntity<Entity>] {
         sections.flatMap { section in section.items.map { records[$0.id]! } }
     }
 
     /// - Complexity: O(log₃₂ *n*).
-    func stored(forID id: Entity.ID) -> _StoredEntity<Entity>? {
+    @inlinable func stored(forID id: Entity.ID) -> _StoredEntity<Entity>? {
         records[id]
     }
 
     /// - Complexity: O(log *n*).
-    subscript(indexPath: IndexPath) -> _StoredEntity<Entity> {
+    @inlinable subscript(indexPath: IndexPath) -> _StoredEntity<Entity> {
         records[sections[indexPath[0]].items[indexPath[1]].id]!
     }
 
     /// Where a section with this name is, or would be inserted.
     ///
     /// - Complexity: O(log *s*) name comparisons for *s* sections.
-    func sectionIndex(named name: String) -> (index: Int, found: Bool) {
+    @inlinable func sectionIndex(named name: String) -> (index: Int, found: Bool) {
         let order = ordering.sectionOrder
         let index = sections.partitioningIndex { !order.areInIncreasingOrder($0, name) }
         return (index, index < sections.count && sections[index].name == name)
     }
 
     /// Where `stored` is, or would be inserted, inside `section`.
-    private func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
+    @inlinable func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
         section.items.partitioningIndex { id in !ordering.precedes(records[id]!, stored) }
     }
 
     /// The index path of the entity with this id.
     ///
     /// - Complexity: O(log *n*) comparisons.
-    func indexPath(forID id: Entity.ID) -> IndexPath? {
+    @inlinable func indexPath(forID id: Entity.ID) -> IndexPath? {
         guard let stored = records[id] else { return nil }
         let section = sectionIndex(named: ordering.sectionName(stored.entity))
         assert(section.found, "a stored entity's section exists")
@@ -95,7 +106,7 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
     /// Inserts an entity whose id is not stored yet.
     ///
     /// - Complexity: O(log *n*).
-    mutating func insert(_ stored: _StoredEntity<Entity>) {
+    @inlinable mutating func insert(_ stored: _StoredEntity<Entity>) {
         assert(records[stored.entity.id] == nil, "insert of a stored id")
         records.updateValue(stored, forKey: stored.entity.id)
         let slot = Slot(id: stored.entity.id)
@@ -114,7 +125,7 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
     /// - Returns: The removed entity, or `nil` if the id is not stored.
     /// - Complexity: O(log *n*).
     @discardableResult
-    mutating func remove(id: Entity.ID) -> _StoredEntity<Entity>? {
+    @inlinable mutating func remove(id: Entity.ID) -> _StoredEntity<Entity>? {
         guard let indexPath = indexPath(forID: id) else { return nil }
         if sections[indexPath[0]].items.count == 1 {
             sections.remove(at: indexPath[0])
@@ -128,7 +139,7 @@ struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
     /// ``_EntityOrdering/hasSamePosition(_:_:oldSection:)``).
     ///
     /// - Complexity: O(log₃₂ *n*): the trees hold ids, so only the record changes.
-    mutating func replaceInPlace(_ entity: Entity) {
+    @inlinable mutating func replaceInPlace(_ entity: Entity) {
         guard let stored = records[entity.id] else {
             preconditionFailure("replaceInPlace of an id that is not stored")
         }

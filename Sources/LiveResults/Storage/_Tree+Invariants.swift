@@ -4,7 +4,7 @@ extension _Tree {
     ///
     /// - Parameter keysAreEqual: Compares cached first keys with the elements' keys.
     /// - Complexity: O(*n*); for tests.
-    func _checkInvariants(keysAreEqual: (Element.Key, Element.Key) -> Bool) {
+    @inlinable func _checkInvariants(keysAreEqual: (Element.Key, Element.Key) -> Bool) {
         guard let root else { return }
         var leafDepth: Int?
         func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (

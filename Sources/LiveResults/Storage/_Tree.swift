@@ -3,15 +3,15 @@
 ///
 /// Copies share all nodes (an O(1) snapshot); a mutation copies only the nodes on its path that are
 /// shared, so a mutation costs O(log *n*) whether or not older versions are alive.
-struct _Tree<Element: _TreeElement>: Sendable {
-    private(set) var root: _TreeNode<Element>?
+@usableFromInline struct _Tree<Element: _TreeElement>: Sendable {
+    @usableFromInline var root: _TreeNode<Element>?
 
-    init() {}
+    @inlinable init() {}
 
     /// A tree of elements already in order.
     ///
     /// - Complexity: O(*n*).
-    init(sorted elements: some Sequence<Element>) {
+    @inlinable init(sorted elements: some Sequence<Element>) {
         var level = Self.leaves(of: ContiguousArray(elements))
         while level.count > 1 {
             level = Self.partition(level).map { _TreeNode(children: ContiguousArray($0)) }
@@ -19,13 +19,13 @@ struct _Tree<Element: _TreeElement>: Sendable {
         root = level.first
     }
 
-    private static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
+    @inlinable static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
         partition(elements).map { _TreeNode(leaf: ContiguousArray($0)) }
     }
 
     /// Cuts `items` into the fewest runs of at most `capacity`, of near-equal lengths (so none is below
     /// the minimum unless there is only one).
-    private static func partition<C: RandomAccessCollection>(_ items: C) -> [C.SubSequence] where C.Index == Int {
+    @inlinable static func partition<C: RandomAccessCollection>(_ items: C) -> [C.SubSequence] where C.Index == Int {
         guard !items.isEmpty else { return [] }
         let capacity = _TreeNode<Element>.capacity
         let runs = (items.count + capacity - 1) / capacity
@@ -36,12 +36,12 @@ struct _Tree<Element: _TreeElement>: Sendable {
         }
     }
 
-    var count: Int { root?.count ?? 0 }
-    var weight: Int { root?.weight ?? 0 }
-    var isEmpty: Bool { root == nil }
+    @inlinable var count: Int { root?.count ?? 0 }
+    @inlinable var weight: Int { root?.weight ?? 0 }
+    @inlinable var isEmpty: Bool { root == nil }
 
     /// - Complexity: O(log *n*).
-    subscript(position: Int) -> Element {
+    @inlinable subscript(position: Int) -> Element {
         precondition(position >= 0 && position < count, "position out of range")
         var node = root!
         var offset = position
@@ -57,7 +57,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
     /// false for a prefix of the elements and true for the rest.
     ///
     /// - Complexity: O(log *n*) calls of the predicate.
-    func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
+    @inlinable func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
         guard var node = root else { return 0 }
         var position = 0
         while !node.isLeaf {
@@ -83,7 +83,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
     /// The sum of the weights of the elements before `position`.
     ///
     /// - Complexity: O(log *n*).
-    func weight(before position: Int) -> Int {
+    @inlinable func weight(before position: Int) -> Int {
         guard var node = root else { return 0 }
         var offset = position
         var total = 0
@@ -101,7 +101,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
     /// how far into its weight `target` is.
     ///
     /// - Complexity: O(log *n*).
-    func position(ofWeight target: Int) -> (position: Int, remainder: Int) {
+    @inlinable func position(ofWeight target: Int) -> (position: Int, remainder: Int) {
         precondition(target >= 0 && target < weight, "weight out of range")
         var node = root!
         var remaining = target
@@ -125,7 +125,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
     }
 
     /// - Complexity: O(log *n*).
-    mutating func insert(_ element: Element, at position: Int) {
+    @inlinable mutating func insert(_ element: Element, at position: Int) {
         precondition(position >= 0 && position <= count, "position out of range")
         guard root != nil else {
             root = _TreeNode(leaf: [element])
@@ -137,9 +137,11 @@ struct _Tree<Element: _TreeElement>: Sendable {
     }
 
     /// Inserts into the subtree, returning a new right sibling when the node split.
-    private static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>) -> _TreeNode<
-        Element
-    >? {
+    @inlinable static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>)
+        -> _TreeNode<
+            Element
+        >?
+    {
         _TreeNode.makeUnique(&node)
         node.count += 1
         node.weight += element.treeWeight
@@ -158,7 +160,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
 
     /// - Complexity: O(log *n*).
     @discardableResult
-    mutating func remove(at position: Int) -> Element {
+    @inlinable mutating func remove(at position: Int) -> Element {
         precondition(position >= 0 && position < count, "position out of range")
         let removed = Self.remove(at: position, from: &root!)
         if root!.width == 0 {
@@ -169,7 +171,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
         return removed
     }
 
-    private static func remove(at position: Int, from node: inout _TreeNode<Element>) -> Element {
+    @inlinable static func remove(at position: Int, from node: inout _TreeNode<Element>) -> Element {
         _TreeNode.makeUnique(&node)
         let removed: Element
         if node.isLeaf {
@@ -189,7 +191,7 @@ struct _Tree<Element: _TreeElement>: Sendable {
 
     /// Refills an underfull child from a sibling, or merges the two. Only the two siblings, made unique
     /// first, are written.
-    private static func rebalance(child index: Int, of parent: _TreeNode<Element>) {
+    @inlinable static func rebalance(child index: Int, of parent: _TreeNode<Element>) {
         let left = index > 0 ? index - 1 : index
         _TreeNode.makeUnique(&parent.children[left])
         _TreeNode.makeUnique(&parent.children[left + 1])
@@ -221,12 +223,12 @@ struct _Tree<Element: _TreeElement>: Sendable {
     ///
     /// - Complexity: O(log *n*).
     @discardableResult
-    mutating func modify<Result>(at position: Int, _ body: (inout Element) -> Result) -> Result {
+    @inlinable mutating func modify<Result>(at position: Int, _ body: (inout Element) -> Result) -> Result {
         precondition(position >= 0 && position < count, "position out of range")
         return Self.modify(at: position, in: &root!, body).result
     }
 
-    private static func modify<Result>(
+    @inlinable static func modify<Result>(
         at position: Int,
         in node: inout _TreeNode<Element>,
         _ body: (inout Element) -> Result
@@ -250,14 +252,14 @@ struct _Tree<Element: _TreeElement>: Sendable {
 
 extension _Tree: Sequence {
     /// Walks the leaves in order.
-    struct Iterator: IteratorProtocol {
-        private var path: [(node: _TreeNode<Element>, next: Int)] = []
+    @usableFromInline struct Iterator: IteratorProtocol {
+        @usableFromInline var path: [(node: _TreeNode<Element>, next: Int)] = []
 
-        init(root: _TreeNode<Element>?) {
+        @inlinable init(root: _TreeNode<Element>?) {
             if let root { descend(from: root) }
         }
 
-        private mutating func descend(from node: _TreeNode<Element>) {
+        @inlinable mutating func descend(from node: _TreeNode<Element>) {
             var node = node
             while !node.isLeaf {
                 path.append((node, 1))
@@ -266,7 +268,7 @@ extension _Tree: Sequence {
             path.append((node, 0))
         }
 
-        mutating func next() -> Element? {
+        @inlinable mutating func next() -> Element? {
             while let last = path.last {
                 if last.node.isLeaf {
                     if last.next < last.node.elements.count {
@@ -284,7 +286,7 @@ extension _Tree: Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(root: root) }
+    @inlinable func makeIterator() -> Iterator { Iterator(root: root) }
 
-    var underestimatedCount: Int { count }
+    @inlinable var underestimatedCount: Int { count }
 }

@@ -2,7 +2,7 @@
 ///
 /// Item trees hold entity slots of weight 1; the section tree holds sections weighted by their number
 /// of items, so that a global position maps to a section and an item in O(log *n*).
-protocol _TreeElement: Sendable {
+@usableFromInline protocol _TreeElement: Sendable {
     associatedtype Key: Sendable
     /// What searches compare; a node caches its first element's key.
     var treeKey: Key { get }
@@ -13,5 +13,5 @@ protocol _TreeElement: Sendable {
 }
 
 extension _TreeElement {
-    static var treeNodeCapacity: Int { 64 }
+    @inlinable static var treeNodeCapacity: Int { 64 }
 }

@@ -2,23 +2,23 @@
 /// and first key of its subtree cached so that searches never scan below it.
 ///
 /// Nodes are shared between tree versions (snapshots) and copied on write along the mutated path.
-final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
+@usableFromInline final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
     // @unchecked Sendable: a node is mutated only while uniquely referenced (the tree checks
     // `isKnownUniquelyReferenced` before every write and copies otherwise), so a node reachable from
     // more than one tree, or from another thread, is never written again.
 
     /// The most elements of a leaf, and the most children of an internal node.
-    static var capacity: Int { Element.treeNodeCapacity }
+    @inlinable static var capacity: Int { Element.treeNodeCapacity }
     /// The fewest elements or children of a node other than the root.
-    static var minimum: Int { capacity / 2 }
+    @inlinable static var minimum: Int { capacity / 2 }
 
-    var elements: ContiguousArray<Element>
-    var children: ContiguousArray<_TreeNode>
-    var count: Int
-    var weight: Int
-    var firstKey: Element.Key
+    @usableFromInline var elements: ContiguousArray<Element>
+    @usableFromInline var children: ContiguousArray<_TreeNode>
+    @usableFromInline var count: Int
+    @usableFromInline var weight: Int
+    @usableFromInline var firstKey: Element.Key
 
-    init(leaf elements: ContiguousArray<Element>) {
+    @inlinable init(leaf elements: ContiguousArray<Element>) {
         self.elements = elements
         self.children = []
         self.count = elements.count
@@ -26,7 +26,7 @@ final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
         self.firstKey = elements[0].treeKey
     }
 
-    init(children: ContiguousArray<_TreeNode>) {
+    @inlinable init(children: ContiguousArray<_TreeNode>) {
         self.elements = []
         self.children = children
         self.count = children.reduce(0) { $0 + $1.count }
@@ -34,7 +34,7 @@ final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
         self.firstKey = children[0].firstKey
     }
 
-    private init(copying node: _TreeNode) {
+    @inlinable init(copying node: _TreeNode) {
         elements = node.elements
         children = node.children
         count = node.count
@@ -42,19 +42,19 @@ final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
         firstKey = node.firstKey
     }
 
-    var isLeaf: Bool { children.isEmpty }
+    @inlinable var isLeaf: Bool { children.isEmpty }
 
     /// The number of elements (leaf) or children (internal node).
-    var width: Int { isLeaf ? elements.count : children.count }
+    @inlinable var width: Int { isLeaf ? elements.count : children.count }
 
     /// Makes `node` uniquely referenced, copying it if another tree version shares it.
-    static func makeUnique(_ node: inout _TreeNode) {
+    @inlinable static func makeUnique(_ node: inout _TreeNode) {
         if !isKnownUniquelyReferenced(&node) { node = _TreeNode(copying: node) }
     }
 
     /// The child holding `position`, and the position inside it. With `forInsertion`, a position at the
     /// end of a child goes to that child.
-    func child(containing position: Int, forInsertion: Bool = false) -> (index: Int, offset: Int) {
+    @inlinable func child(containing position: Int, forInsertion: Bool = false) -> (index: Int, offset: Int) {
         var offset = position
         for (index, child) in children.enumerated() {
             if offset < child.count || (forInsertion && offset == child.count) || index == children.count - 1 {
@@ -66,7 +66,7 @@ final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
     }
 
     /// Recomputes the cached count, weight and first key from the direct contents.
-    func refreshSummary() {
+    @inlinable func refreshSummary() {
         if isLeaf {
             count = elements.count
             weight = elements.reduce(0) { $0 + $1.treeWeight }
@@ -79,7 +79,7 @@ final class _TreeNode<Element: _TreeElement>: @unchecked Sendable {
     }
 
     /// Moves the upper half into a new right sibling.
-    func split() -> _TreeNode {
+    @inlinable func split() -> _TreeNode {
         let middle = width / 2
         let sibling: _TreeNode
         if isLeaf {

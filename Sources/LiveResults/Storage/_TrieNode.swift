@@ -3,21 +3,21 @@
 /// collision node lists entries whose whole hashes are equal.
 ///
 /// Arrays are kept at their exact size, since entries usually hold whole entities.
-final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+@usableFromInline final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     // @unchecked Sendable: a node is mutated only while uniquely referenced (the trie checks
     // `isKnownUniquelyReferenced` before every write and copies otherwise), so a node reachable from
     // more than one trie version, or from another thread, is never written again.
 
-    typealias Entry = (key: Key, value: Value)
+    @usableFromInline typealias Entry = (key: Key, value: Value)
 
-    var entryMap: UInt32
-    var childMap: UInt32
-    var entries: ContiguousArray<Entry>
-    var children: ContiguousArray<_TrieNode>
+    @usableFromInline var entryMap: UInt32
+    @usableFromInline var childMap: UInt32
+    @usableFromInline var entries: ContiguousArray<Entry>
+    @usableFromInline var children: ContiguousArray<_TrieNode>
     /// Whether this is a collision node: its entries share one full hash and the maps are unused.
-    let isCollision: Bool
+    @usableFromInline let isCollision: Bool
 
-    init(
+    @inlinable init(
         entryMap: UInt32 = 0, childMap: UInt32 = 0, entries: ContiguousArray<Entry> = [],
         children: ContiguousArray<_TrieNode> = [], isCollision: Bool = false
     ) {
@@ -28,31 +28,31 @@ final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
         self.isCollision = isCollision
     }
 
-    func copy() -> _TrieNode {
+    @inlinable func copy() -> _TrieNode {
         _TrieNode(
             entryMap: entryMap, childMap: childMap, entries: entries, children: children, isCollision: isCollision)
     }
 
-    static func makeUnique(_ node: inout _TrieNode) {
+    @inlinable static func makeUnique(_ node: inout _TrieNode) {
         if !isKnownUniquelyReferenced(&node) { node = node.copy() }
     }
 
-    static func fragment(of hash: UInt64, at shift: Int) -> UInt32 {
+    @inlinable static func fragment(of hash: UInt64, at shift: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: (hash >> UInt64(shift)) & 31)
     }
 
     /// The index among the set bits of `map` below `bit`.
-    static func index(of bit: UInt32, in map: UInt32) -> Int {
+    @inlinable static func index(of bit: UInt32, in map: UInt32) -> Int {
         (map & (bit &- 1)).nonzeroBitCount
     }
 
     /// Whether the node is a single entry that its parent can hold inline instead.
-    var isSingleEntry: Bool { children.isEmpty && entries.count == 1 }
+    @inlinable var isSingleEntry: Bool { children.isEmpty && entries.count == 1 }
 }
 
 extension ContiguousArray {
     /// Inserts without the geometric growth of `insert(_:at:)`: trie nodes stay at their exact size.
-    mutating func insertCompactly(_ element: Element, at index: Int) {
+    @inlinable mutating func insertCompactly(_ element: Element, at index: Int) {
         var grown = ContiguousArray()
         grown.reserveCapacity(count + 1)
         grown.append(contentsOf: self[..<index])
