@@ -29,14 +29,14 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     @inlinable init(
         definition: FetchDefinition<Entity>,
-        compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
+        rule: _SortRule<Entity>,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
         sectionOrder: SectionOrder,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
     ) {
         self.definition = definition
         let ordering = _EntityOrdering(
-            sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
+            sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, rule: rule)
         self._state = _Lock(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
         self._diagnostics = diagnostics
     }
@@ -58,7 +58,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ) {
         self.init(
             definition: definition,
-            compare: _EntityOrdering.comparison(of: sortDescriptors),
+            rule: _EntityOrdering.rule(of: sortDescriptors),
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
             diagnostics: diagnostics
@@ -82,7 +82,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ) where Comparator.Compared == Entity {
         self.init(
             definition: definition,
-            compare: { sortComparator.compare($0, $1) },
+            rule: _SortRule(compare: { sortComparator.compare($0, $1) }),
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
             diagnostics: diagnostics
@@ -226,7 +226,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(*n* log *n*).
     @discardableResult
     @inlinable public func resort(using sortDescriptors: [SortDescriptor<Entity>]) -> ChangeSet<Entity> {
-        resort(by: _EntityOrdering.comparison(of: sortDescriptors))
+        resort(by: _EntityOrdering.rule(of: sortDescriptors))
     }
 
     /// Orders the entities by another sort comparator and reports the reordering as moves.
@@ -237,11 +237,11 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         Entity
     >
     where Comparator.Compared == Entity {
-        resort(by: { sortComparator.compare($0, $1) })
+        resort(by: _SortRule(compare: { sortComparator.compare($0, $1) }))
     }
 
-    @inlinable func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<Entity> {
-        mutate { $0.core.resort(by: compare) }
+    @inlinable func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
+        mutate { $0.core.resort(by: rule) }
     }
 
     /// Empties the controller, reporting every item and section as deleted, and stops live updates

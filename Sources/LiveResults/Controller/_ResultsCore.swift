@@ -95,10 +95,10 @@ import Foundation
     /// Orders everything by another sort comparator, keeping each entity's insertion order.
     ///
     /// - Complexity: O(*n* log *n*).
-    @inlinable mutating func resort(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> ChangeSet<
+    @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<
         Entity
     > {
-        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: compare), contents: storage.allStored)
+        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: storage.allStored)
         let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
         storage = resorted
         return changes

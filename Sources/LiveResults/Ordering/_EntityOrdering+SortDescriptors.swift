@@ -95,3 +95,51 @@ extension _EntityOrdering {
         lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
     }
 }
+
+extension _EntityOrdering {
+    /// The compiled sort of Foundation descriptors: their comparison, and an abbreviation of the first
+    /// descriptor's key when it is a number or a date (exact when it is the only descriptor).
+    @inlinable
+    static func rule(of descriptors: [SortDescriptor<Entity>]) -> _SortRule<Entity> {
+        _SortRule(
+            compare: comparison(of: descriptors),
+            abbreviation: descriptors.first.flatMap(abbreviation),
+            abbreviationIsExact: descriptors.count == 1
+        )
+    }
+
+    @inlinable
+    static func abbreviation(of descriptor: SortDescriptor<Entity>) -> (@Sendable (Entity) -> UInt64)? {
+        guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath else { return nil }
+        let attempts: [(PartialKeyPath<Entity>) -> (@Sendable (Entity) -> UInt64)?] = [
+            { abbreviation($0, Int.self) { _Abbreviation.signed(Int64($0)) } },
+            { abbreviation($0, Double.self) { _Abbreviation.floatingPoint($0) } },
+            { abbreviation($0, Date.self) { _Abbreviation.floatingPoint($0.timeIntervalSinceReferenceDate) } },
+            { abbreviation($0, Int64.self) { _Abbreviation.signed($0) } },
+            { abbreviation($0, Int32.self) { _Abbreviation.signed(Int64($0)) } },
+            { abbreviation($0, Int16.self) { _Abbreviation.signed(Int64($0)) } },
+            { abbreviation($0, Int8.self) { _Abbreviation.signed(Int64($0)) } },
+            { abbreviation($0, UInt.self) { UInt64($0) } },
+            { abbreviation($0, UInt64.self) { $0 } },
+            { abbreviation($0, UInt32.self) { UInt64($0) } },
+            { abbreviation($0, UInt16.self) { UInt64($0) } },
+            { abbreviation($0, UInt8.self) { UInt64($0) } },
+            { abbreviation($0, Float.self) { _Abbreviation.floatingPoint(Double($0)) } },
+        ]
+        guard let forward = attempts.lazy.compactMap({ $0(keyPath) }).first else { return nil }
+        guard descriptor.order == .reverse else { return forward }
+        return { ~forward($0) }
+    }
+
+    @inlinable
+    static func abbreviation<Value: Sendable>(
+        _ keyPath: PartialKeyPath<Entity>,
+        _: Value.Type,
+        _ map: @escaping @Sendable (Value) -> UInt64
+    ) -> (@Sendable (Entity) -> UInt64)? {
+        guard let typed = keyPath as? KeyPath<Entity, Value> else { return nil }
+        // Key paths are immutable; this one comes from a `Sendable` sort descriptor.
+        nonisolated(unsafe) let keyPath = typed
+        return { map($0[keyPath: keyPath]) }
+    }
+}

@@ -9,12 +9,15 @@ import Foundation
     @usableFromInline let sectionName: @Sendable (Entity) -> String
     @usableFromInline let sectionOrder: SectionOrder
     /// The user's sort, without the insertion-order tie break.
-    @usableFromInline var compare: @Sendable (Entity, Entity) -> ComparisonResult
+    /// The user's sort, without the insertion-order tie break.
+    @usableFromInline var rule: _SortRule<Entity>
+
+    @inlinable var compare: @Sendable (Entity, Entity) -> ComparisonResult { rule.compare }
 
     @inlinable init(
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
         sectionOrder: SectionOrder,
-        compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult
+        rule: _SortRule<Entity>
     ) {
         if let sectionNameKeyPath {
             self.sectionName = { $0[keyPath: sectionNameKeyPath] }
@@ -22,13 +25,13 @@ import Foundation
             self.sectionName = { _ in "" }
         }
         self.sectionOrder = sectionOrder
-        self.compare = compare
+        self.rule = rule
     }
 
     /// A copy with another sort comparator, for `resort(using:)`.
-    @inlinable func sorted(by compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult) -> _EntityOrdering {
+    @inlinable func sorted(by rule: _SortRule<Entity>) -> _EntityOrdering {
         var copy = self
-        copy.compare = compare
+        copy.rule = rule
         return copy
     }
 

@@ -20,6 +20,7 @@ extension _SectionedStorage {
             for slot in section.items {
                 guard let stored = records[slot.id] else { preconditionFailure("slot without a record") }
                 precondition(ordering.sectionName(stored.entity) == section.name, "item in another section")
+                precondition(slot.key == ordering.rule.abbreviate(stored.entity), "stale abbreviated key")
                 if let previous { precondition(ordering.precedes(previous, stored), "items out of order") }
                 previous = stored
             }

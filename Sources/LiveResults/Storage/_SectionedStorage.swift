@@ -10,15 +10,18 @@ import Foundation
 /// Positions are found by descending the trees with the ordering rule, never by scanning. Every
 /// operation below is O(log *n*) and copies only the nodes on its path that a snapshot shares.
 @usableFromInline struct _SectionedStorage<Entity: FetchableEntity>: Sendable {
-    /// The slot of one entity in its section's tree.
-    @usableFromInline struct Slot: _TreeElement {
+    /// The slot of one entity in its section's tree: its id, and the abbreviation of its sort key (see
+    /// ``_SortRule``), so that most comparisons in a search need neither the entity nor a key path.
+    @usableFromInline struct Slot: _TreeElement, Equatable {
         @usableFromInline var id: Entity.ID
-        @inlinable var treeKey: Entity.ID { id }
+        @usableFromInline var key: UInt64
+        @inlinable var treeKey: Slot { self }
         @inlinable var treeWeight: Int { 1 }
 
         @usableFromInline
-        init(id: Entity.ID) {
+        init(id: Entity.ID, key: UInt64) {
             self.id = id
+            self.key = key
         }
     }
 
@@ -56,7 +59,7 @@ import Foundation
         let sorted = groups.map { name, items in
             Section(
                 name: name,
-                items: _Tree(sorted: items.sorted(by: ordering.precedes).lazy.map { Slot(id: $0.entity.id) }))
+                items: _Tree(sorted: Self.slots(ordering: items, by: ordering)))
         }
         sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
         records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
@@ -90,7 +93,51 @@ import Foundation
 
     /// Where `stored` is, or would be inserted, inside `section`.
     @inlinable func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
-        section.items.partitioningIndex { id in !ordering.precedes(records[id]!, stored) }
+        let key = ordering.rule.abbreviate(stored.entity)
+        return section.items.partitioningIndex { !slot($0, precedes: stored, abbreviatedAs: key) }
+    }
+
+    /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
+    /// abbreviations look at the entities.
+    @inlinable func slot(_ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64) -> Bool {
+        let rule = ordering.rule
+        if rule.abbreviation != nil, slot.key != key { return slot.key < key }
+        let other = records[slot.id]!
+        return rule.abbreviationIsExact ? other.sequence < stored.sequence : ordering.precedes(other, stored)
+    }
+
+    /// The slots of entities of one section, in order.
+    ///
+    /// - Complexity: O(*n* log *n*) comparisons of abbreviated keys, and of entities only where those tie.
+    @inlinable static func slots(ordering items: [_StoredEntity<Entity>], by ordering: _EntityOrdering<Entity>)
+        -> [Slot]
+    {
+        let rule = ordering.rule
+        var order: [_SortEntry] = items.indices.map { index in
+            _SortEntry(key: rule.abbreviate(items[index].entity), sequence: items[index].sequence, index: index)
+        }
+        if rule.abbreviationIsExact {
+            order.sort { lhs, rhs in lhs.key != rhs.key ? lhs.key < rhs.key : lhs.sequence < rhs.sequence }
+        } else {
+            order.sort { lhs, rhs in
+                lhs.key != rhs.key ? lhs.key < rhs.key : ordering.precedes(items[lhs.index], items[rhs.index])
+            }
+        }
+        return order.map { entry in Slot(id: items[entry.index].entity.id, key: entry.key) }
+    }
+
+    /// An entity to sort: its abbreviated key, its insertion sequence and where it is in the input.
+    @usableFromInline struct _SortEntry {
+        @usableFromInline var key: UInt64
+        @usableFromInline var sequence: UInt64
+        @usableFromInline var index: Int
+
+        @usableFromInline
+        init(key: UInt64, sequence: UInt64, index: Int) {
+            self.key = key
+            self.sequence = sequence
+            self.index = index
+        }
     }
 
     /// The index path of the entity with this id.
@@ -109,7 +156,7 @@ import Foundation
     @inlinable mutating func insert(_ stored: _StoredEntity<Entity>) {
         assert(records[stored.entity.id] == nil, "insert of a stored id")
         records.updateValue(stored, forKey: stored.entity.id)
-        let slot = Slot(id: stored.entity.id)
+        let slot = Slot(id: stored.entity.id, key: ordering.rule.abbreviate(stored.entity))
         let name = ordering.sectionName(stored.entity)
         let section = sectionIndex(named: name)
         guard section.found else {

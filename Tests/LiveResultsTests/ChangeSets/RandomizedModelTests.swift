@@ -61,6 +61,17 @@ struct RandomizedModelTests {
         }
     }
 
+    /// How the controller sorts: one abbreviated key, an abbreviated key with a tie breaker, or a
+    /// comparator the library cannot abbreviate.
+    enum SortVariant: CaseIterable, Sendable {
+        case score, scoreThenTitle, scoreComparator
+    }
+
+    @Test("every sort variant agrees with the reference model and the contract", arguments: SortVariant.allCases)
+    func sortVariants(variant: SortVariant) async throws {
+        try await runRandomBatches(seed: 21, sectioned: true, filtered: false, variant: variant)
+    }
+
     @Test(
         "random batches agree with the reference model and the contract",
         arguments: [
@@ -72,11 +83,16 @@ struct RandomizedModelTests {
             (seed: 6, sectioned: true, filtered: true),
         ])
     func randomBatches(seed: UInt64, sectioned: Bool, filtered: Bool) async throws {
+        try await runRandomBatches(seed: seed, sectioned: sectioned, filtered: filtered, variant: .score)
+    }
+
+    private func runRandomBatches(seed: UInt64, sectioned: Bool, filtered: Bool, variant: SortVariant) async throws {
         let isIncluded: @Sendable (Item) -> Bool = { item in !filtered || item.score != 7 }
         var workload = Workload(seed: seed, idSpace: 120)
         let store = FakeStore(workload.fetchResult(count: 60))
-        let controller = FetchedResultsController.make(store, sectioned: sectioned, isIncluded: isIncluded)
+        let controller = Self.controller(store, sectioned: sectioned, isIncluded: isIncluded, variant: variant)
         var model = ReferenceModel(isIncluded: isIncluded, sectioned: sectioned)
+        model.sortsByTitleToo = variant == .scoreThenTitle
         var old = SnapshotModel(controller.snapshot)
 
         for step in 0..<1500 {
@@ -101,6 +117,29 @@ struct RandomizedModelTests {
             expectContract(changes, from: old, to: new)
             if new != model.snapshot { return }
             old = new
+        }
+    }
+
+    private static func controller(
+        _ store: FakeStore,
+        sectioned: Bool,
+        isIncluded: @escaping @Sendable (Item) -> Bool,
+        variant: SortVariant
+    ) -> FetchedResultsController<Item> {
+        let sectionNameKeyPath: (KeyPath<Item, String> & Sendable)? = sectioned ? \Item.section : nil
+        switch variant {
+        case .score:
+            return .make(store, sectioned: sectioned, isIncluded: isIncluded)
+        case .scoreThenTitle:
+            return .make(
+                store, sectioned: sectioned,
+                sortDescriptors: [SortDescriptor(\Item.score), SortDescriptor(\Item.title)], isIncluded: isIncluded)
+        case .scoreComparator:
+            return FetchedResultsController(
+                definition: store.definition(isIncluded: isIncluded),
+                sortComparator: KeyPathComparator(\Item.score),
+                sectionNameKeyPath: sectionNameKeyPath
+            )
         }
     }
 

@@ -49,29 +49,61 @@ struct SortDescriptorCompilationTests {
         }
     }
 
+    @Test("abbreviated keys keep Foundation's order", arguments: descriptors.indices)
+    func abbreviationsKeepTheOrder(index: Int) {
+        let descriptor = Self.descriptors[index].descriptor
+        let rule = _EntityOrdering<Record>.rule(of: [descriptor])
+        guard let abbreviation = rule.abbreviation else { return }
+        var violations = 0
+        let records = Self.records()
+        for (lhs, rhs) in zip(records, records.reversed()) {
+            let order = descriptor.compare(lhs, rhs)
+            let (left, right) = (abbreviation(lhs), abbreviation(rhs))
+            if left < right && order != .orderedAscending { violations += 1 }
+            if left == right && order != .orderedSame { violations += 1 }
+        }
+        #expect(violations == 0)
+    }
+
+    @Test("numbers and dates are abbreviated exactly; strings and other types are not")
+    func whichKeysAreAbbreviated() {
+        let abbreviated = Self.descriptors.map { _EntityOrdering<Record>.rule(of: [$0.descriptor]).abbreviationIsExact }
+        let names = Self.descriptors.map(\.name)
+        let expected = names.map { ["int", "int reversed", "double", "date", "uint8"].contains($0) }
+        #expect(abbreviated == expected)
+        #expect(
+            !_EntityOrdering<Record>.rule(of: [SortDescriptor(\Record.int), SortDescriptor(\Record.double)])
+                .abbreviationIsExact)
+    }
+
     private func expectSameOrder(
         _ compiled: (Record, Record) -> ComparisonResult,
         _ foundation: (Record, Record) -> ComparisonResult,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         var random = SeededGenerator(seed: 7)
-        let strings = ["", "a", "A", "b", "B", "é", "e\u{301}", "ä", "z", "Z", "10", "9", "a b", "日本", "🍎"]
-        let records = (0..<300).map { id in
-            Record(
-                id: id, int: Int.random(in: -3...3, using: &random),
-                double: [-1.5, 0, 0.5, 2][Int.random(in: 0..<4, using: &random)],
-                string: strings.randomElement(using: &random)!,
-                optional: [nil, 1, 2][Int.random(in: 0..<3, using: &random)],
-                date: Date(timeIntervalSince1970: Double(Int.random(in: 0..<3, using: &random))),
-                uint8: UInt8.random(in: 0..<3, using: &random),
-                decimal: Decimal(Int.random(in: 0..<3, using: &random))
-            )
-        }
+        let records = Self.records()
         var mismatches = 0
         for (lhs, rhs) in zip(records, records.shuffled(using: &random))
         where compiled(lhs, rhs) != foundation(lhs, rhs) {
             mismatches += 1
         }
         #expect(mismatches == 0, sourceLocation: sourceLocation)
+    }
+
+    fileprivate static func records() -> [Record] {
+        var random = SeededGenerator(seed: 7)
+        let strings = ["", "a", "A", "b", "B", "é", "e\u{301}", "ä", "z", "Z", "10", "9", "a b", "日本", "🍎"]
+        return (0..<300).map { id in
+            Record(
+                id: id, int: [Int.min, -3, -1, 0, 2, Int.max][Int.random(in: 0..<6, using: &random)],
+                double: [-Double.infinity, -1.5, -0.0, 0, 0.5, 2, .infinity][Int.random(in: 0..<7, using: &random)],
+                string: strings.randomElement(using: &random)!,
+                optional: [nil, 1, 2][Int.random(in: 0..<3, using: &random)],
+                date: Date(timeIntervalSince1970: Double(Int.random(in: -2..<3, using: &random))),
+                uint8: UInt8.random(in: 0..<3, using: &random),
+                decimal: Decimal(Int.random(in: 0..<3, using: &random))
+            )
+        }
     }
 }

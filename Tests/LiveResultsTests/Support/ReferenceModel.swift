@@ -7,6 +7,8 @@ struct ReferenceModel {
     var isIncluded: (Item) -> Bool = { _ in true }
     var sectioned = true
     var descendingSections = false
+    /// Whether titles break ties of scores (before insertion order).
+    var sortsByTitleToo = false
     private(set) var entries: [Int: (item: Item, sequence: Int)] = [:]
     private var nextSequence = 0
 
@@ -49,6 +51,7 @@ struct ReferenceModel {
             let (a, b) = (section(lhs.item), section(rhs.item))
             if a != b { return descendingSections ? a > b : a < b }
             if lhs.item.score != rhs.item.score { return lhs.item.score < rhs.item.score }
+            if sortsByTitleToo && lhs.item.title != rhs.item.title { return lhs.item.title < rhs.item.title }
             return lhs.sequence < rhs.sequence
         }
         var sections: [(name: String, items: [Item])] = []

@@ -1,0 +1,50 @@
+import Foundation
+
+/// The user's sort, compiled: a full comparison, plus, where the first sort key allows it, an
+/// order-preserving abbreviation of that key to a `UInt64`.
+///
+/// Comparing abbreviations is much cheaper than comparing entities through key paths, so the storage
+/// keeps each entity's abbreviation beside its id and compares entities only when abbreviations tie.
+@usableFromInline
+struct _SortRule<Entity: FetchableEntity>: Sendable {
+    /// The full comparison, without the insertion-order tie break.
+    @usableFromInline let compare: @Sendable (Entity, Entity) -> ComparisonResult
+    /// If `abbreviation(a) < abbreviation(b)` then `compare(a, b)` is `.orderedAscending`.
+    @usableFromInline let abbreviation: (@Sendable (Entity) -> UInt64)?
+    /// Whether equal abbreviations also mean `compare` finds the entities equal.
+    @usableFromInline let abbreviationIsExact: Bool
+
+    @usableFromInline
+    init(
+        compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
+        abbreviation: (@Sendable (Entity) -> UInt64)? = nil,
+        abbreviationIsExact: Bool = false
+    ) {
+        self.compare = compare
+        self.abbreviation = abbreviation
+        self.abbreviationIsExact = abbreviation != nil && abbreviationIsExact
+    }
+
+    /// The abbreviation of `entity`, or 0 when the rule has none.
+    @inlinable
+    func abbreviate(_ entity: Entity) -> UInt64 {
+        abbreviation?(entity) ?? 0
+    }
+}
+
+/// Order-preserving maps of numbers to `UInt64`.
+@usableFromInline
+enum _Abbreviation {
+    @inlinable
+    static func signed(_ value: Int64) -> UInt64 {
+        UInt64(bitPattern: value) ^ (1 << 63)
+    }
+
+    /// Negative numbers flip entirely, positive ones set the sign bit; -0.0 maps like 0.0. NaN has no
+    /// place in Foundation's order either, so where it lands does not matter.
+    @inlinable
+    static func floatingPoint(_ value: Double) -> UInt64 {
+        let bits = (value == 0 ? 0.0 : value).bitPattern
+        return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+    }
+}
