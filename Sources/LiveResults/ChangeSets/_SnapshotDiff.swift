@@ -10,6 +10,9 @@ import Foundation
         from old: _SectionedStorage<Entity>,
         to new: _SectionedStorage<Entity>
     ) -> ChangeSet<Entity> {
+        if old.count == 0 || new.count == 0 {
+            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
+        }
         var builder = _ChangeSetBuilder<Entity>()
         var oldPlaces: [Entity.ID: (indexPath: IndexPath, entity: Entity)] = [:]
         oldPlaces.reserveCapacity(old.count)
@@ -60,5 +63,35 @@ import Foundation
             }
         }
         return builder.build()
+    }
+
+    /// The change set that inserts (or deletes) every section and entity of `storage`: a first fetch or a
+    /// reset. Built in order, so without sorting or looking entities up.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable static func everything<Entity>(of storage: _SectionedStorage<Entity>, inserted: Bool) -> ChangeSet<
+        Entity
+    > {
+        var changes = ChangeSet<Entity>()
+        var indexPaths: [IndexPath] = []
+        var ids: [Entity.ID] = []
+        indexPaths.reserveCapacity(storage.count)
+        ids.reserveCapacity(storage.count)
+        for (sectionIndex, section) in storage.sections.enumerated() {
+            for (item, slot) in section.items.enumerated() {
+                indexPaths.append(IndexPath(indexes: [sectionIndex, item]))
+                ids.append(slot.id)
+            }
+        }
+        let sections = Array(0..<storage.sections.count)
+        let names = storage.sections.map(\.name)
+        if inserted {
+            (changes.insertedSections, changes.insertedSectionNames) = (sections, names)
+            (changes.insertedItems, changes.insertedItemIDs) = (indexPaths, ids)
+        } else {
+            (changes.deletedSections, changes.deletedSectionNames) = (sections, names)
+            (changes.deletedItems, changes.deletedItemIDs) = (indexPaths, ids)
+        }
+        return changes
     }
 }

@@ -52,14 +52,12 @@ import Foundation
     /// - Complexity: O(*n* log *n*) comparisons, then O(*n*) to build.
     @inlinable init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
         self.ordering = ordering
-        var groups: [String: [_StoredEntity<Entity>]] = [:]
-        for item in stored {
-            groups[ordering.sectionName(item.entity), default: []].append(item)
+        var groups: [String: [Int]] = [:]
+        for (index, item) in stored.enumerated() {
+            groups[ordering.sectionName(item.entity), default: []].append(index)
         }
-        let sorted = groups.map { name, items in
-            Section(
-                name: name,
-                items: _Tree(sorted: Self.slots(ordering: items, by: ordering)))
+        let sorted = groups.map { name, indices in
+            Section(name: name, items: _Tree(sorted: Self.slots(ordering: indices, of: stored, by: ordering)))
         }
         sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
         records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
@@ -109,11 +107,13 @@ import Foundation
     /// The slots of entities of one section, in order.
     ///
     /// - Complexity: O(*n* log *n*) comparisons of abbreviated keys, and of entities only where those tie.
-    @inlinable static func slots(ordering items: [_StoredEntity<Entity>], by ordering: _EntityOrdering<Entity>)
-        -> [Slot]
-    {
+    @inlinable static func slots(
+        ordering indices: [Int],
+        of items: [_StoredEntity<Entity>],
+        by ordering: _EntityOrdering<Entity>
+    ) -> [Slot] {
         let rule = ordering.rule
-        var order: [_SortEntry] = items.indices.map { index in
+        var order: [_SortEntry] = indices.map { index in
             _SortEntry(key: rule.abbreviate(items[index].entity), sequence: items[index].sequence, index: index)
         }
         if rule.abbreviationIsExact {

@@ -49,6 +49,7 @@ struct HashTrieTests {
         }
         expect(trie, equals: model)
         #expect(trie[CollidingKey(value: 1000, hashBits: 7)] == nil)
+        expect(_HashTrie(uniqueKeysWithValues: model.map { (key: $0.key, value: $0.value) }), equals: model)
     }
 
     @Test("bulk building equals inserting one by one", arguments: [0, 1, 2, 33, 1000, 50000])
