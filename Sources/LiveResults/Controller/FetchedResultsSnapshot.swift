@@ -44,7 +44,7 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     /// The entity at an index path.
     ///
     /// - Precondition: `indexPath` is a valid section and item of this snapshot.
-    /// - Complexity: O(1).
+    /// - Complexity: O(log *n*).
     @inlinable public func object(at indexPath: IndexPath) -> Entity {
         precondition(indexPath.count == 2, "an index path of a section and an item")
         return _storage[indexPath].entity
@@ -66,7 +66,7 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
 
     /// The shown version of the entity with this id, or `nil`.
     ///
-    /// - Complexity: O(1) on average.
+    /// - Complexity: O(log₃₂ *n*).
     @inlinable public func object(withID id: Entity.ID) -> Entity? {
         _storage.stored(forID: id)?.entity
     }
