@@ -10,8 +10,13 @@ let package = Package(
     ],
     targets: [
         .target(name: "LiveResults"),
-        .executableTarget(name: "LiveResultsExample", dependencies: ["LiveResults"], path: "Example"),
         .testTarget(name: "LiveResultsTests", dependencies: ["LiveResults"]),
+
+        // The example: a to-do list over a UserDefaults-style store (`swift run LiveResultsExample`).
+        // Its code lives in a library target so that its tests can drive it; it is not a product.
+        .target(name: "LiveResultsExampleKit", dependencies: ["LiveResults"], path: "Example/Kit"),
+        .executableTarget(name: "LiveResultsExample", dependencies: ["LiveResultsExampleKit"], path: "Example/CLI"),
+        .testTarget(name: "LiveResultsExampleTests", dependencies: ["LiveResultsExampleKit", "LiveResults"]),
     ],
     swiftLanguageModes: [.v6]
 )

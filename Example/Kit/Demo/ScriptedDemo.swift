@@ -1,0 +1,83 @@
+import Foundation
+import LiveResults
+
+/// The default mode: seeds a store, then adds, renames, re-prioritises, moves between projects and
+/// deletes to-dos, printing after each step the change set the controller reported and the list.
+///
+/// It starts by replacing every to-do in the store with its ``seed``, so it prints the same lines
+/// on every run. It needs no timing: each step's change set is ready when the step returns.
+public enum ScriptedDemo {
+    /// The to-dos the demo starts with.
+    public static let seed = [
+        TodoItem(id: 1, title: "Buy milk", project: "Home", priority: 2, authorID: "ana"),
+        TodoItem(id: 2, title: "Fix bike", project: "Home", priority: 1, authorID: "ben"),
+        TodoItem(id: 3, title: "Write report", project: "Work", priority: 1, authorID: "ana"),
+        TodoItem(id: 4, title: "Email Ana", project: "Work", priority: 2, authorID: "ben"),
+        TodoItem(id: 5, title: "Mow lawn", project: "Garden", priority: 3),
+    ]
+
+    /// A value as an older version of the example wrote it, without the `title` and `project`
+    /// fields of ``TodoItem``: the demo shows it skipped and reported, never lost.
+    public static let legacyValue = (key: "todo.6", json: #"{"done":false,"id":6,"text":"Water plants"}"#)
+
+    /// The demo's steps, in order.
+    public static let steps = [
+        DemoStep("add \"Call plumber\" to Home, priority 1") { todos in
+            try todos.add(title: "Call plumber", project: "Home", priority: 1, authorID: "ben")
+        },
+        DemoStep("rename #1 \"Buy milk\" to \"Buy oat milk\"") { todos in
+            try todos.edit(id: 1) { $0.title = "Buy oat milk" }
+        },
+        DemoStep("raise #4 \"Email Ana\" to priority 1") { todos in
+            try todos.edit(id: 4) { $0.priority = 1 }
+        },
+        DemoStep("move #2 \"Fix bike\" to Work") { todos in
+            try todos.edit(id: 2) { $0.project = "Work" }
+        },
+        DemoStep("add \"Buy stamps\" to a new project, Errands, priority 2") { todos in
+            try todos.add(title: "Buy stamps", project: "Errands", priority: 2)
+        },
+        DemoStep("delete #5 \"Mow lawn\", the last to-do of Garden") { todos in
+            try todos.delete(id: 5)
+        },
+        DemoStep("refetch everything from the store") { todos in
+            try await todos.load()
+        },
+    ]
+
+    /// Runs the demo on `store`, replacing the to-dos in it.
+    ///
+    /// - Parameters:
+    ///   - store: Where the to-dos are kept; its other keys are left alone.
+    ///   - output: Receives each line of output as it is produced.
+    /// - Throws: A ``KeyValueStoreError`` or ``TodoListError`` if the store fails.
+    public static func run(store: any KeyValueStore, output: (String) -> Void) async throws {
+        try reset(store)
+        output("Seeded \(seed.count) to-dos, and under \"\(legacyValue.key)\" a value from an older version.")
+        let todos = TodoList(store: store)
+        try await todos.load()
+        let snapshot = todos.controller.snapshot
+        output("Fetched \(TodoFormatter.summary(of: snapshot)):")
+        (TodoFormatter.notes(in: todos.takeUpdates()) + TodoFormatter.lines(for: snapshot)).forEach(output)
+        for (number, step) in steps.enumerated() {
+            output("")
+            output("Step \(number + 1): \(step.title)")
+            try await step.action(todos)
+            (TodoFormatter.lines(for: todos.takeUpdates()) + TodoFormatter.lines(for: todos.controller.snapshot))
+                .forEach(output)
+        }
+        let final = todos.controller.snapshot
+        output("")
+        output("Done: \(TodoFormatter.summary(of: final)), all saved in the store.")
+    }
+
+    /// Replaces every to-do in `store` with the ``seed`` and the ``legacyValue``.
+    private static func reset(_ store: any KeyValueStore) throws {
+        let repository = EntityRepository<TodoItem>(store: store)
+        try repository.deleteAll()
+        for item in seed {
+            try repository.save(item)
+        }
+        try store.set(Data(legacyValue.json.utf8), forKey: legacyValue.key)
+    }
+}

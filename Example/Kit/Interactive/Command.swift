@@ -1,0 +1,27 @@
+/// A command of the interactive mode, parsed from a line with ``parse(_:)``.
+public enum Command: Equatable, Sendable {
+    /// `add PROJECT PRIORITY TITLE... [@AUTHOR]`
+    case add(title: String, project: String, priority: Int, authorID: String?)
+    /// `edit ID title TITLE...`, `edit ID priority PRIORITY`, `edit ID author AUTHOR|-`
+    case edit(id: Int, TodoEdit)
+    /// `move ID PROJECT`
+    case move(id: Int, project: String)
+    /// `delete ID`
+    case delete(id: Int)
+    /// `list`
+    case list
+    /// `help`
+    case help
+    /// `quit`
+    case quit
+}
+
+/// The change an `edit` command makes.
+public enum TodoEdit: Equatable, Sendable {
+    /// A new title.
+    case title(String)
+    /// A new priority.
+    case priority(Int)
+    /// A new author, or none.
+    case author(String?)
+}

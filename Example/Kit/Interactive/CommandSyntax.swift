@@ -1,0 +1,29 @@
+/// The name, arguments and purpose of each command: the source of `help` and of usage messages.
+public struct CommandSyntax: Sendable {
+    /// The first word of the command.
+    public var name: String
+    /// How to write it, such as `delete ID`.
+    public var usage: String
+    /// What it does.
+    public var summary: String
+
+    /// Every command, in the order `help` lists them.
+    public static let all = [add, edit, move, delete, list, help, quit]
+
+    static let add = CommandSyntax(
+        name: "add", usage: "add PROJECT PRIORITY TITLE... [@AUTHOR]", summary: "adds a to-do (priority 1 comes first)")
+    static let edit = CommandSyntax(
+        name: "edit", usage: "edit ID title TITLE... | edit ID priority PRIORITY | edit ID author AUTHOR|-",
+        summary: "changes a to-do's title, priority or author (- for none)")
+    static let move = CommandSyntax(name: "move", usage: "move ID PROJECT", summary: "moves a to-do to another project")
+    static let delete = CommandSyntax(name: "delete", usage: "delete ID", summary: "deletes a to-do")
+    static let list = CommandSyntax(name: "list", usage: "list", summary: "shows the to-dos")
+    static let help = CommandSyntax(name: "help", usage: "help", summary: "shows this help")
+    static let quit = CommandSyntax(
+        name: "quit", usage: "quit", summary: "leaves (so does the end of the input); every change is already saved")
+
+    /// The `help` text: each command's usage, then what it does.
+    public static var helpLines: [String] {
+        ["Commands:"] + all.flatMap { ["  \($0.usage)", "      \($0.summary)"] }
+    }
+}

@@ -1,0 +1,65 @@
+/// The command-line options of `LiveResultsExample`.
+public struct ExampleOptions: Equatable, Sendable {
+    /// What the example does.
+    public enum Mode: Equatable, Sendable {
+        /// The scripted demo (the default).
+        case demo
+        /// Commands read from standard input.
+        case interactive
+        /// Prints the usage.
+        case help
+    }
+
+    /// What the example does.
+    public var mode: Mode = .demo
+    /// The file given with `--store`, if any.
+    public var storePath: String?
+
+    /// The usage text of `--help`.
+    public static let usage = [
+        "Usage: swift run LiveResultsExample [--interactive] [--store PATH]",
+        "",
+        "A to-do list in a UserDefaults-style store, shown live by a FetchedResultsController,",
+        "sectioned by project and sorted by priority, then title.",
+        "",
+        "  (no option)      runs the scripted demo on a new temporary store, then removes it",
+        "  --interactive    reads commands (add, edit, move, delete, list, quit) from standard input;",
+        "                   the to-dos stay in the UserDefaults suite \"\(ExampleApp.defaultSuiteName)\"",
+        "  --store PATH     keeps the to-dos in the property list file PATH instead",
+        "                   (the demo replaces the to-dos in it; --interactive continues from them)",
+        "  --help           prints this help",
+    ]
+
+    /// Parses the arguments that follow the program's name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown option, a missing path or an extra argument.
+    public init(arguments: [String]) throws(UsageError) {
+        var arguments = arguments[...]
+        while let argument = arguments.popFirst() {
+            switch argument {
+            case "--interactive", "-i": mode = mode == .help ? .help : .interactive
+            case "--help", "-h": mode = .help
+            case "--store": storePath = try Self.path(arguments.popFirst())
+            case _ where argument.hasPrefix("--store="): storePath = try Self.path(String(argument.dropFirst(8)))
+            case _ where argument.hasPrefix("-"): throw UsageError("unknown option \"\(argument)\"")
+            default: throw UsageError("unexpected argument \"\(argument)\"")
+            }
+        }
+    }
+
+    private static func path(_ value: String?) throws(UsageError) -> String {
+        guard let value, !value.isEmpty, !value.hasPrefix("-") else { throw UsageError("--store needs a PATH") }
+        return value
+    }
+}
+
+/// A command line `LiveResultsExample` does not understand.
+public struct UsageError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+
+    /// Creates an error saying `description`.
+    public init(_ description: String) {
+        self.description = description
+    }
+}

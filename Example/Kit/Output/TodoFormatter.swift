@@ -1,0 +1,99 @@
+import Foundation
+import LiveResults
+
+/// Turns to-dos, lists and change sets into lines of text, the same in the scripted demo and in
+/// the interactive mode.
+///
+/// A list shows each section with its index and each to-do with its index path, so that the
+/// change sets, which speak in index paths, can be checked by eye:
+///
+/// ```text
+///   section 1 "Home"
+///     1.0  #7 Call plumber (p1, by ben)
+///   changes: moved #2 from 1.1 to 2.1; updated #2 at 2.1
+/// ```
+public enum TodoFormatter {
+    /// `#7 Call plumber (p1, by ben)`.
+    public static func describe(_ item: TodoItem) -> String {
+        let author = item.authorID.map { ", by \($0)" } ?? ""
+        return "#\(item.id) \(item.title) (p\(item.priority)\(author))"
+    }
+
+    /// `5 to-dos in 3 projects`, or `1 to-do in 1 project`.
+    public static func summary(of snapshot: FetchedResultsSnapshot<TodoItem>) -> String {
+        "\(count(snapshot.count, "to-do")) in \(count(snapshot.sections.count, "project"))"
+    }
+
+    private static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// `1.0`: the section, then the item.
+    public static func describe(_ indexPath: IndexPath) -> String {
+        "\(indexPath.section).\(indexPath.item)"
+    }
+
+    /// Every section and to-do of `snapshot`, one per line, or `  (no to-dos)`.
+    ///
+    /// - Complexity: O(*n*) for *n* to-dos.
+    public static func lines(for snapshot: FetchedResultsSnapshot<TodoItem>) -> [String] {
+        guard !snapshot.isEmpty else { return ["  (no to-dos)"] }
+        return snapshot.sections.enumerated().flatMap { index, section in
+            ["  section \(index) \"\(section.name)\""]
+                + section.objects.enumerated().map { item, todo in
+                    "    \(describe(IndexPath(item: item, section: index)))  \(describe(todo))"
+                }
+        }
+    }
+
+    /// `  changes: inserted section 0 "Errands"; inserted #8 at 0.0`, or `  changes: none`.
+    ///
+    /// Section changes come first, then item changes: deletions, insertions, moves, updates.
+    public static func line(for changes: ChangeSet<TodoItem>) -> String {
+        let parts = changes.sectionChanges.map(describe) + changes.itemChanges.map(describe)
+        return "  changes: \(parts.isEmpty ? "none" : parts.joined(separator: "; "))"
+    }
+
+    /// `deleted section 1 "Garden"`.
+    public static func describe(_ change: SectionChange) -> String {
+        switch change.kind {
+        case .insert(let index): "inserted section \(index) \"\(change.name)\""
+        case .delete(let index): "deleted section \(index) \"\(change.name)\""
+        }
+    }
+
+    /// `moved #2 from 1.1 to 2.1`.
+    public static func describe(_ change: ItemChange<TodoItem>) -> String {
+        switch change.kind {
+        case .insert(let indexPath): "inserted #\(change.id) at \(describe(indexPath))"
+        case .delete(let indexPath): "deleted #\(change.id) from \(describe(indexPath))"
+        case .move(let from, let to): "moved #\(change.id) from \(describe(from)) to \(describe(to))"
+        case .update(let indexPath): "updated #\(change.id) at \(describe(indexPath))"
+        }
+    }
+
+    /// One line per update: skipped values and diagnostics first, then the change sets, or
+    /// `  changes: none` if there was none.
+    public static func lines(for updates: [TodoListUpdate]) -> [String] {
+        notes(in: updates) + changes(in: updates)
+    }
+
+    /// `  skipped "todo.6": …` for each skipped value, `  controller: …` for each diagnostic.
+    public static func notes(in updates: [TodoListUpdate]) -> [String] {
+        updates.compactMap { update in
+            switch update {
+            case .skipped(let issue): "  skipped \(issue)"
+            case .diagnostic(let text): "  controller: \(text)"
+            case .changed: nil
+            }
+        }
+    }
+
+    /// One line per change set, or `  changes: none` if there was none.
+    public static func changes(in updates: [TodoListUpdate]) -> [String] {
+        let lines = updates.compactMap { update in
+            if case .changed(let changes) = update { line(for: changes) } else { nil }
+        }
+        return lines.isEmpty ? [line(for: ChangeSet())] : lines
+    }
+}

@@ -1,0 +1,21 @@
+/// Why a ``TodoList`` could not change a to-do.
+public enum TodoListError: Error, Equatable, CustomStringConvertible {
+    /// Nothing is stored under this id.
+    case unknownID(Int)
+    /// Something is stored under this id, but it cannot be read.
+    case unreadable(id: Int, StoredValueIssue)
+    /// The store could not save the change.
+    case storeFailed(KeyValueStoreError)
+
+    /// A message for people.
+    public var description: String {
+        switch self {
+        case .unknownID(let id):
+            "no to-do #\(id); \"list\" shows them all"
+        case .unreadable(let id, let issue):
+            "to-do #\(id) cannot be read: \(issue); \"delete \(id)\" removes it"
+        case .storeFailed(let error):
+            "\(error)"
+        }
+    }
+}

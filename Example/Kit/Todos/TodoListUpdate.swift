@@ -1,0 +1,11 @@
+import LiveResults
+
+/// Something a ``TodoList`` noticed since its updates were last taken.
+public enum TodoListUpdate: Equatable, Sendable {
+    /// The controller reported a change set.
+    case changed(ChangeSet<TodoItem>)
+    /// A fetch skipped a stored value it could not read.
+    case skipped(StoredValueIssue)
+    /// The controller reported a problem it survived (see `ControllerDiagnostic`).
+    case diagnostic(String)
+}

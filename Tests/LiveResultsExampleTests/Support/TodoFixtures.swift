@@ -1,0 +1,24 @@
+import Foundation
+import LiveResultsExampleKit
+
+extension TodoItem {
+    static let milk = TodoItem(id: 1, title: "Buy milk", project: "Home", priority: 2, authorID: "ana")
+    static let bike = TodoItem(id: 2, title: "Fix bike", project: "Home", priority: 1)
+    static let report = TodoItem(id: 3, title: "Write report", project: "Work", priority: 1, authorID: "ben")
+}
+
+extension KeyValueStore {
+    /// Stores `text` as UTF-8 data under `key`.
+    func set(_ text: String, forKey key: String) throws {
+        try set(Data(text.utf8), forKey: key)
+    }
+}
+
+/// A repository over `store`, with the to-dos saved in it, in order.
+func repository(_ store: any KeyValueStore, saving items: [TodoItem]) throws -> EntityRepository<TodoItem> {
+    let repository = EntityRepository<TodoItem>(store: store)
+    for item in items {
+        try repository.save(item)
+    }
+    return repository
+}
