@@ -32,13 +32,19 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
         sectionOrder: SectionOrder,
+        memoryPressure: (any MemoryPressureSource)?,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
     ) {
         self.definition = definition
         let ordering = _EntityOrdering(
             sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, compare: compare)
-        self._state = _Lock(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
+        var state = _ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded))
+        definition.associations.forEach { state.register($0) }
+        self._state = _Lock(state)
         self._diagnostics = diagnostics
+        if let subscription = memoryPressure?.subscribe({ [weak self] in self?.memoryPressureReceived() }) {
+            _state.withLock { $0.memoryPressureSubscription = subscription }
+        }
     }
 
     /// Creates a controller ordered by Foundation sort descriptors.
@@ -48,12 +54,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sortDescriptors: The order inside a section; ties keep insertion order.
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
+    ///     (see ``associatedValue(_:for:)-(Association<Entity,Value>,_)``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     public convenience init(
         definition: FetchDefinition<Entity>,
         sortDescriptors: [SortDescriptor<Entity>] = [],
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
         sectionOrder: SectionOrder = .ascending,
+        memoryPressure: (any MemoryPressureSource)? = nil,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
     ) {
         self.init(
@@ -61,6 +70,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             compare: _EntityOrdering.comparison(of: sortDescriptors),
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
+            memoryPressure: memoryPressure,
             diagnostics: diagnostics
         )
     }
@@ -72,12 +82,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sortComparator: The order inside a section; ties keep insertion order.
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
+    ///     (see ``associatedValue(_:for:)-(Association<Entity,Value>,_)``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     public convenience init<Comparator: SortComparator & Sendable>(
         definition: FetchDefinition<Entity>,
         sortComparator: Comparator,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
         sectionOrder: SectionOrder = .ascending,
+        memoryPressure: (any MemoryPressureSource)? = nil,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
     ) where Comparator.Compared == Entity {
         self.init(
@@ -85,6 +98,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             compare: { sortComparator.compare($0, $1) },
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
+            memoryPressure: memoryPressure,
             diagnostics: diagnostics
         )
     }
@@ -168,6 +182,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.isLive = true
             state.fetchState = .loaded
             state.statistics.duplicateFetchedIDs += result.duplicateIDs.count
+            state.reconcileAssociations()
             state.enqueue(result.changes)
             return result
         }
@@ -204,6 +219,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
                 return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } })
             }
             let result = state.core.apply(events)
+            state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
             return (result.changes, 0, result.invalidated)
         }

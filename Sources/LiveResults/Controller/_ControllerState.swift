@@ -34,6 +34,14 @@ struct _ControllerState<Entity: FetchableEntity>: Sendable {
     var pending: [Delivery] = []
     var isDelivering = false
 
+    /// The cache of every association used so far, by the association's identity.
+    var associations: [ObjectIdentifier: _AssociationCache<Entity>] = [:]
+    /// How many entities around the one read an association request covers; 0 is all of them.
+    var associatedFetchSize = 10
+    var associationWaiters = _AssociationWaiters<Entity.ID>()
+    /// Keeps the controller subscribed to its memory-pressure source.
+    var memoryPressureSubscription: EventSubscription?
+
     init(core: _ResultsCore<Entity>) {
         self.core = core
     }

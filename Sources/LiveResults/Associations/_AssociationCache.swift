@@ -1,0 +1,271 @@
+import Foundation
+
+/// One association's cached values and requests in flight, as a plain value: the state machine a
+/// ``FetchedResultsController`` runs under its lock, and tests drive directly.
+///
+/// Values are cached per key, so entities that share a key share one value and one request:
+/// - `values`: the result of each cached key; `nil` when the request returned nothing for it ("no
+///   value", cached so that it is not requested again);
+/// - `inFlight`: the keys being requested, each with the entities waiting for it;
+/// - `waiting` and `served`: the keys each waiting or served entity had when it started waiting or got
+///   its value. An entity is served when all its keys are cached; it then reads its value from them;
+/// - `references`: how many served or waiting entities use each key. A key's value is dropped when no
+///   entity uses it any more. Waiting entities count too, so that a value that arrived, or was cached,
+///   for an entity that still waits for its other keys stays until they arrive.
+///
+/// Nothing here calls out: requests are returned for the controller to start outside its lock.
+struct _AssociationCache<Entity: FetchableEntity>: Sendable {
+    typealias ID = Entity.ID
+
+    /// A batch request to start, outside the lock.
+    struct Request: Sendable {
+        var association: ObjectIdentifier
+        /// Distinct keys, in display order of the entities that need them.
+        var keys: [_AssociationKey]
+        var run: @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable]
+    }
+
+    /// What a read found.
+    enum Read {
+        /// The entity's value is known: one part per key, in its key order; `nil` for a key without result.
+        case cached([(any Sendable)?])
+        /// The entity waits for a request in flight.
+        case pending
+        /// The entity has no cached value, and requests pause after a failure.
+        case backingOff(lastError: any Error)
+        /// The entity is not shown: it has no value.
+        case notShown
+    }
+
+    /// What a request's arrival or failure settled.
+    struct Settlement {
+        /// Entities that got their value; one change set reports them as updated.
+        var served: [ID] = []
+        /// Entities that stopped waiting without a value: they are gone, their keys changed, or the
+        /// request failed.
+        var released: [ID] = []
+        /// Keys that waiting entities still miss, because their values were dropped meanwhile.
+        var followUp: Request?
+    }
+
+    let association: any AssociationProtocol<Entity>
+    private let erased: _AnyAssociation<Entity>
+
+    private(set) var values: [_AssociationKey: (any Sendable)?] = [:]
+    private(set) var inFlight: [_AssociationKey: Set<ID>] = [:]
+    private(set) var waiting: [ID: [_AssociationKey]] = [:]
+    private(set) var served: [ID: [_AssociationKey]] = [:]
+    private(set) var references: [_AssociationKey: Int] = [:]
+    /// Failed requests since the last success.
+    private(set) var consecutiveFailures = 0
+    /// Until when reads request nothing, after a failure.
+    private(set) var retryAt: ContinuousClock.Instant?
+    private var lastError: (any Error)?
+
+    init(_ association: any AssociationProtocol<Entity>) {
+        self.association = association
+        self.erased = association._erased
+    }
+
+    var id: ObjectIdentifier { ObjectIdentifier(association) }
+
+    /// The window of `size` positions around `index` in display order, among `count` entities; `size`
+    /// 0 is everything.
+    static func window(around index: Int, size: Int, count: Int) -> Range<Int> {
+        guard size > 0 else { return 0..<count }
+        let start = max(0, min(index - size / 2, count - size))
+        return start..<min(count, start + size)
+    }
+
+    // MARK: Reading
+
+    /// Reads the value of the entity with this id, and plans one request for the entities of its
+    /// window that have neither a cached value nor a request in flight.
+    ///
+    /// - Returns: What the read found, and the request to start, if any.
+    /// - Complexity: O(*w*) for a window of *w* entities, plus O(*s*) for *s* sections to find the
+    ///   window; O(1) on average when the value is cached.
+    mutating func read(
+        _ id: ID, in storage: _SectionedStorage<Entity>, windowSize: Int, now: ContinuousClock.Instant
+    ) -> (Read, Request?) {
+        guard let stored = storage.stored(forID: id) else { return (.notShown, nil) }
+        let keys = erased.keys(stored.entity)
+        if keys.isEmpty { return (.cached([]), nil) }
+        if isServedOrWaiting(id, keys: keys) {
+            return served[id] != nil ? (.cached(parts(of: keys)), nil) : (.pending, nil)
+        }
+        if keys.allSatisfy(values.keys.contains) {
+            serve(id, keys: keys)
+            return (.cached(parts(of: keys)), nil)
+        }
+        if let retryAt, now < retryAt, let lastError { return (.backingOff(lastError: lastError), nil) }
+        guard let indexPath = storage.indexPath(forID: id) else { return (.notShown, nil) }
+        let window = Self.window(around: storage.globalIndex(of: indexPath), size: windowSize, count: storage.count)
+        var keysToRequest: [_AssociationKey] = []
+        for neighbour in storage.stored(inGlobalRange: window) {
+            let neighbourKeys = erased.keys(neighbour.entity)
+            let neighbourID = neighbour.entity.id
+            guard !neighbourKeys.isEmpty, !isServedOrWaiting(neighbourID, keys: neighbourKeys),
+                !neighbourKeys.allSatisfy(values.keys.contains)  // cached: served when read
+            else { continue }
+            wait(neighbourID, keys: neighbourKeys, requesting: &keysToRequest)
+        }
+        return (.pending, request(keysToRequest))
+    }
+
+    /// Whether the entity is served or waiting with these keys; if it is with other keys, it no longer is.
+    private mutating func isServedOrWaiting(_ id: ID, keys: [_AssociationKey]) -> Bool {
+        if let servedKeys = served[id] {
+            if servedKeys == keys { return true }
+            unserve(id)
+        }
+        if let waitingKeys = waiting[id] {
+            if waitingKeys == keys { return true }
+            unwait(id)
+        }
+        return false
+    }
+
+    private func parts(of keys: [_AssociationKey]) -> [(any Sendable)?] {
+        keys.map { values[$0] ?? nil }
+    }
+
+    private func request(_ keys: [_AssociationKey]) -> Request? {
+        keys.isEmpty ? nil : Request(association: id, keys: keys, run: erased.request)
+    }
+
+    // MARK: Arrival
+
+    /// Caches the results of a request, and serves the entities that waited for them and are still
+    /// shown with the same keys. An entity that is gone or whose keys changed is released, and a value
+    /// that no entity uses any more is dropped: it is never cached under an entity's new key.
+    ///
+    /// - Complexity: O(*r* + *e* log *n*) for *r* keys and *e* waiting entities.
+    mutating func receive(
+        _ results: [_AssociationKey: any Sendable], for request: Request, in storage: _SectionedStorage<Entity>
+    ) -> Settlement {
+        (consecutiveFailures, retryAt, lastError) = (0, nil, nil)
+        var waiters = Set<ID>()
+        for key in request.keys {
+            waiters.formUnion(inFlight.removeValue(forKey: key) ?? [])
+            if references[key] != nil { values[key] = .some(results[key]) }
+        }
+        var settlement = Settlement()
+        var keysToRequest: [_AssociationKey] = []
+        for id in waiters {
+            guard let keys = waiting[id] else { continue }
+            guard let stored = storage.stored(forID: id), erased.keys(stored.entity) == keys else {
+                unwait(id)
+                settlement.released.append(id)
+                continue
+            }
+            let missing = keys.filter { !values.keys.contains($0) }
+            if missing.isEmpty {
+                waiting[id] = nil
+                served[id] = keys
+                settlement.served.append(id)
+            } else {
+                // Still waiting for other requests, or for values dropped meanwhile (memory pressure).
+                for key in missing {
+                    if inFlight[key] == nil { keysToRequest.append(key) }
+                    inFlight[key, default: []].insert(id)
+                }
+            }
+        }
+        settlement.followUp = self.request(keysToRequest)
+        return settlement
+    }
+
+    /// Releases the entities that waited for a failed request, and pauses requests by the backoff.
+    ///
+    /// - Returns: The released entities.
+    /// - Complexity: O(*r* + *e*) for *r* keys and *e* waiting entities.
+    mutating func fail(_ request: Request, error: any Error, now: ContinuousClock.Instant) -> [ID] {
+        var waiters = Set<ID>()
+        for key in request.keys {
+            waiters.formUnion(inFlight.removeValue(forKey: key) ?? [])
+        }
+        let released = waiters.filter { waiting[$0] != nil }
+        released.forEach { unwait($0) }
+        consecutiveFailures += 1
+        retryAt = now + erased.backoff.delay(afterFailures: consecutiveFailures)
+        lastError = error
+        return Array(released)
+    }
+
+    // MARK: Invalidation
+
+    /// Drops the value of a served entity that is gone or whose keys changed. Waiting entities are
+    /// settled when their request ends, or when they are read again.
+    ///
+    /// - Complexity: O(1) on average for an entity that is not served, O(*k* + log *n*) for one with *k* keys.
+    mutating func entityChanged(_ id: ID, in storage: _SectionedStorage<Entity>) {
+        guard let keys = served[id] else { return }
+        if let stored = storage.stored(forID: id), erased.keys(stored.entity) == keys { return }
+        unserve(id)
+    }
+
+    /// Drops the values of every served entity that is gone or whose keys changed.
+    ///
+    /// - Complexity: O(*v*) for *v* served entities.
+    mutating func reconcile(with storage: _SectionedStorage<Entity>) {
+        for id in Array(served.keys) {
+            entityChanged(id, in: storage)
+        }
+    }
+
+    /// Drops every cached value. Requests in flight go on, and serve the entities waiting for them.
+    ///
+    /// - Returns: The entities that had a value.
+    /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
+    mutating func dropValues() -> [ID] {
+        let dropped = Array(served.keys)
+        (values, served, references) = ([:], [:], [:])
+        for keys in waiting.values {
+            for key in Set(keys) { references[key, default: 0] += 1 }
+        }
+        return dropped
+    }
+
+    // MARK: Bookkeeping
+
+    private mutating func serve(_ id: ID, keys: [_AssociationKey]) {
+        served[id] = keys
+        for key in Set(keys) { references[key, default: 0] += 1 }
+    }
+
+    private mutating func unserve(_ id: ID) {
+        guard let keys = served.removeValue(forKey: id) else { return }
+        Set(keys).forEach { release($0) }
+    }
+
+    /// Makes the entity wait for its keys; the keys neither cached nor in flight join the request.
+    private mutating func wait(_ id: ID, keys: [_AssociationKey], requesting keysToRequest: inout [_AssociationKey]) {
+        waiting[id] = keys
+        for key in Set(keys) {
+            references[key, default: 0] += 1
+        }
+        for key in keys where !values.keys.contains(key) {
+            if inFlight[key] == nil { keysToRequest.append(key) }
+            inFlight[key, default: []].insert(id)
+        }
+    }
+
+    private mutating func unwait(_ id: ID) {
+        guard let keys = waiting.removeValue(forKey: id) else { return }
+        for key in Set(keys) {
+            inFlight[key]?.remove(id)
+            release(key)
+        }
+    }
+
+    private mutating func release(_ key: _AssociationKey) {
+        guard let count = references[key] else { return }
+        if count > 1 {
+            references[key] = count - 1
+        } else {
+            references[key] = nil
+            values[key] = nil
+        }
+    }
+}
