@@ -76,6 +76,11 @@ final class AssociationBackend: Sendable {
     /// Lets the requests that start from now on through.
     func releaseRequests() { state.withLock { $0.gate = nil } }
 
+    /// Waits until `count` requests have started; returns whether they did in time.
+    func started(_ count: Int) async -> Bool {
+        await EventHarness.eventually { requests.count >= count }
+    }
+
     func fetch(_ keys: [Int]) async throws -> [Int: String] {
         let gate = state.withLock { state in
             state.requests.append(keys)
@@ -95,6 +100,8 @@ final class AssociationBackend: Sendable {
         Association(keys: \.tagIDs) { try await self.fetch($0) }
     }
 
+    /// The optional-key form: `fetch` takes `[Int]`, so this compiles only if `\.editorID` (an `Int?`)
+    /// picks it rather than the plain form with `Int?` keys.
     func editors() -> Association<Post, String> {
         Association(key: \.editorID) { try await self.fetch($0) }
     }
