@@ -7,12 +7,7 @@ import Testing
 struct AssociationAsyncTests {
     @Test func itWaitsForTheRequestItStarted() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4), fetchSize: 2)
-        let gate = fixture.backend.holdRequests()
-        let controller = fixture.controller
-        let authors = fixture.authors
-        let post = fixture.post(3)
-        let reader = Task { try await controller.associatedValue(authors, for: post) }
-        #expect(await fixture.backend.started(1))
+        let (reader, gate) = await fixture.heldAsyncRead(of: 3)
         try await Task.sleep(for: .milliseconds(10))
         gate.open()
         #expect(try await reader.value == "v30")
@@ -54,15 +49,8 @@ struct AssociationAsyncTests {
 
     @Test func itReadsAgainWhenTheKeyChangesWhileItWaits() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
-        let gate = fixture.backend.holdRequests()
-        let controller = fixture.controller
-        let authors = fixture.authors
-        let post = fixture.post(2)
-        let reader = Task { try await controller.associatedValue(authors, for: post) }
-        #expect(await fixture.backend.started(1))
-        var changed = post
-        changed.authorID = 21
-        controller.apply(.updated(changed))
+        let (reader, gate) = await fixture.heldAsyncRead(of: 2)
+        fixture.update(2) { $0.authorID = 21 }
         gate.open()
         #expect(try await reader.value == "v21", "the value of the key it has now")
         #expect(fixture.backend.requests == [[20], [21]])
@@ -71,13 +59,8 @@ struct AssociationAsyncTests {
 
     @Test func itReturnsNilWhenTheEntityIsDeletedWhileItWaits() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
-        let gate = fixture.backend.holdRequests()
-        let controller = fixture.controller
-        let authors = fixture.authors
-        let post = fixture.post(2)
-        let reader = Task { try await controller.associatedValue(authors, for: post) }
-        #expect(await fixture.backend.started(1))
-        controller.apply(.deleted(2))
+        let (reader, gate) = await fixture.heldAsyncRead(of: 2)
+        fixture.controller.apply(.deleted(2))
         gate.open()
         #expect(try await reader.value == nil)
         await fixture.settle()
@@ -85,12 +68,7 @@ struct AssociationAsyncTests {
 
     @Test func cancellingTheWaitThrowsAndTheRequestStillServesTheOthers() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3))
-        let gate = fixture.backend.holdRequests()
-        let controller = fixture.controller
-        let authors = fixture.authors
-        let post = fixture.post(2)
-        let reader = Task { try await controller.associatedValue(authors, for: post) }
-        #expect(await fixture.backend.started(1))
+        let (reader, gate) = await fixture.heldAsyncRead(of: 2)
         reader.cancel()
         await #expect(throws: CancellationError.self) { try await reader.value }
         gate.open()
@@ -101,14 +79,7 @@ struct AssociationAsyncTests {
 
     @Test func aCancelledTaskDoesNotWait() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3))
-        let gate = fixture.backend.holdRequests()
-        let controller = fixture.controller
-        let authors = fixture.authors
-        let post = fixture.post(2)
-        let reader = Task {
-            withUnsafeCurrentTask { $0?.cancel() }
-            return try await controller.associatedValue(authors, for: post)
-        }
+        let (reader, gate) = await fixture.heldAsyncRead(of: 2, cancelled: true)
         await #expect(throws: CancellationError.self) { try await reader.value }
         gate.open()
         await fixture.settle()

@@ -27,8 +27,7 @@ struct AssociationFailureTests {
         let backoff = AssociationBackoff(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(20))
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), backoff: backoff)
         fixture.backend.isFailing = true
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
         fixture.backend.isFailing = false
         let retried = await EventHarness.eventually {
             _ = fixture.author(1)
@@ -46,9 +45,7 @@ struct AssociationFailureTests {
     @Test func theBackoffIsPerAssociationAndTheControllerKeepsWorking() async throws {
         let fixture = try await PostFixture.loaded([Post(1, tagIDs: [5]), Post(2, tagIDs: [6])])
         let tags = fixture.backend.tags()
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(1)
-        #expect(await fixture.backend.started(1))
+        let gate = await fixture.heldRead(of: 1)
         // A request in flight does not hold the controller: events and reads go on.
         fixture.controller.apply(.inserted(Post(3)))
         #expect(fixture.controller.fetchedObjects.map(\.id) == [1, 2, 3])

@@ -32,9 +32,7 @@ struct AssociationFormTests {
         let tags = fixture.backend.tags()
         _ = fixture.read(tags, fixture.post(1))
         await fixture.settle()
-        var reordered = fixture.post(2)
-        reordered.tagIDs = [2, 1]
-        fixture.controller.apply(.updated(reordered))
+        fixture.update(2) { $0.tagIDs = [2, 1] }
         #expect(fixture.read(tags, fixture.post(2)) == ["v2", "v1"], "post 1 keeps keys 1 and 2 cached")
         #expect(fixture.backend.requests == [[1, 2]])
         fixture.controller._checkAssociationInvariants()

@@ -11,9 +11,7 @@ struct AssociationRaceTests {
 
     @Test func anArrivalForAnEntityDeletedMeanwhileIsDiscarded() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4), fetchSize: 3)
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(2)
-        #expect(await fixture.backend.started(1))
+        let gate = await fixture.heldRead(of: 2)
         fixture.controller.apply(.deleted(2))
         gate.open()
         let changes = try #require(await fixture.deliveries(2).last)
@@ -32,12 +30,8 @@ struct AssociationRaceTests {
 
     @Test func anArrivalForAnEntityWhoseKeyChangedIsNeverCachedUnderTheNewKey() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(2)
-        #expect(await fixture.backend.started(1))
-        var changed = fixture.post(2)
-        changed.authorID = 21
-        fixture.controller.apply(.updated(changed))
+        let gate = await fixture.heldRead(of: 2)
+        fixture.update(2) { $0.authorID = 21 }
         gate.open()
         await fixture.settle()
         #expect(fixture.changeSets.count == 1, "only the update: the arrival served nobody")
@@ -51,12 +45,8 @@ struct AssociationRaceTests {
 
     @Test func anEntityReadAgainAfterItsKeyChangedGetsOnlyTheNewValue() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(2)
-        #expect(await fixture.backend.started(1))
-        var changed = fixture.post(2)
-        changed.authorID = 21
-        fixture.controller.apply(.updated(changed))
+        let gate = await fixture.heldRead(of: 2)
+        fixture.update(2) { $0.authorID = 21 }
         #expect(fixture.author(2) == nil)
         #expect(await fixture.backend.started(2))
         gate.open()
@@ -68,14 +58,9 @@ struct AssociationRaceTests {
 
     @Test func aKeyChangedAndChangedBackBeforeTheArrivalIsServed() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(2)
-        #expect(await fixture.backend.started(1))
-        var changed = fixture.post(2)
-        changed.authorID = 21
-        fixture.controller.apply(.updated(changed))
-        changed.authorID = 20
-        fixture.controller.apply(.updated(changed))
+        let gate = await fixture.heldRead(of: 2)
+        fixture.update(2) { $0.authorID = 21 }
+        fixture.update(2) { $0.authorID = 20 }
         gate.open()
         await fixture.settle()
         #expect(fixture.author(2) == "v20", "its keys are the ones it waited for")
@@ -84,9 +69,7 @@ struct AssociationRaceTests {
 
     @Test func anArrivalAfterAResetIsDiscardedAndTheFetchServesNobodyByMistake() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 3)
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(1)
-        #expect(await fixture.backend.started(1))
+        let gate = await fixture.heldRead(of: 1)
         fixture.controller.reset()
         gate.open()
         await fixture.settle()

@@ -94,8 +94,7 @@ struct AssociationScenarioTests {
     @Test func anEntityWhoseKeysAreCachedIsServedWithoutARequestOrAChangeSet() async throws {
         let posts = [Post(1, authorID: 7), Post(2, authorID: 8), Post(3, authorID: 7)]
         let fixture = try await PostFixture.loaded(posts, fetchSize: 2)
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
         #expect(fixture.backend.requests == [[7, 8]])
         #expect(fixture.author(3) == "v7", "post 3 shares post 1's author")
         #expect(fixture.backend.requests == [[7, 8]])
@@ -118,12 +117,9 @@ struct AssociationScenarioTests {
 
     @Test func changingOneKeyRequestsOnlyThatKey() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(5))
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
 
-        var changed = fixture.post(3)
-        changed.authorID = 99
-        let changes = fixture.controller.apply(.updated(changed))
+        let changes = fixture.update(3) { $0.authorID = 99 }
         #expect(changes.updatedItemIDs == [3])
         #expect(fixture.author(3) == nil, "its value is dropped")
         for id in [1, 2, 4, 5] { #expect(fixture.author(id) == "v\(id * 10)") }
@@ -134,11 +130,8 @@ struct AssociationScenarioTests {
 
     @Test func anUpdateThatKeepsTheKeyKeepsTheValue() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4))
-        _ = fixture.author(1)
-        await fixture.settle()
-        var moved = fixture.post(1)
-        moved.score = 100
-        let changes = fixture.controller.apply(.updated(moved))
+        await fixture.readAndSettle(1)
+        let changes = fixture.update(1) { $0.score = 100 }
         #expect(changes.movedItemIDs == [1])
         #expect(fixture.author(1) == "v10")
         #expect(fixture.backend.requests.count == 1)
@@ -147,8 +140,7 @@ struct AssociationScenarioTests {
     @Test func aDeletedEntityDropsItsValueButASharedKeyStays() async throws {
         let posts = [Post(1, authorID: 7), Post(2, authorID: 7), Post(3, authorID: 8)]
         let fixture = try await PostFixture.loaded(posts)
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
         #expect(fixture.author(2) == "v7")
 
         fixture.controller.apply(.deleted(1))
@@ -162,8 +154,7 @@ struct AssociationScenarioTests {
 
     @Test func resetKeepsTheCacheAndTheNextFetchReconcilesIt() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4))
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
 
         fixture.controller.reset()
         #expect(fixture.read(fixture.authors, Post(1)) == nil, "nothing is shown after a reset")
@@ -187,8 +178,7 @@ struct AssociationScenarioTests {
 
     @Test func aRefetchKeepsTheValuesWhoseKeysDidNotChange() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3))
-        _ = fixture.author(1)
-        await fixture.settle()
+        await fixture.readAndSettle(1)
         fixture.store.update { $0[0].authorID = 11 }
         fixture.controller.apply(.invalidated)
         #expect(await EventHarness.eventually { fixture.controller.object(withID: 1)?.authorID == 11 })
@@ -225,10 +215,8 @@ struct AssociationScenarioTests {
 
     @Test func memoryPressureLetsRequestsInFlightServeTheirEntities() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4), fetchSize: 2)
-        _ = fixture.author(1)
-        await fixture.settle()
-        let gate = fixture.backend.holdRequests()
-        _ = fixture.author(4)
+        await fixture.readAndSettle(1)
+        let gate = await fixture.heldRead(of: 4)
         fixture.pressure.send()
         let dropped = try #require(await fixture.deliveries(2).last)
         fixture.expectOnlyUpdates(dropped, ids: [1, 2])

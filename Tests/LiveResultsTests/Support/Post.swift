@@ -186,6 +186,45 @@ struct PostFixture {
         read(authors, post(id))
     }
 
+    /// Reads the author of post `id`, and waits until its request is done.
+    func readAndSettle(_ id: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        _ = author(id)
+        await settle(sourceLocation: sourceLocation)
+    }
+
+    /// Applies an update of the shown post with this id.
+    @discardableResult
+    func update(_ id: Int, _ change: (inout Post) -> Void) -> ChangeSet<Post> {
+        var post = post(id)
+        change(&post)
+        return controller.apply(.updated(post))
+    }
+
+    /// Holds the requests, reads the author of post `id`, and waits until the read's request started.
+    /// Open the returned gate to let the request through.
+    func heldRead(of id: Int, sourceLocation: SourceLocation = #_sourceLocation) async -> EventHarness.Gate {
+        let gate = backend.holdRequests()
+        let started = backend.requests.count
+        #expect(author(id) == nil, sourceLocation: sourceLocation)
+        #expect(await backend.started(started + 1), sourceLocation: sourceLocation)
+        return gate
+    }
+
+    /// Holds the requests, starts `try await associatedValue(authors, for:)` for post `id` in a task
+    /// (cancelled before the call if `cancelled`), and waits until its request started.
+    func heldAsyncRead(
+        of id: Int, cancelled: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (reader: Task<String?, any Error>, gate: EventHarness.Gate) {
+        let gate = backend.holdRequests()
+        let (controller, authors, post) = (controller, authors, post(id))
+        let reader = Task {
+            if cancelled { withUnsafeCurrentTask { $0?.cancel() } }
+            return try await controller.associatedValue(authors, for: post)
+        }
+        #expect(await backend.started(1), sourceLocation: sourceLocation)
+        return (reader, gate)
+    }
+
     /// Waits until no request is in flight and every change set is delivered, then checks the caches.
     func settle(sourceLocation: SourceLocation = #_sourceLocation) async {
         let idle = await EventHarness.eventually { controller._associationsAreIdle }
