@@ -6,6 +6,8 @@ extension FetchedResultsController {
     ///
     /// Reading the entity at position *i* of ``fetchedObjects`` covers the positions from
     /// `max(0, min(i - size / 2, count - size))`, `size` of them (fewer when fewer are shown).
+    ///
+    /// - Precondition: The new value is 0 or positive.
     public var associatedFetchSize: Int {
         get { _state.withLock { $0.associatedFetchSize } }
         set {
@@ -44,7 +46,7 @@ extension FetchedResultsController {
     /// The entity's associated value, fetched first if it is not cached.
     ///
     /// It returns at once when the value is cached, or when the entity is not shown (`nil`). Otherwise
-    /// it starts a request as ``associatedValue(_:for:)-(Association<Entity,Value>,_)`` does, or joins
+    /// it starts a request as ``associatedValue(_:for:)-5cnz4`` does, or joins
     /// the request in flight, and waits for it. If the entity is deleted or its keys change meanwhile, it
     /// reads again.
     ///
@@ -55,6 +57,7 @@ extension FetchedResultsController {
     /// - Returns: The value, or `nil` when the entity has none (a missing result or a `nil` key).
     /// - Throws: The request's error; during the backoff after a failure, the last error;
     ///   `CancellationError` if the task is cancelled.
+    /// - Complexity: As the synchronous read, plus the wait for the request.
     public func associatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
         async throws -> Value?
     {

@@ -55,7 +55,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-(Association<Entity,Value>,_)``).
+    ///     (see ``associatedValue(_:for:)-5cnz4``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     public convenience init(
         definition: FetchDefinition<Entity>,
@@ -83,7 +83,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-(Association<Entity,Value>,_)``).
+    ///     (see ``associatedValue(_:for:)-5cnz4``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     public convenience init<Comparator: SortComparator & Sendable>(
         definition: FetchDefinition<Entity>,

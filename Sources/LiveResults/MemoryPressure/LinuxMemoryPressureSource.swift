@@ -87,12 +87,16 @@ public final class LinuxMemoryPressureSource: MemoryPressureSource {
     }
 
     /// The pressure the file shows now, or `nil` if it cannot be read or parsed.
+    ///
+    /// - Complexity: Reads the file.
     public var currentReading: Reading? {
         Self.reading(at: path)
     }
 
     /// Calls `handler` each time the pressure rises above the threshold, until the subscription is
     /// cancelled or released. The first subscription starts the polling; it keeps the source alive.
+    ///
+    /// - Complexity: O(1).
     public func subscribe(_ handler: @escaping @Sendable () -> Void) -> EventSubscription {
         let id = state.withLock { state in
             if state.poller == nil {

@@ -30,6 +30,7 @@ public final class MemoryPressureSignal: MemoryPressureSource {
     ///
     /// - Returns: A subscription that removes the handler when cancelled or released. It does not keep
     ///   the signal alive.
+    /// - Complexity: O(1).
     public func subscribe(_ handler: @escaping @Sendable () -> Void) -> EventSubscription {
         let id = handlers.withLock { $0.add(handler) }
         return EventSubscription { [weak self] in

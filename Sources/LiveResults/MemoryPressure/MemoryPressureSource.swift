@@ -3,7 +3,8 @@
 /// A ``FetchedResultsController`` given a source (`memoryPressure:` at initialization) drops every cached
 /// associated value on each signal, and reports the entities that lost a value in one change set.
 /// The library ships ``MemoryPressureSignal``, a manual source, and ``LinuxMemoryPressureSource``, which
-/// watches the kernel's pressure stall information. A source of your own adapts anything else:
+/// watches the kernel's pressure stall information. A source of your own adapts anything else, such as
+/// Dispatch's memory-pressure events on Apple platforms:
 ///
 /// ```swift
 /// struct DispatchMemoryPressure: MemoryPressureSource {
