@@ -24,6 +24,9 @@
 ///
 /// An association is a reference: the controller caches its values under its identity. Make each one
 /// once, and reuse it.
+///
+/// The controller reads an entity's keys while it holds its lock: a key path to a computed property must
+/// not call back into the controller. The request runs in a task of its own, outside the lock.
 public final class Association<Entity: FetchableEntity, Value: Sendable>: AssociationProtocol {
     /// The association with its key and value types erased. Not API.
     public let _erased: _AnyAssociation<Entity>

@@ -1,6 +1,9 @@
 import Foundation
 
 extension FetchedResultsController {
+    /// A task waiting in the `async` ``associatedValue(_:for:)-8gp7q``, to resume outside the lock.
+    typealias AssociationWaiter = _AssociationWaiters<Entity.ID>.Continuation
+
     /// How many entities one association request covers: the entity read and its neighbours in display
     /// order. 10 by default; 0 means every entity shown.
     ///

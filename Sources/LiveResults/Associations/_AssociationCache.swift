@@ -49,7 +49,7 @@ struct _AssociationCache<Entity: FetchableEntity>: Sendable {
     }
 
     let association: any AssociationProtocol<Entity>
-    private let erased: _AnyAssociation<Entity>
+    let erased: _AnyAssociation<Entity>
 
     private(set) var values: [_AssociationKey: (any Sendable)?] = [:]
     private(set) var inFlight: [_AssociationKey: Set<ID>] = [:]
@@ -113,17 +113,14 @@ struct _AssociationCache<Entity: FetchableEntity>: Sendable {
         return (.pending, request(keysToRequest))
     }
 
-    /// Whether the entity is served or waiting with these keys; if it is with other keys, it no longer is.
+    /// Whether the entity has its value or waits for it.
+    ///
+    /// Events and fetches settle every entity whose keys change (see ``entityChanged(_:in:)``), so a
+    /// served or waiting entity has the keys it is read with. Should a value be cached under other keys,
+    /// it is dropped here; a wait under other keys ends when its request does.
     private mutating func isServedOrWaiting(_ id: ID, keys: [_AssociationKey]) -> Bool {
-        if let servedKeys = served[id] {
-            if servedKeys == keys { return true }
-            unserve(id)
-        }
-        if let waitingKeys = waiting[id] {
-            if waitingKeys == keys { return true }
-            unwait(id)
-        }
-        return false
+        if let servedKeys = served[id], servedKeys != keys { unserve(id) }
+        return served[id] != nil || waiting[id] != nil
     }
 
     private func parts(of keys: [_AssociationKey]) -> [(any Sendable)?] {
@@ -137,8 +134,9 @@ struct _AssociationCache<Entity: FetchableEntity>: Sendable {
     // MARK: Arrival
 
     /// Caches the results of a request, and serves the entities that waited for them and are still
-    /// shown with the same keys. An entity that is gone or whose keys changed is released, and a value
-    /// that no entity uses any more is dropped: it is never cached under an entity's new key.
+    /// shown with the same keys. An entity that is no longer shown (after a reset) or whose keys changed
+    /// is released, and a value that no entity uses any more is dropped: it is never cached under an
+    /// entity's new key.
     ///
     /// - Complexity: O(*r* + *e* log *n*) for *r* keys and *e* waiting entities.
     mutating func receive(
@@ -195,23 +193,29 @@ struct _AssociationCache<Entity: FetchableEntity>: Sendable {
 
     // MARK: Invalidation
 
-    /// Drops the value of a served entity that is gone or whose keys changed. Waiting entities are
-    /// settled when their request ends, or when they are read again.
+    /// Settles an entity that an event changed: if it is gone or its keys changed, it loses its value,
+    /// or stops waiting.
     ///
-    /// - Complexity: O(1) on average for an entity that is not served, O(*k* + log *n*) for one with *k* keys.
-    mutating func entityChanged(_ id: ID, in storage: _SectionedStorage<Entity>) {
-        guard let keys = served[id] else { return }
-        if let stored = storage.stored(forID: id), erased.keys(stored.entity) == keys { return }
-        unserve(id)
+    /// - Returns: Whether the entity stopped waiting: its waiters must read again.
+    /// - Complexity: O(1) on average for an entity that is neither served nor waiting, O(*k*) for one
+    ///   with *k* keys.
+    mutating func entityChanged(_ id: ID, in storage: _SectionedStorage<Entity>) -> Bool {
+        guard served[id] != nil || waiting[id] != nil else { return false }
+        let keys = storage.stored(forID: id).map { erased.keys($0.entity) }
+        if let servedKeys = served[id], servedKeys != keys { unserve(id) }
+        guard let waitingKeys = waiting[id], waitingKeys != keys else { return false }
+        unwait(id)
+        return true
     }
 
-    /// Drops the values of every served entity that is gone or whose keys changed.
+    /// Settles every served or waiting entity after a fetch: those that are gone or whose keys changed
+    /// lose their value, or stop waiting. The others keep their values.
     ///
-    /// - Complexity: O(*v*) for *v* served entities.
-    mutating func reconcile(with storage: _SectionedStorage<Entity>) {
-        for id in Array(served.keys) {
-            entityChanged(id, in: storage)
-        }
+    /// - Returns: The entities that stopped waiting.
+    /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
+    mutating func reconcile(with storage: _SectionedStorage<Entity>) -> [ID] {
+        Array(served.keys).forEach { _ = entityChanged($0, in: storage) }
+        return Array(waiting.keys).filter { entityChanged($0, in: storage) }
     }
 
     /// Drops every cached value. Requests in flight go on, and serve the entities waiting for them.

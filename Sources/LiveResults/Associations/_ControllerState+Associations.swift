@@ -23,27 +23,34 @@ extension _ControllerState {
             id, in: core.storage, windowSize: associatedFetchSize, now: now)
     }
 
-    /// After a batch of events: drops the values of the served entities the events removed or whose keys
+    /// After a batch of events: settles the served and waiting entities the events removed or whose keys
     /// they changed.
     ///
+    /// - Returns: The waiters of the entities that stopped waiting, to resume: they read again.
     /// - Complexity: O(*k* × *a*) on average for *k* events and *a* associations, plus O(log *n*) per
-    ///   served entity an event touched.
-    mutating func invalidateAssociations(touchedBy events: [EntityEvent<Entity>]) {
-        guard !associations.isEmpty else { return }
+    ///   served or waiting entity an event touched.
+    mutating func invalidateAssociations(touchedBy events: [EntityEvent<Entity>]) -> [AssociationWaiter] {
+        guard !associations.isEmpty else { return [] }
+        var waiters: [AssociationWaiter] = []
         for case let id? in events.lazy.map(\.entityID) {
-            for index in associations.indices {
-                associations.values[index].entityChanged(id, in: core.storage)
+            for index in associations.indices where associations.values[index].entityChanged(id, in: core.storage) {
+                waiters += associationWaiters.take(association: associations.keys[index], ids: [id])
             }
         }
+        return waiters
     }
 
-    /// After a fetch: drops the values of the served entities that are gone or whose keys changed.
+    /// After a fetch: settles the served and waiting entities that are gone or whose keys changed.
     ///
-    /// - Complexity: O(*v*) for *v* served entities.
-    mutating func reconcileAssociations() {
+    /// - Returns: The waiters of the entities that stopped waiting, to resume: they read again.
+    /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
+    mutating func reconcileAssociations() -> [AssociationWaiter] {
+        var waiters: [AssociationWaiter] = []
         for index in associations.indices {
-            associations.values[index].reconcile(with: core.storage)
+            let released = associations.values[index].reconcile(with: core.storage)
+            waiters += associationWaiters.take(association: associations.keys[index], ids: released)
         }
+        return waiters
     }
 
     /// Caches a request's results, and queues one change set reporting the entities that got a value.

@@ -175,19 +175,21 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             if isCurrent { report(.fetchFailed(error)) }
             throw error
         }
-        let (changes, duplicateIDs) = _state.withLock { state -> (ChangeSet<Entity>, [Entity.ID]) in
-            guard state.fetchGeneration == generation else { return (ChangeSet(), []) }
+        let (changes, duplicateIDs, waiters) = _state.withLock {
+            state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter]) in
+            guard state.fetchGeneration == generation else { return (ChangeSet(), [], []) }
             let result = state.core.replaceAll(with: fetched, thenReplaying: state.eventsDuringFetch ?? [])
             state.eventsDuringFetch = nil
             state.isLive = true
             state.fetchState = .loaded
             state.statistics.duplicateFetchedIDs += result.duplicateIDs.count
-            state.reconcileAssociations()
+            let waiters = state.reconcileAssociations()
             state.enqueue(result.changes)
-            return result
+            return (result.changes, result.duplicateIDs, waiters)
         }
         if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
         deliverPending()
+        waiters.forEach { $0.resume() }
         return changes
     }
 
@@ -208,24 +210,26 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @discardableResult
     public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
         guard !events.isEmpty else { return ChangeSet() }
-        let (changes, ignored, invalidated) = _state.withLock { state -> (ChangeSet<Entity>, Int, Bool) in
+        let (changes, ignored, invalidated, waiters) = _state.withLock {
+            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter]) in
             state.eventsDuringFetch?.append(contentsOf: events)
             guard state.isLive else {
                 guard state.eventsDuringFetch != nil else {
                     state.statistics.ignoredEvents += events.count
-                    return (ChangeSet(), events.count, false)
+                    return (ChangeSet(), events.count, false, [])
                 }
                 // The first fetch's result may predate an invalidation: fetch again.
-                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } })
+                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [])
             }
             let result = state.core.apply(events)
-            state.invalidateAssociations(touchedBy: events)
+            let waiters = state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
-            return (result.changes, 0, result.invalidated)
+            return (result.changes, 0, result.invalidated, waiters)
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }
         if invalidated { refetchInBackground() }
         deliverPending()
+        waiters.forEach { $0.resume() }
         return changes
     }
 

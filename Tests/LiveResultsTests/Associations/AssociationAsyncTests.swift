@@ -57,6 +57,18 @@ struct AssociationAsyncTests {
         await fixture.settle()
     }
 
+    @Test func aRefetchThatChangesTheKeyMakesItReadAgainAtOnce() async throws {
+        let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
+        let (reader, gate) = await fixture.heldAsyncRead(of: 2)
+        fixture.store.update { $0[1].authorID = 21 }
+        try await fixture.controller.performFetch()
+        #expect(await fixture.backend.started(2), "released by the fetch, not by the old request's end")
+        #expect(fixture.backend.requests == [[20], [21]])
+        gate.open()
+        #expect(try await reader.value == "v21")
+        await fixture.settle()
+    }
+
     @Test func itReturnsNilWhenTheEntityIsDeletedWhileItWaits() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3), fetchSize: 1)
         let (reader, gate) = await fixture.heldAsyncRead(of: 2)

@@ -78,12 +78,14 @@ struct AssociationCacheTests {
         #expect(cache.references[_AssociationKey(7)] == 2)
 
         storage.remove(id: 1)
-        cache.entityChanged(1, in: storage)
+        let firstReleased = cache.entityChanged(1, in: storage)
+        #expect(!firstReleased, "served, not waiting: no waiter to resume")
         cache._checkInvariants()
         #expect(cache.references[_AssociationKey(7)] == 1)
         #expect(cache.values.keys.contains(_AssociationKey(7)))
         storage.remove(id: 2)
-        cache.entityChanged(2, in: storage)
+        let secondReleased = cache.entityChanged(2, in: storage)
+        #expect(!secondReleased)
         cache._checkInvariants()
         #expect(!cache.values.keys.contains(_AssociationKey(7)), "the last entity using 7 is gone")
         #expect(cache.values.keys.contains(_AssociationKey(8)))
@@ -136,19 +138,47 @@ struct AssociationCacheTests {
         #expect(Self.read(&cache, 2, in: storage).0 == "v2,v3")
     }
 
-    @Test func anArrivalReleasesTheEntitiesThatAreGoneOrChangedKeys() throws {
-        var storage = Self.storage([Post(1), Post(2), Post(3)])
+    @Test func eventsReleaseWaitingEntitiesThatAreGoneOrChangedKeys() throws {
+        var storage = Self.storage([Post(1), Post(2), Post(3), Post(4)])
         var cache = Cache(Self.authors)
         let request = try #require(cache.read(2, in: storage, windowSize: 3, now: Self.start).1)
         storage.remove(id: 1)
         storage.replaceInPlace(Post(3, authorID: 31))
-        for id in [1, 3] { cache.entityChanged(id, in: storage) }  // waiting entities are settled on arrival
+        storage.replaceInPlace(Post(2, score: 2, authorID: 20))  // same keys: still waiting
+        let released = [1, 2, 3, 4].map { cache.entityChanged($0, in: storage) }
+        #expect(released == [true, false, true, false])
+        cache._checkInvariants()
+        #expect(cache.waiting.keys.sorted() == [2])
         let settlement = cache.receive(Self.results([10, 20, 30]), for: request, in: storage)
         cache._checkInvariants()
-        #expect(settlement.served == [2])
-        #expect(Set(settlement.released) == [1, 3])
-        #expect(cache.values.keys.map { $0.base as! Int } == [20], "10 and 30 are not kept for anybody")
-        #expect(Self.read(&cache, 3, in: storage) == ("pending", [31]))
+        #expect(settlement.served == [2] && settlement.released.isEmpty)
+        #expect(cache.values.keys.map { $0.base as! Int } == [20], "10 and 30 are kept for nobody")
+        #expect(Self.read(&cache, 3, in: storage) == ("pending", [31, 40]), "post 4 is in the window")
+    }
+
+    @Test func anArrivalReleasesTheEntitiesNoLongerShown() throws {
+        let storage = Self.storage([Post(1), Post(2)])
+        var cache = Cache(Self.authors)
+        let request = try #require(cache.read(1, in: storage, windowSize: 2, now: Self.start).1)
+        let empty = Self.storage([])  // a reset empties the storage without events
+        let settlement = cache.receive(Self.results([10, 20]), for: request, in: empty)
+        cache._checkInvariants()
+        #expect(settlement.served.isEmpty)
+        #expect(Set(settlement.released) == [1, 2])
+        #expect(cache.values.isEmpty && cache.references.isEmpty)
+    }
+
+    @Test func aFetchKeepsTheValuesWhoseKeysDidNotChange() throws {
+        var cache = Cache(Self.authors)
+        let before = Self.storage([Post(1), Post(2), Post(3), Post(4)])
+        let first = try #require(cache.read(1, in: before, windowSize: 2, now: Self.start).1)
+        _ = cache.receive(Self.results([10, 20]), for: first, in: before)
+        _ = cache.read(4, in: before, windowSize: 2, now: Self.start)  // 3 and 4 wait
+        let after = Self.storage([Post(1), Post(2, authorID: 21), Post(4)])
+        #expect(cache.reconcile(with: after) == [3])
+        cache._checkInvariants()
+        #expect(cache.served.keys.sorted() == [1])
+        #expect(cache.waiting.keys.sorted() == [4])
     }
 
     // MARK: Failure and backoff
