@@ -17,6 +17,9 @@ public enum ControllerDiagnostic<Entity: FetchableEntity>: Sendable {
     case fetchFailed(any Error)
     /// An `AsyncSequence` event source threw and ended; its subscription is over.
     case sourceFailed(any Error)
+    /// An association's batch request threw. The entities it was for stay without a value, and the
+    /// association pauses its requests for its ``AssociationBackoff``.
+    case associationFailed(any Error)
 }
 
 /// Counters of what a ``FetchedResultsController`` dropped or survived.
@@ -31,6 +34,8 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var failedFetches = 0
     /// `AsyncSequence` sources that threw.
     public var failedSources = 0
+    /// Association requests that threw.
+    public var failedAssociationRequests = 0
 
     /// Creates zeroed counters.
     @inlinable public init() {}

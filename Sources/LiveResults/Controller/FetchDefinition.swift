@@ -1,11 +1,13 @@
 import Foundation
 
-/// What a ``FetchedResultsController`` shows: how to fetch the entities, and which of them to include.
+/// What a ``FetchedResultsController`` shows: how to fetch the entities, which of them to include, and
+/// the associations it fetches for them.
 ///
 /// ```swift
 /// let definition = FetchDefinition<Post>(
 ///     request: { try await store.fetchPosts() },
-///     isIncluded: { $0.isPublished }
+///     isIncluded: { $0.isPublished },
+///     associations: [authors, tags]
 /// )
 /// ```
 ///
@@ -21,18 +23,25 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// Decides whether an entity is shown.
     public var isIncluded: @Sendable (Entity) -> Bool
 
-    /// Creates a definition from a request and an optional inclusion rule.
+    /// The associations a controller registers when it is created. An association that is not listed
+    /// registers when it is first read.
+    public var associations: [any AssociationProtocol<Entity>]
+
+    /// Creates a definition from a request, an optional inclusion rule and optional associations.
     ///
     /// - Parameters:
     ///   - request: Fetches every entity; the order of its result is the insertion order that breaks
     ///     ties between entities the sort descriptors consider equal.
     ///   - isIncluded: Decides whether an entity is shown. Must not call back into the controller.
+    ///   - associations: The associations whose values the controller fetches for the entities shown.
     @inlinable public init(
         request: @escaping Request,
-        isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true }
+        isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true },
+        associations: [any AssociationProtocol<Entity>] = []
     ) {
         self.request = request
         self.isIncluded = isIncluded
+        self.associations = associations
     }
 
     /// Creates a definition whose inclusion rule is a Foundation predicate.
@@ -42,7 +51,12 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// ```swift
     /// FetchDefinition(request: fetchPosts, isIncluded: #Predicate<Post> { $0.score > 0 })
     /// ```
-    @inlinable public init(request: @escaping Request, isIncluded predicate: Predicate<Entity>) {
-        self.init(request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false })
+    @inlinable public init(
+        request: @escaping Request,
+        isIncluded predicate: Predicate<Entity>,
+        associations: [any AssociationProtocol<Entity>] = []
+    ) {
+        self.init(
+            request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false }, associations: associations)
     }
 }

@@ -32,13 +32,19 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         rule: _SortRule<Entity>,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?,
         sectionOrder: SectionOrder,
+        memoryPressure: (any MemoryPressureSource)?,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
     ) {
         self.definition = definition
         let ordering = _EntityOrdering(
             sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, rule: rule)
-        self._state = _Lock(_ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded)))
+        var state = _ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded))
+        definition.associations.forEach { state.register($0) }
+        self._state = _Lock(state)
         self._diagnostics = diagnostics
+        if let subscription = memoryPressure?.subscribe({ [weak self] in self?.memoryPressureReceived() }) {
+            _state.withLock { $0.memoryPressureSubscription = subscription }
+        }
     }
 
     /// Creates a controller ordered by Foundation sort descriptors.
@@ -48,12 +54,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sortDescriptors: The order inside a section; ties keep insertion order.
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
+    ///     (see ``associatedValue(_:for:)-5cnz4``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init(
         definition: FetchDefinition<Entity>,
         sortDescriptors: [SortDescriptor<Entity>] = [],
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
         sectionOrder: SectionOrder = .ascending,
+        memoryPressure: (any MemoryPressureSource)? = nil,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
     ) {
         self.init(
@@ -61,6 +70,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             rule: _EntityOrdering.rule(of: sortDescriptors),
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
+            memoryPressure: memoryPressure,
             diagnostics: diagnostics
         )
     }
@@ -72,12 +82,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sortComparator: The order inside a section; ties keep insertion order.
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
+    ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
+    ///     (see ``associatedValue(_:for:)-5cnz4``).
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init<Comparator: SortComparator & Sendable>(
         definition: FetchDefinition<Entity>,
         sortComparator: Comparator,
         sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)? = nil,
         sectionOrder: SectionOrder = .ascending,
+        memoryPressure: (any MemoryPressureSource)? = nil,
         diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)? = nil
     ) where Comparator.Compared == Entity {
         self.init(
@@ -85,6 +98,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             rule: _SortRule(compare: { sortComparator.compare($0, $1) }),
             sectionNameKeyPath: sectionNameKeyPath,
             sectionOrder: sectionOrder,
+            memoryPressure: memoryPressure,
             diagnostics: diagnostics
         )
     }
@@ -161,18 +175,21 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             if isCurrent { report(.fetchFailed(error)) }
             throw error
         }
-        let (changes, duplicateIDs) = _state.withLock { state -> (ChangeSet<Entity>, [Entity.ID]) in
-            guard state.fetchGeneration == generation else { return (ChangeSet(), []) }
+        let (changes, duplicateIDs, waiters) = _state.withLock {
+            state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter]) in
+            guard state.fetchGeneration == generation else { return (ChangeSet(), [], []) }
             let result = state.core.replaceAll(with: fetched, thenReplaying: state.eventsDuringFetch ?? [])
             state.eventsDuringFetch = nil
             state.isLive = true
             state.fetchState = .loaded
             state.statistics.duplicateFetchedIDs += result.duplicateIDs.count
+            let waiters = state.reconcileAssociations()
             state.enqueue(result.changes)
-            return result
+            return (result.changes, result.duplicateIDs, waiters)
         }
         if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
         deliverPending()
+        waiters.forEach { $0.resume() }
         return changes
     }
 
@@ -193,23 +210,26 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @discardableResult
     @inlinable public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
         guard !events.isEmpty else { return ChangeSet() }
-        let (changes, ignored, invalidated) = _state.withLock { state -> (ChangeSet<Entity>, Int, Bool) in
+        let (changes, ignored, invalidated, waiters) = _state.withLock {
+            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter]) in
             state.eventsDuringFetch?.append(contentsOf: events)
             guard state.isLive else {
                 guard state.eventsDuringFetch != nil else {
                     state.statistics.ignoredEvents += events.count
-                    return (ChangeSet(), events.count, false)
+                    return (ChangeSet(), events.count, false, [])
                 }
                 // The first fetch's result may predate an invalidation: fetch again.
-                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } })
+                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [])
             }
             let result = state.core.apply(events)
+            let waiters = state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
-            return (result.changes, 0, result.invalidated)
+            return (result.changes, 0, result.invalidated, waiters)
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }
         if invalidated { refetchInBackground() }
         deliverPending()
+        waiters.forEach { $0.resume() }
         return changes
     }
 

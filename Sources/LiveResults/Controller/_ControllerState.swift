@@ -47,6 +47,14 @@
     @usableFromInline var pending: [Delivery] = []
     @usableFromInline var isDelivering = false
 
+    /// The cache of every association used so far, by the association's identity.
+    @usableFromInline var associations: [ObjectIdentifier: _AssociationCache<Entity>] = [:]
+    /// How many entities around the one read an association request covers; 0 is all of them.
+    @usableFromInline var associatedFetchSize = 10
+    @usableFromInline var associationWaiters = _AssociationWaiters<Entity.ID>()
+    /// Keeps the controller subscribed to its memory-pressure source.
+    @usableFromInline var memoryPressureSubscription: EventSubscription?
+
     @inlinable init(core: _ResultsCore<Entity>) {
         self.core = core
     }

@@ -9,25 +9,14 @@
 /// Publishing from one thread delivers batches to each subscriber in publishing order. Subscribers
 /// run on the publishing thread, outside the bus's lock, so they may publish or subscribe in turn.
 public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
-    @usableFromInline struct Subscribers: Sendable {
-        @usableFromInline var byID: [UInt64: EventSubscriber<Entity>] = [:]
-        @usableFromInline var nextID: UInt64 = 0
-
-        @usableFromInline
-        init(byID: [UInt64: EventSubscriber<Entity>] = [:], nextID: UInt64 = 0) {
-            self.byID = byID
-            self.nextID = nextID
-        }
-    }
-
-    @usableFromInline let subscribers = _Lock(Subscribers())
+    @usableFromInline let subscribers = _Lock(_Subscribers<EventSubscriber<Entity>>())
 
     /// Creates a bus without subscribers.
     @inlinable public init() {}
 
     /// The number of active subscriptions.
     @inlinable public var subscriberCount: Int {
-        subscribers.withLock { $0.byID.count }
+        subscribers.withLock { $0.count }
     }
 
     /// Delivers `events` as one batch to every subscriber.
@@ -35,7 +24,7 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
     /// - Complexity: O(*s*) for *s* subscribers, plus their work.
     @inlinable public func publish(_ events: [EntityEvent<Entity>]) {
         guard !events.isEmpty else { return }
-        for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
+        for subscriber in subscribers.withLock({ $0.all }) {
             subscriber.receive(events)
         }
     }
@@ -47,7 +36,7 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
 
     /// Reports a malformed event to every subscriber, for buses fed by a decoder.
     @inlinable public func publishMalformedEvent(_ error: any Error) {
-        for subscriber in subscribers.withLock({ Array($0.byID.values) }) {
+        for subscriber in subscribers.withLock({ $0.all }) {
             subscriber.reportMalformedEvent(error)
         }
     }
@@ -56,13 +45,9 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
     ///
     /// - Returns: A subscription that removes the subscriber when cancelled or released.
     @inlinable public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
-        let id = subscribers.withLock { state in
-            defer { state.nextID += 1 }
-            state.byID[state.nextID] = subscriber
-            return state.nextID
-        }
+        let id = subscribers.withLock { $0.add(subscriber) }
         return EventSubscription { [weak self] in
-            _ = self?.subscribers.withLock { $0.byID.removeValue(forKey: id) }
+            self?.subscribers.withLock { $0.remove(id) }
         }
     }
 }

@@ -44,18 +44,18 @@ enum EventHarness {
 
     /// A delegate that records every delivered change set with the snapshot after it, and can check
     /// that they chain: each one, applied to the snapshot before it, gives the snapshot after it.
-    final class ChainRecorder: FetchedResultsControllerDelegate, Sendable {
-        typealias Hook = @Sendable (FetchedResultsController<Item>, ChangeSet<Item>) -> Void
-        typealias Delivery = (changes: ChangeSet<Item>, after: SnapshotModel<Item>)
+    final class ChainRecorder<Entity: FetchableEntity>: FetchedResultsControllerDelegate, Sendable {
+        typealias Hook = @Sendable (FetchedResultsController<Entity>, ChangeSet<Entity>) -> Void
+        typealias Delivery = (changes: ChangeSet<Entity>, after: SnapshotModel<Entity>)
 
-        private let state: Mutex<(initial: SnapshotModel<Item>, deliveries: [Delivery], hook: Hook?)>
+        private let state: Mutex<(initial: SnapshotModel<Entity>, deliveries: [Delivery], hook: Hook?)>
 
-        init(initial: SnapshotModel<Item>, hook: Hook? = nil) {
+        init(initial: SnapshotModel<Entity>, hook: Hook? = nil) {
             state = Mutex((initial, [], hook))
         }
 
         /// Forgets the deliveries so far; the chain starts again from `initial`.
-        func restart(from initial: SnapshotModel<Item>) {
+        func restart(from initial: SnapshotModel<Entity>) {
             state.withLock { $0 = (initial, [], $0.hook) }
         }
 
@@ -63,13 +63,13 @@ enum EventHarness {
         func setHook(_ hook: Hook?) { state.withLock { $0.hook = hook } }
 
         var deliveries: [Delivery] { state.withLock { $0.deliveries } }
-        var changeSets: [ChangeSet<Item>] { deliveries.map(\.changes) }
+        var changeSets: [ChangeSet<Entity>] { deliveries.map(\.changes) }
         var deliveryCount: Int { state.withLock { $0.deliveries.count } }
 
         func controller(
-            _ controller: FetchedResultsController<Item>,
-            didChangeContentWith changes: ChangeSet<Item>,
-            snapshot: FetchedResultsSnapshot<Item>
+            _ controller: FetchedResultsController<Entity>,
+            didChangeContentWith changes: ChangeSet<Entity>,
+            snapshot: FetchedResultsSnapshot<Entity>
         ) {
             let after = SnapshotModel(snapshot)
             let hook = state.withLock { state in
@@ -80,11 +80,17 @@ enum EventHarness {
         }
 
         /// Checks the contract and the item counts of every delivery against the one before it.
-        func expectChain(sourceLocation: SourceLocation = #_sourceLocation) {
+        ///
+        /// With `associations`, updates of entities whose content did not change are allowed: their
+        /// associated values arrived or were dropped.
+        func expectChain(associations: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
             let (initial, deliveries) = state.withLock { ($0.initial, $0.deliveries) }
             var before = initial
             for delivery in deliveries {
-                expectContract(delivery.changes, from: before, to: delivery.after, sourceLocation: sourceLocation)
+                expectContract(
+                    delivery.changes, from: before, to: delivery.after,
+                    alsoUpdated: associations ? Set(delivery.changes.updatedItemIDs) : [],
+                    sourceLocation: sourceLocation)
                 let expected =
                     before.itemCount + delivery.changes.insertedItems.count - delivery.changes.deletedItems.count
                 #expect(delivery.after.itemCount == expected, sourceLocation: sourceLocation)
@@ -140,7 +146,7 @@ enum EventHarness {
         let store: FakeStore
         let log: DiagnosticLog
         let controller: FetchedResultsController<Item>
-        let recorder = ChainRecorder(initial: SnapshotModel(sections: []))
+        let recorder = ChainRecorder<Item>(initial: SnapshotModel(sections: []))
         var reference = ReferenceModel(isIncluded: Fixture.isIncluded)
 
         init(_ items: [Item] = seed, isIncluded: @escaping @Sendable (Item) -> Bool = Fixture.isIncluded) {
@@ -240,6 +246,17 @@ enum EventHarness {
             done.set()
         }
         return await eventually(timeout: timeout) { done.isSet }
+    }
+
+    /// Runs `work(0)` … `work(count - 1)` in parallel on dispatch threads, and waits for them without
+    /// holding a thread of the cooperative pool (which has one thread per core).
+    static func onThreads(_ count: Int, _ work: @escaping @Sendable (Int) -> Void) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                DispatchQueue.concurrentPerform(iterations: count, execute: work)
+                continuation.resume()
+            }
+        }
     }
 
     /// The first `count` elements of `stream`, or fewer if they do not arrive in time.

@@ -1,0 +1,136 @@
+import Foundation
+
+extension FetchedResultsController {
+    /// A task waiting in the `async` ``associatedValue(_:for:)-8gp7q``, to resume outside the lock.
+    @usableFromInline typealias AssociationWaiter = _AssociationWaiters<Entity.ID>.Continuation
+
+    /// How many entities one association request covers: the entity read and its neighbours in display
+    /// order. 10 by default; 0 means every entity shown.
+    ///
+    /// Reading the entity at position *i* of ``fetchedObjects`` covers the positions from
+    /// `max(0, min(i - size / 2, count - size))`, `size` of them (fewer when fewer are shown).
+    ///
+    /// - Precondition: The new value is 0 or positive.
+    @inlinable public var associatedFetchSize: Int {
+        get { _state.withLock { $0.associatedFetchSize } }
+        set {
+            precondition(newValue >= 0, "associatedFetchSize is 0 (everything) or positive")
+            _state.withLock { $0.associatedFetchSize = newValue }
+        }
+    }
+
+    /// The entity's associated value if it is cached; otherwise `nil`, and a batch request starts.
+    ///
+    /// The entity is looked up by id, and its shown version's keys count. When its value is not cached,
+    /// one request starts for the keys of the ``associatedFetchSize`` entities around it in display
+    /// order, leaving out the entities whose keys are all cached or already requested, and each key
+    /// once. When the values arrive, one change set reports the entities that got a value as updated:
+    /// read them again then. A key without result is cached as "no value", so it is not requested again.
+    ///
+    /// ```swift
+    /// func configure(_ cell: PostCell, with post: Post) {
+    ///     cell.author = controller.associatedValue(authors, for: post)?.name ?? "…"
+    /// }
+    /// ```
+    ///
+    /// An entity that is not shown has no value: `nil`, and no request. After a request failed, reads
+    /// return `nil` without requesting for the association's ``AssociationBackoff`` pause. In `async`
+    /// code this name calls the waiting variant; call this one from a synchronous function.
+    ///
+    /// - Complexity: O(1) on average when the value is cached. Otherwise O(log *n* + *s* + *w*) for
+    ///   *n* entities, *s* sections and a window of *w* entities.
+    @inlinable public func associatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
+        -> Value?
+    {
+        let (read, request) = _state.withLock { $0.readAssociation(association, for: entity.id, now: .now) }
+        if let request { startAssociationRequest(request) }
+        guard case .cached(let parts) = read else { return nil }
+        return association.assemble(parts)
+    }
+
+    /// The entity's associated value, fetched first if it is not cached.
+    ///
+    /// It returns at once when the value is cached, or when the entity is not shown (`nil`). Otherwise
+    /// it starts a request as ``associatedValue(_:for:)-5cnz4`` does, or joins
+    /// the request in flight, and waits for it. If the entity is deleted or its keys change meanwhile, it
+    /// reads again.
+    ///
+    /// ```swift
+    /// let author = try await controller.associatedValue(authors, for: post)
+    /// ```
+    ///
+    /// - Returns: The value, or `nil` when the entity has none (a missing result or a `nil` key).
+    /// - Throws: The request's error; during the backoff after a failure, the last error;
+    ///   `CancellationError` if the task is cancelled.
+    /// - Complexity: As the synchronous read, plus the wait for the request.
+    @inlinable public func associatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
+        async throws -> Value?
+    {
+        let key = _AssociationWaiters.Key(association: ObjectIdentifier(association), id: entity.id)
+        while true {
+            let token = _state.withLock { $0.associationWaiters.makeToken() }
+            var found: Value??
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let (read, request, isWaiting) = _state.withLock { state in
+                        let (read, request) = state.readAssociation(association, for: entity.id, now: .now)
+                        guard case .pending = read, !Task.isCancelled else { return (read, request, false) }
+                        state.associationWaiters.add(continuation, token: token, for: key)
+                        return (read, request, true)
+                    }
+                    if let request { startAssociationRequest(request) }
+                    switch read {
+                    case .cached(let parts):
+                        found = .some(association.assemble(parts))
+                        continuation.resume()
+                    case .notShown:
+                        found = .some(nil)
+                        continuation.resume()
+                    case .backingOff(let lastError):
+                        continuation.resume(throwing: lastError)
+                    case .pending:
+                        if !isWaiting { continuation.resume(throwing: CancellationError()) }
+                    }
+                }
+            } onCancel: {
+                let waiter = _state.withLock { $0.associationWaiters.remove(token, for: key) }
+                waiter?.resume(throwing: CancellationError())
+            }
+            if let found { return found }
+        }
+    }
+
+    /// Runs an association request in a new task, outside the lock; its results or error come back
+    /// through the lock.
+    @inlinable func startAssociationRequest(_ request: _AssociationCache<Entity>.Request) {
+        Task { [weak self] in
+            do {
+                let results = try await request.run(request.keys)
+                self?.associationResultsArrived(results, for: request)
+            } catch {
+                self?.associationRequestFailed(request, error: error)
+            }
+        }
+    }
+
+    @inlinable func associationResultsArrived(
+        _ results: [_AssociationKey: any Sendable], for request: _AssociationCache<Entity>.Request
+    ) {
+        let (followUp, waiters) = _state.withLock { $0.receiveAssociationResults(results, for: request) }
+        deliverPending()
+        waiters.forEach { $0.resume() }
+        if let followUp { startAssociationRequest(followUp) }
+    }
+
+    @inlinable func associationRequestFailed(_ request: _AssociationCache<Entity>.Request, error: any Error) {
+        let waiters = _state.withLock { $0.failAssociationRequest(request, error: error, now: .now) }
+        report(.associationFailed(error))
+        waiters.forEach { $0.resume(throwing: error) }
+    }
+
+    /// Drops every cached associated value and reports the entities that had one, in one change set.
+    @inlinable func memoryPressureReceived() {
+        _state.withLock { $0.dropAssociatedValues() }
+        deliverPending()
+    }
+}
