@@ -9,7 +9,7 @@ struct EntityRepositoryTests {
     @Test("Entities round-trip as JSON under todo.<id>, ordered by id")
     func roundTrip() throws {
         let store = InMemoryKeyValueStore()
-        let todos = try repository(store, saving: [.report, .milk, .bike])
+        let todos = try repository(store, saving: [TodoItem.report, .milk, .bike])
         #expect(store.keys(withPrefix: "") == ["todo.1", "todo.2", "todo.3"])
         #expect(todos.readAll().entities == [.milk, .bike, .report])
         #expect(todos.readAll().issues == [])
@@ -74,7 +74,7 @@ struct EntityRepositoryTests {
     @Test("storedIDs lists readable and unreadable ids")
     func storedIDs() throws {
         let store = InMemoryKeyValueStore()
-        let todos = try repository(store, saving: [.bike])
+        let todos = try repository(store, saving: [TodoItem.bike])
         try store.set("corrupted", forKey: "todo.10")
         try store.set("corrupted", forKey: "todo.x")
         #expect(todos.storedIDs() == [2, 10])

@@ -122,9 +122,9 @@ struct PersistenceTests {
     func repositoryAcrossInstances() async throws {
         try await withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("todos.plist").path
-            _ = try repository(FileKeyValueStore(path: path), saving: [.milk, .bike, .report])
+            _ = try repository(FileKeyValueStore(path: path), saving: [TodoItem.milk, .bike, .report])
             let reopened = EntityRepository<TodoItem>(store: try FileKeyValueStore(path: path))
-            #expect(reopened.readAll().entities == [.milk, .bike, .report])
+            #expect(reopened.readAll().entities == [TodoItem.milk, .bike, .report])
         }
     }
 }

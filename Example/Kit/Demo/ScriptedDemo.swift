@@ -3,6 +3,8 @@ import LiveResults
 
 /// The default mode: seeds a store, then adds, renames, re-prioritises, moves between projects and
 /// deletes to-dos, printing after each step the change set the controller reported and the list.
+/// Authors come through the ``TodoList/authors`` association: the demo prints each batch request,
+/// the change set that reports their arrival, and at the end how many requests it made.
 ///
 /// It starts by replacing every to-do in the store with its ``seed``, so it prints the same lines
 /// on every run. It needs no timing: each step's change set is ready when the step returns.
@@ -15,6 +17,9 @@ public enum ScriptedDemo {
         TodoItem(id: 4, title: "Email Ana", project: "Work", priority: 2, authorID: "ben"),
         TodoItem(id: 5, title: "Mow lawn", project: "Garden", priority: 3),
     ]
+
+    /// The authors the demo starts with, stored next to the to-dos.
+    public static let authors = [Author(id: "ana", name: "Ana Lima"), Author(id: "ben", name: "Ben Okafor")]
 
     /// A value as an older version of the example wrote it, without the `title` and `project`
     /// fields of ``TodoItem``: the demo shows it skipped and reported, never lost.
@@ -34,14 +39,21 @@ public enum ScriptedDemo {
         DemoStep("move #2 \"Fix bike\" to Work") { todos in
             try todos.edit(id: 2) { $0.project = "Work" }
         },
-        DemoStep("add \"Buy stamps\" to a new project, Errands, priority 2") { todos in
-            try todos.add(title: "Buy stamps", project: "Errands", priority: 2)
+        DemoStep("add \"Buy stamps\" to a new project, Errands, priority 2, by zoe, who is no stored author") { todos in
+            try todos.add(title: "Buy stamps", project: "Errands", priority: 2, authorID: "zoe")
         },
         DemoStep("delete #5 \"Mow lawn\", the last to-do of Garden") { todos in
             try todos.delete(id: 5)
         },
         DemoStep("refetch everything from the store") { todos in
             try await todos.load()
+        },
+        DemoStep(
+            "rename author ben to \"Benjamin Okafor\" in the store, then forget the cached authors",
+            note: "A refetch keeps cached authors: a memory-pressure signal drops them, and the list reads them again."
+        ) { todos in
+            try todos.authorRepository.save(Author(id: "ben", name: "Benjamin Okafor"))
+            todos.forgetAuthors()
         },
     ]
 
@@ -56,28 +68,35 @@ public enum ScriptedDemo {
         output("Seeded \(seed.count) to-dos, and under \"\(legacyValue.key)\" a value from an older version.")
         let todos = TodoList(store: store)
         try await todos.load()
-        let snapshot = todos.controller.snapshot
-        output("Fetched \(TodoFormatter.summary(of: snapshot)):")
-        (TodoFormatter.notes(in: todos.takeUpdates()) + TodoFormatter.lines(for: snapshot)).forEach(output)
+        let first = try await todos.listing()
+        output("Fetched \(TodoFormatter.summary(of: first.snapshot)):")
+        TodoFormatter.lines(for: first, showsChanges: false).forEach(output)
         for (number, step) in steps.enumerated() {
             output("")
             output("Step \(number + 1): \(step.title)")
+            step.note.map { output("  \($0)") }
             try await step.action(todos)
-            (TodoFormatter.lines(for: todos.takeUpdates()) + TodoFormatter.lines(for: todos.controller.snapshot))
-                .forEach(output)
+            TodoFormatter.lines(for: try await todos.listing()).forEach(output)
         }
-        let final = todos.controller.snapshot
         output("")
-        output("Done: \(TodoFormatter.summary(of: final)), all saved in the store.")
+        output("Done: \(TodoFormatter.summary(of: todos.controller.snapshot)), all saved in the store.")
+        output("Authors fetched in \(todos.authorRequestCount): one batch each time the list needed some.")
     }
 
-    /// Replaces every to-do in `store` with the ``seed`` and the ``legacyValue``.
+    /// Replaces every to-do in `store` with the ``seed`` and the ``legacyValue``, and every author with
+    /// the demo's ``authors``.
     private static func reset(_ store: any KeyValueStore) throws {
-        let repository = EntityRepository<TodoItem>(store: store)
-        try repository.deleteAll()
-        for item in seed {
-            try repository.save(item)
-        }
+        try replaceAll(in: store, with: seed)
+        try replaceAll(in: store, with: authors)
         try store.set(Data(legacyValue.json.utf8), forKey: legacyValue.key)
+    }
+
+    private static func replaceAll<Entity: StorableEntity>(in store: any KeyValueStore, with entities: [Entity]) throws
+    {
+        let repository = EntityRepository<Entity>(store: store)
+        try repository.deleteAll()
+        for entity in entities {
+            try repository.save(entity)
+        }
     }
 }

@@ -19,23 +19,31 @@ public enum InteractiveSession {
     ) async throws {
         let todos = TodoList(store: store)
         try await todos.load()
-        welcomeLines(todos).forEach(output)
+        try seedAuthors(todos)
+        try await welcomeLines(todos).forEach(output)
         let interpreter = Interpreter(todos: todos)
         while true {
             prompt()
             guard let line = input() else { return }
             if echoesInput { output("> \(line)") }
-            let reply = interpreter.handle(line)
+            let reply = await interpreter.handle(line)
             reply.lines.forEach(output)
             if reply.quits { return }
         }
     }
 
-    /// What the session prints first: how many to-dos, the values skipped, the list.
-    static func welcomeLines(_ todos: TodoList) -> [String] {
-        let snapshot = todos.controller.snapshot
-        let notes = TodoFormatter.notes(in: todos.takeUpdates())
-        return ["\(TodoFormatter.summary(of: snapshot)):"] + notes
-            + TodoFormatter.lines(for: snapshot) + ["Type \"help\" for the commands."]
+    /// Stores the demo's authors if the store has no author, so that `@ana` and `@ben` have names.
+    static func seedAuthors(_ todos: TodoList) throws {
+        guard todos.authorRepository.storedIDs().isEmpty else { return }
+        try ScriptedDemo.authors.forEach(todos.authorRepository.save)
+    }
+
+    /// What the session prints first: how many to-dos, the values skipped, the list, the authors.
+    static func welcomeLines(_ todos: TodoList) async throws -> [String] {
+        let listing = try await todos.listing()
+        let authors = todos.authorRepository.fetchAll().map { "@\($0.id) \($0.name)" }.joined(separator: ", ")
+        return ["\(TodoFormatter.summary(of: listing.snapshot)):"]
+            + TodoFormatter.lines(for: listing, showsChanges: false)
+            + ["Authors: \(authors); any other @id shows as an unknown author.", "Type \"help\" for the commands."]
     }
 }

@@ -12,6 +12,9 @@ import LiveResults
 ///   …
 /// ```
 ///
+/// A to-do whose author is not cached yet is shown once the ``TodoList/authors`` association has
+/// fetched it: the reply then also says which authors were requested, and which to-dos got one.
+///
 /// A line that is not a command, or names an id with no readable to-do, answers with `error: ` and
 /// a message, and changes nothing.
 public struct Interpreter: Sendable {
@@ -26,10 +29,10 @@ public struct Interpreter: Sendable {
     /// Parses and runs one line.
     ///
     /// - Returns: The lines to print, and whether the session ends.
-    public func handle(_ line: String) -> InterpreterReply {
+    public func handle(_ line: String) async -> InterpreterReply {
         do {
             guard let command = try Command.parse(line) else { return InterpreterReply([]) }
-            return try run(command)
+            return try await run(command)
         } catch {
             return InterpreterReply(["error: \(error)"])
         }
@@ -38,22 +41,22 @@ public struct Interpreter: Sendable {
     /// Runs one command.
     ///
     /// - Throws: ``TodoListError`` if it names an id with no readable to-do, or the store fails.
-    public func run(_ command: Command) throws(TodoListError) -> InterpreterReply {
+    public func run(_ command: Command) async throws(TodoListError) -> InterpreterReply {
         switch command {
         case .add(let title, let project, let priority, let authorID):
             let item = try todos.add(title: title, project: project, priority: priority, authorID: authorID)
-            return changed("added \(TodoFormatter.describe(item)) to \(project)")
+            return try await changed { "added \($0.describe(item)) to \(project)" }
         case .edit(let id, let edit):
             let item = try todos.edit(id: id) { apply(edit, to: &$0) }
-            return changed("edited \(TodoFormatter.describe(item))")
+            return try await changed { "edited \($0.describe(item))" }
         case .move(let id, let project):
             let item = try todos.edit(id: id) { $0.project = project }
-            return changed("moved #\(id) \(item.title) to \(project)")
+            return try await changed { _ in "moved #\(id) \(item.title) to \(project)" }
         case .delete(let id):
             try todos.delete(id: id)
-            return changed("deleted #\(id)")
+            return try await changed { _ in "deleted #\(id)" }
         case .list:
-            return InterpreterReply(listLines)
+            return InterpreterReply(TodoFormatter.lines(for: try await todos.listing(), showsChanges: false))
         case .help:
             return InterpreterReply(CommandSyntax.helpLines)
         case .quit:
@@ -69,13 +72,9 @@ public struct Interpreter: Sendable {
         }
     }
 
-    /// `summary`, then the change set the command caused, then the list.
-    private func changed(_ summary: String) -> InterpreterReply {
-        InterpreterReply([summary] + TodoFormatter.lines(for: todos.takeUpdates()) + listLines)
-    }
-
-    /// The list as the controller shows it now.
-    public var listLines: [String] {
-        TodoFormatter.lines(for: todos.controller.snapshot)
+    /// The summary of the listing, then the change set the command caused, then the list.
+    private func changed(_ summary: (TodoListing) -> String) async throws(TodoListError) -> InterpreterReply {
+        let listing = try await todos.listing()
+        return InterpreterReply([summary(listing)] + TodoFormatter.lines(for: listing))
     }
 }

@@ -8,15 +8,20 @@ import LiveResults
 /// change sets, which speak in index paths, can be checked by eye:
 ///
 /// ```text
-///   section 1 "Home"
-///     1.0  #7 Call plumber (p1, by ben)
 ///   changes: moved #2 from 1.1 to 2.1; updated #2 at 2.1
+///   authors requested in one batch: ben
+///   authors arrived: updated #7 at 1.0; updated #2 at 2.1
+///   section 1 "Home"
+///     1.0  #7 Call plumber (p1, by Ben Okafor)
 /// ```
 public enum TodoFormatter {
-    /// `#7 Call plumber (p1, by ben)`.
-    public static func describe(_ item: TodoItem) -> String {
-        let author = item.authorID.map { ", by \($0)" } ?? ""
-        return "#\(item.id) \(item.title) (p\(item.priority)\(author))"
+    /// `#7 Call plumber (p1, by Ben Okafor)`, `#8 Buy stamps (p2, by zoe (unknown author))` when no
+    /// author is stored under its `authorID`, or `#5 Mow lawn (p3)` without `authorID`.
+    ///
+    /// - Parameter author: The to-do's author, as the association gave it.
+    public static func describe(_ item: TodoItem, author: Author?) -> String {
+        let name = item.authorID.map { id in ", by " + (author?.name ?? "\(id) (unknown author)") } ?? ""
+        return "#\(item.id) \(item.title) (p\(item.priority)\(name))"
     }
 
     /// `5 to-dos in 3 projects`, or `1 to-do in 1 project`.
@@ -33,15 +38,24 @@ public enum TodoFormatter {
         "\(indexPath.section).\(indexPath.item)"
     }
 
+    /// The lines of a listing: its updates (only the notes unless `showsChanges`), the authors it
+    /// requested and received, then the list.
+    public static func lines(for listing: TodoListing, showsChanges: Bool = true) -> [String] {
+        (showsChanges ? lines(for: listing.updates) : notes(in: listing.updates))
+            + authorLines(for: listing.authorUpdates) + lines(for: listing.snapshot, authors: listing.authors)
+    }
+
     /// Every section and to-do of `snapshot`, one per line, or `  (no to-dos)`.
     ///
+    /// - Parameter authors: The author of each to-do that has one, by to-do id.
     /// - Complexity: O(*n*) for *n* to-dos.
-    public static func lines(for snapshot: FetchedResultsSnapshot<TodoItem>) -> [String] {
+    public static func lines(for snapshot: FetchedResultsSnapshot<TodoItem>, authors: [TodoItem.ID: Author]) -> [String]
+    {
         guard !snapshot.isEmpty else { return ["  (no to-dos)"] }
         return snapshot.sections.enumerated().flatMap { index, section in
             ["  section \(index) \"\(section.name)\""]
                 + section.objects.enumerated().map { item, todo in
-                    "    \(describe(IndexPath(item: item, section: index)))  \(describe(todo))"
+                    "    \(describe(IndexPath(item: item, section: index)))  \(describe(todo, author: authors[todo.id]))"
                 }
         }
     }
@@ -50,8 +64,13 @@ public enum TodoFormatter {
     ///
     /// Section changes come first, then item changes: deletions, insertions, moves, updates.
     public static func line(for changes: ChangeSet<TodoItem>) -> String {
+        "  changes: \(describe(changes))"
+    }
+
+    /// `inserted section 0 "Errands"; inserted #8 at 0.0`, or `none`.
+    public static func describe(_ changes: ChangeSet<TodoItem>) -> String {
         let parts = changes.sectionChanges.map(describe) + changes.itemChanges.map(describe)
-        return "  changes: \(parts.isEmpty ? "none" : parts.joined(separator: "; "))"
+        return parts.isEmpty ? "none" : parts.joined(separator: "; ")
     }
 
     /// `deleted section 1 "Garden"`.
@@ -78,13 +97,29 @@ public enum TodoFormatter {
         notes(in: updates) + changes(in: updates)
     }
 
-    /// `  skipped "todo.6": …` for each skipped value, `  controller: …` for each diagnostic.
+    /// `  skipped "todo.6": …` for each skipped value, `  controller: …` for each diagnostic,
+    /// `  authors requested in one batch: …` for each author request.
     public static func notes(in updates: [TodoListUpdate]) -> [String] {
+        updates.compactMap(note(for:))
+    }
+
+    private static func note(for update: TodoListUpdate) -> String? {
+        switch update {
+        case .skipped(let issue): "  skipped \(issue)"
+        case .diagnostic(let text): "  controller: \(text)"
+        case .authorsRequested(let ids): "  authors requested in one batch: \(ids.joined(separator: ", "))"
+        case .changed: nil
+        }
+    }
+
+    /// The updates while authors were read, in order: each request, and each arrival as
+    /// `  authors arrived: updated #7 at 1.0; …`.
+    public static func authorLines(for updates: [TodoListUpdate]) -> [String] {
         updates.compactMap { update in
-            switch update {
-            case .skipped(let issue): "  skipped \(issue)"
-            case .diagnostic(let text): "  controller: \(text)"
-            case .changed: nil
+            if case .changed(let changes) = update {
+                "  authors arrived: \(describe(changes))"
+            } else {
+                note(for: update)
             }
         }
     }

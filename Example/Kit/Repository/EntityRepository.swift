@@ -80,6 +80,22 @@ public final class EntityRepository<Entity: StorableEntity>: Sendable {
         return try read(key)
     }
 
+    /// The entities with these ids that can be read, in one call: an id with nothing stored under its
+    /// key is left out, and so is a value that cannot be read, which is reported.
+    ///
+    /// - Complexity: O(*k*) for *k* ids, plus decoding.
+    public func entities(withIDs ids: [Entity.ID]) -> [Entity.ID: Entity] {
+        var entities: [Entity.ID: Entity] = [:]
+        for id in ids {
+            do {
+                entities[id] = try entity(withID: id)
+            } catch {
+                reportIssue(error)
+            }
+        }
+        return entities
+    }
+
     /// The ids of every stored value, readable or not, in ascending order.
     ///
     /// - Complexity: O(*n* log *n*) for *n* stored values.

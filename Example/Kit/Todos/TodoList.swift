@@ -9,11 +9,15 @@ import LiveResults
 /// `EventBus` delivers synchronously and the controller calls its delegate right away (the default
 /// `.immediate` scheduler), so when a method returns, ``takeUpdates()`` holds its change set.
 ///
+/// Each to-do's author comes through the ``authors`` association, from the same store: see
+/// ``listing()``.
+///
 /// ```swift
 /// let todos = TodoList(store: InMemoryKeyValueStore())
 /// try await todos.load()
-/// let item = try todos.add(title: "Buy milk", project: "Home", priority: 2)
+/// let item = try todos.add(title: "Buy milk", project: "Home", priority: 2, authorID: "ana")
 /// todos.takeUpdates()      // [.changed(+§0 +0.0)]
+/// try await todos.controller.associatedValue(todos.authors, for: item)    // Author "ana", or nil
 /// ```
 public final class TodoList: Sendable {
     /// The sort order inside a project: priority (1 first), then title.
@@ -25,8 +29,14 @@ public final class TodoList: Sendable {
     public let repository: EntityRepository<TodoItem>
     /// The live, sorted, sectioned list.
     public let controller: FetchedResultsController<TodoItem>
+    /// Where the authors are kept, in the same store.
+    public let authorRepository: EntityRepository<Author>
+    /// Each to-do's author, read from ``authorRepository`` in batches and cached by the controller.
+    public let authors: Association<TodoItem, Author>
 
-    private let log: _UpdateLog
+    /// Drops the controller's cached authors when sent: see ``forgetAuthors()``.
+    let memoryPressure = MemoryPressureSignal()
+    let log: _UpdateLog
     /// Cancels itself when the list is released.
     private let subscription: EventSubscription
 
@@ -36,12 +46,17 @@ public final class TodoList: Sendable {
     public init(store: any KeyValueStore) {
         let log = _UpdateLog()
         let repository = EntityRepository<TodoItem>(store: store, reportIssue: { log.record(.skipped($0)) })
+        authorRepository = EntityRepository<Author>(store: store, reportIssue: { log.record(.skipped($0)) })
+        authors = Self.authorsAssociation(reading: authorRepository, log: log)
         controller = FetchedResultsController(
-            definition: FetchDefinition(request: { repository.fetchAll() }),
+            definition: FetchDefinition(request: { repository.fetchAll() }, associations: [authors]),
             sortDescriptors: Self.sortDescriptors,
             sectionNameKeyPath: \TodoItem.project,
+            memoryPressure: memoryPressure,
             diagnostics: { log.record(.diagnostic("\($0)")) }
         )
+        // A terminal prints the whole list, so one request covers every to-do shown.
+        controller.associatedFetchSize = 0
         controller.delegate = log
         subscription = controller.observe(repository.events)
         self.repository = repository

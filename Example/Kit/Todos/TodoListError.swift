@@ -6,6 +6,8 @@ public enum TodoListError: Error, Equatable, CustomStringConvertible {
     case unreadable(id: Int, StoredValueIssue)
     /// The store could not save the change.
     case storeFailed(KeyValueStoreError)
+    /// The authors of the shown to-dos could not be read.
+    case authorsUnavailable(String)
 
     /// A message for people.
     public var description: String {
@@ -16,6 +18,8 @@ public enum TodoListError: Error, Equatable, CustomStringConvertible {
             "to-do #\(id) cannot be read: \(issue); \"delete \(id)\" removes it"
         case .storeFailed(let error):
             "\(error)"
+        case .authorsUnavailable(let reason):
+            "the authors could not be read: \(reason)"
         }
     }
 }

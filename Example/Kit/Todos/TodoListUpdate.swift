@@ -8,4 +8,6 @@ public enum TodoListUpdate: Equatable, Sendable {
     case skipped(StoredValueIssue)
     /// The controller reported a problem it survived (see `ControllerDiagnostic`).
     case diagnostic(String)
+    /// The ``TodoList/authors`` association asked the store for these author ids, in one request.
+    case authorsRequested([String])
 }

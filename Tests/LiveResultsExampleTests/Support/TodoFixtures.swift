@@ -14,9 +14,15 @@ extension KeyValueStore {
     }
 }
 
-/// A repository over `store`, with the to-dos saved in it, in order.
-func repository(_ store: any KeyValueStore, saving items: [TodoItem]) throws -> EntityRepository<TodoItem> {
-    let repository = EntityRepository<TodoItem>(store: store)
+extension Author {
+    static let ana = ScriptedDemo.authors[0]
+}
+
+/// A repository over `store`, with the entities saved in it, in order.
+func repository<Entity: StorableEntity>(_ store: any KeyValueStore, saving items: [Entity]) throws
+    -> EntityRepository<Entity>
+{
+    let repository = EntityRepository<Entity>(store: store)
     for item in items {
         try repository.save(item)
     }
