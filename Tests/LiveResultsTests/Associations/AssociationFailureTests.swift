@@ -12,7 +12,7 @@ struct AssociationFailureTests {
         fixture.backend.isFailing = true
         #expect(fixture.author(1) == nil)
         await fixture.settle()
-        #expect(fixture.failures.count == 1)
+        #expect(await EventHarness.eventually { fixture.failures.count == 1 }, "reported after the lock")
         #expect(fixture.failures.first is AssociationBackend.Failure)
         #expect(fixture.controller.statistics.failedAssociationRequests == 1)
         #expect(fixture.changeSets.isEmpty, "a failure is no change")
@@ -52,7 +52,7 @@ struct AssociationFailureTests {
         fixture.backend.isFailing = true
         gate.open()
         await fixture.settle()
-        #expect(fixture.failures.count == 1)
+        #expect(await EventHarness.eventually { fixture.failures.count == 1 })
 
         fixture.backend.releaseRequests()
         fixture.backend.isFailing = false

@@ -84,11 +84,11 @@ struct AssociationRaceTests {
     // MARK: Many threads
 
     @Test func manyConcurrentReadersRequestEachKeyOnce() async throws {
-        let posts = (1...2_000).map { Post($0, authorID: $0 % 600) }
+        let posts = (1...1_000).map { Post($0, authorID: $0 % 300) }
         let fixture = try await PostFixture.loaded(posts)
         let controller = fixture.controller
         let authors = fixture.authors
-        await EventHarness.onThreads(16) { reader in
+        await EventHarness.onThreads(8) { reader in
             var random = SeededGenerator(seed: UInt64(reader) + 1)
             for post in posts.shuffled(using: &random) { _ = controller.associatedValue(authors, for: post) }
         }
@@ -103,30 +103,30 @@ struct AssociationRaceTests {
     }
 
     @Test func eventsReadsAndArrivalsRacingNeverServeAStaleKey() async throws {
-        let posts = (1...120).map { Post($0, authorID: $0 % 30) }
+        let posts = (1...80).map { Post($0, authorID: $0 % 20) }
         let fixture = try await PostFixture.loaded(posts, fetchSize: 6)
         let chain = EventHarness.ChainRecorder(initial: fixture.model)
         fixture.controller.delegate = chain
         let controller = fixture.controller
         let authors = fixture.authors
         let pressure = fixture.pressure
-        await EventHarness.onThreads(9) { worker in
+        await EventHarness.onThreads(6) { worker in
             var random = SeededGenerator(seed: 100 + UInt64(worker))
             switch worker {
-            case 0..<5:  // readers
-                for _ in 0..<1_000 {
-                    let id = Int.random(in: 1...120, using: &random)
+            case 0..<3:  // readers
+                for _ in 0..<500 {
+                    let id = Int.random(in: 1...80, using: &random)
                     if let post = controller.object(withID: id) { _ = controller.associatedValue(authors, for: post) }
                 }
-            case 5..<8:  // writers: deletes, inserts, updates that change keys and positions
-                for step in 0..<150 {
-                    let id = Int.random(in: 1...120, using: &random)
-                    let author = Int.random(in: 0..<30, using: &random)
+            case 3..<5:  // writers: deletes, inserts, updates that change keys and positions
+                for step in 0..<120 {
+                    let id = Int.random(in: 1...80, using: &random)
+                    let author = Int.random(in: 0..<20, using: &random)
                     switch step % 5 {
                     case 0: controller.apply(.deleted(id))
                     case 1: controller.apply(.inserted(Post(id, authorID: author)))
                     default:
-                        let score = Int.random(in: 0..<120, using: &random)
+                        let score = Int.random(in: 0..<80, using: &random)
                         controller.apply(.updated(Post(id, score: score, authorID: author)))
                     }
                 }

@@ -101,7 +101,7 @@ enum EventHarness {
 
     /// A request gate: the fetch waits in it until the test opens it.
     final class Gate: Sendable {
-        private let state = Mutex<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+        private let state = Locked<(isOpen: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
 
         var waiters: Int { state.withLock { $0.waiting.count } }
 

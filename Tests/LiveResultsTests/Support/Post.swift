@@ -1,6 +1,5 @@
 import Foundation
 @_spi(Testing) import LiveResults
-import Synchronization
 import Testing
 
 /// The entity of association tests: an author key, tag keys in the post's own order, and an optional
@@ -29,7 +28,7 @@ struct Post: FetchableEntity, CustomStringConvertible {
 
 /// Collects what a controller of posts reports to its `diagnostics` handler.
 final class PostDiagnosticLog: Sendable {
-    private let entries = Mutex<[ControllerDiagnostic<Post>]>([])
+    private let entries = Locked<[ControllerDiagnostic<Post>]>([])
 
     var handler: @Sendable (ControllerDiagnostic<Post>) -> Void {
         { [self] diagnostic in entries.withLock { $0.append(diagnostic) } }
@@ -43,14 +42,14 @@ final class PostDiagnosticLog: Sendable {
 final class AssociationBackend: Sendable {
     struct Failure: Error, Equatable {}
 
-    private struct State {
+    private struct State: Sendable {
         var requests: [[Int]] = []
         var missing: Set<Int> = []
         var isFailing = false
         var gate: EventHarness.Gate?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// The keys of every request, in the order the requests started.
     var requests: [[Int]] { state.withLock { $0.requests } }
@@ -109,9 +108,9 @@ final class AssociationBackend: Sendable {
 
 /// The posts a fixture's fetch returns.
 final class PostStore: Sendable {
-    private let posts: Mutex<[Post]>
+    private let posts: Locked<[Post]>
 
-    init(_ posts: [Post]) { self.posts = Mutex(posts) }
+    init(_ posts: [Post]) { self.posts = Locked(posts) }
 
     func fetch() -> [Post] { posts.withLock { $0 } }
 
