@@ -1,0 +1,33 @@
+import BenchmarkSupport
+import Foundation
+
+// Measures each target pair of issue 3 in this one process and prints them as a table of ratios.
+// Unmet targets are reported, not failed: the exit status is 0 whenever the measurements ran.
+//
+//   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
+//   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
+
+guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
+    print("usage: Ratios [--quick]")
+    exit(2)
+}
+#if DEBUG
+    print("warning: this is a debug build; measure with `swift run -c release Ratios`")
+#endif
+
+let agreement = try await DesignAgreement.report()
+let rows =
+    try await EventRatios(options: options).rows()
+    + FetchRatios(options: options).rows()
+    + MemoryRatios(options: options).rows()
+
+print("LiveResults performance targets (issue 3), measured in one run")
+print("n = \(options.sizes); median of \(options.repetitions) repetitions after a warm-up;")
+print("\(Dataset.sectionNames.count) sections; one SortDescriptor(\\Row.score); events in the mix 40% title update,")
+print("20% score change, 10% section change, 15% insert, 15% delete.")
+print(agreement)
+print()
+print(rows.table)
+let checked = rows.compactMap { $0.target.isMet(by: $0.value) }
+print()
+print("\(checked.filter { $0 }.count) of \(checked.count) targets met")

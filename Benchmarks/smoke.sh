@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Smoke pass of the benchmark package, for CI: builds it in release, prints the issue 3 targets as
+# measured ratios at small sizes (Ratios --quick), and runs one small package-benchmark benchmark.
+#
+# A build failure fails the script. Unmet performance targets do not: they are printed, and judged
+# by people from the full report (`swift run -c release Ratios`).
+set -euo pipefail
+
+cd "$(dirname "$0")"
+
+header() {
+    echo
+    echo "==== $* ===="
+}
+
+header "Build the benchmark package (release)"
+swift build -c release
+
+header "Ratios --quick (targets are printed, not enforced)"
+swift run -c release --skip-build Ratios --quick
+
+header "package-benchmark: one small benchmark"
+swift package --disable-sandbox benchmark --no-progress \
+    --filter '^LiveResults: single events, per event, n=1k$'
