@@ -50,10 +50,9 @@ extension FetchedResultsController {
 
     /// The entity's associated value, fetched first if it is not cached.
     ///
-    /// It returns at once when the value is cached, or when the entity is not shown (`nil`). Otherwise
-    /// it starts a request as ``associatedValue(_:for:)-5cnz4`` does, or joins
-    /// the request in flight, and waits for it. If the entity is deleted or its keys change meanwhile, it
-    /// reads again.
+    /// It returns at once when the value is cached, or when the entity is not shown (`nil`). Otherwise it
+    /// starts a request as ``associatedValue(_:for:)-5cnz4`` does, or joins the request in flight, and
+    /// waits for it. If the entity is deleted or its keys change meanwhile, it reads again.
     ///
     /// ```swift
     /// let author = try await controller.associatedValue(authors, for: post)
