@@ -6,11 +6,7 @@ import BenchmarkSupport
 struct FetchRatios {
     let options: RatioOptions
 
-    func rows() async throws -> [RatioRow] {
-        try await [initialFetch()] + refetch()
-    }
-
-    private func initialFetch() async throws -> RatioRow {
+    func initialFetch() async throws -> RatioRow {
         let label = Dataset.label(options.large)
         Progress.say("initial fetch of \(label) and Array.sort(by:) of the same rows")
         let scenario = FetchScenario(count: options.large)
@@ -31,7 +27,7 @@ struct FetchRatios {
 
     /// The refetch diff is the refetch minus a fetch of the same result into a new controller: what the
     /// refetch does beyond loading the result, which is the diff.
-    private func refetch() async throws -> [RatioRow] {
+    func refetch() async throws -> [RatioRow] {
         let label = Dataset.label(options.medium)
         Progress.say("refetch at \(label), fetch of the same result, and one [id: position] dictionary")
         let scenario = try await RefetchScenario(count: options.medium)

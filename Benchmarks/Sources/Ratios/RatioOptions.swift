@@ -1,7 +1,12 @@
 import BenchmarkSupport
 
-/// The sizes and repetitions of one report.
+/// The sizes, repetitions and groups of targets of one report.
 struct RatioOptions {
+    /// A group of targets that can be measured alone, named on the command line.
+    enum Group: String, CaseIterable {
+        case events, fetch, refetch, memory
+    }
+
     /// The entity counts of the targets: 10k, 100k and 1M in the full report.
     var small: Int
     var medium: Int
@@ -11,6 +16,8 @@ struct RatioOptions {
     /// Events per repetition for LiveResults, and for the baselines (which take milliseconds each).
     var liveEvents: Int
     var baselineEvents: Int
+    /// The groups of targets to measure: all of them unless the command line names some.
+    var groups = Set(Group.allCases)
 
     /// The report that checks the targets, at the sizes.
     static let full = RatioOptions(
@@ -20,13 +27,20 @@ struct RatioOptions {
     static let quick = RatioOptions(
         small: 2_000, medium: 20_000, large: 100_000, repetitions: 3, liveEvents: 2_000, baselineEvents: 3)
 
-    /// The options `arguments` ask for: `--quick`, or the full report.
+    /// The options `arguments` ask for: `--quick` for the smoke sizes, then the groups to measure
+    /// (`events`, `fetch`, `refetch`, `memory`; all when none is named).
     static func parse(_ arguments: [String]) -> RatioOptions? {
-        switch arguments {
-        case []: full
-        case ["--quick"]: quick
-        default: nil
-        }
+        var options = arguments.first == "--quick" ? quick : full
+        let names = arguments.drop { $0 == "--quick" }
+        let groups = names.compactMap(Group.init(rawValue:))
+        guard groups.count == names.count else { return nil }
+        if !groups.isEmpty { options.groups = Set(groups) }
+        return options
+    }
+
+    /// Whether the report measures `group`.
+    func measures(_ group: Group) -> Bool {
+        groups.contains(group)
     }
 
     var sizes: String {

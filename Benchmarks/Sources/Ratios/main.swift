@@ -6,9 +6,10 @@ import Foundation
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
 //   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
+//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, memory
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print("usage: Ratios [--quick]")
+    print("usage: Ratios [--quick] [events] [fetch] [refetch] [memory]")
     exit(2)
 }
 #if DEBUG
@@ -16,10 +17,11 @@ guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst()))
 #endif
 
 let agreement = try await DesignAgreement.report()
-let rows =
-    try await EventRatios(options: options).rows()
-    + FetchRatios(options: options).rows()
-    + MemoryRatios(options: options).rows()
+var rows: [RatioRow] = []
+if options.measures(.events) { rows += try await EventRatios(options: options).rows() }
+if options.measures(.fetch) { rows.append(try await FetchRatios(options: options).initialFetch()) }
+if options.measures(.refetch) { rows += try await FetchRatios(options: options).refetch() }
+if options.measures(.memory) { rows += try await MemoryRatios(options: options).rows() }
 
 print("LiveResults performance targets (issue 3), measured in one run")
 print("n = \(options.sizes); median of \(options.repetitions) repetitions after a warm-up;")
