@@ -6,6 +6,7 @@ import PackageDescription
 //   swift package --disable-sandbox benchmark     runs the package-benchmark suite
 //   swift run -c release Ratios                   prints the issue 3 targets as measured ratios
 //   swift run -c release MemoryOverhead           prints the memory overhead per entity
+//   swift run -c release Workload events          runs one workload alone, for profilers
 let package = Package(
     name: "LiveResultsBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -36,6 +37,7 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         .executableTarget(name: "MemoryOverhead", dependencies: ["BenchmarkSupport"]),
+        .executableTarget(name: "Workload", dependencies: ["BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

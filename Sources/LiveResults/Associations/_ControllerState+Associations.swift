@@ -29,7 +29,9 @@ extension _ControllerState {
     /// - Returns: The waiters of the entities that stopped waiting, to resume: they read again.
     /// - Complexity: O(*k* × *a*) on average for *k* events and *a* associations, plus O(log *n*) per
     ///   served or waiting entity an event touched.
-    @inlinable mutating func invalidateAssociations(touchedBy events: [EntityEvent<Entity>]) -> [AssociationWaiter] {
+    @inlinable mutating func invalidateAssociations(
+        touchedBy events: some Sequence<EntityEvent<Entity>>
+    ) -> [AssociationWaiter] {
         guard !associations.isEmpty else { return [] }
         var waiters: [AssociationWaiter] = []
         for case let id? in events.lazy.map(\.entityID) {

@@ -6,7 +6,7 @@ import Foundation
         ///
         /// Darwin's UIKit and AppKit provide this initializer; LiveResults provides it on other platforms.
         @inlinable public init(item: Int, section: Int) {
-            self.init(indexes: [section, item])
+            self.init(_section: section, item: item)
         }
 
         /// The section of an index path made by ``init(item:section:)``.

@@ -193,16 +193,16 @@ import Foundation
                 switch entry.candidate {
                 case .entity(let id, let oldItem, let newItem):
                     builder.move(
-                        id, from: IndexPath(indexes: [oldSection, oldItem]),
-                        to: IndexPath(indexes: [newSection, newItem]))
+                        id, from: IndexPath(_section: oldSection, item: oldItem),
+                        to: IndexPath(_section: newSection, item: newItem))
                 case .untouchedRun(let run):
                     for untouched in run {
                         let oldItem = untouched + Self.count(of: oldCuts, notAbove: untouched)
                         let newItem = untouched + Self.count(of: newCuts, notAbove: untouched)
                         let id = storage.sections[newSection].items[newItem].id
                         builder.move(
-                            id, from: IndexPath(indexes: [oldSection, oldItem]),
-                            to: IndexPath(indexes: [newSection, newItem]))
+                            id, from: IndexPath(_section: oldSection, item: oldItem),
+                            to: IndexPath(_section: newSection, item: newItem))
                     }
                 }
             }

@@ -13,7 +13,7 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     @inlinable public subscript(position: Int) -> Entity {
         precondition(position >= 0 && position < endIndex, "index out of range")
         let (section, item) = _storage.sections.position(ofWeight: position)
-        return _storage[IndexPath(indexes: [section, item])].entity
+        return _storage[IndexPath(_section: section, item: item)].entity
     }
 
     /// Iterates in order without a search per element.

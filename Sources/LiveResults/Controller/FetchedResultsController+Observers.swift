@@ -52,9 +52,9 @@ extension FetchedResultsController {
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
         var next = _state.withLock { state -> _ControllerState<Entity>.Delivery? in
-            guard !state.isDelivering, !state.pending.isEmpty else { return nil }
+            guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
             state.isDelivering = true
-            return state.pending.removeFirst()
+            return state.nextDelivery()
         }
         while let delivery = next {
             deliver(delivery)

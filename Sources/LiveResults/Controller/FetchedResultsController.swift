@@ -210,33 +210,43 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @discardableResult
     @inlinable public func apply(_ events: [EntityEvent<Entity>]) -> ChangeSet<Entity> {
         guard !events.isEmpty else { return ChangeSet() }
-        let (changes, ignored, invalidated, waiters) = _state.withLock {
-            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter]) in
-            state.eventsDuringFetch?.append(contentsOf: events)
-            guard state.isLive else {
-                guard state.eventsDuringFetch != nil else {
-                    state.statistics.ignoredEvents += events.count
-                    return (ChangeSet(), events.count, false, [])
-                }
-                // The first fetch's result may predate an invalidation: fetch again.
-                return (ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [])
-            }
-            let result = state.core.apply(events)
-            let waiters = state.invalidateAssociations(touchedBy: events)
-            state.enqueue(result.changes)
-            return (result.changes, 0, result.invalidated, waiters)
-        }
-        if ignored > 0 { report(.eventsIgnored(count: ignored)) }
-        if invalidated { refetchInBackground() }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        return changes
+        return apply(events) { $0.apply(events) }
     }
 
     /// Applies one event. See ``apply(_:)-([EntityEvent<Entity>])``.
     @discardableResult
     @inlinable public func apply(_ event: EntityEvent<Entity>) -> ChangeSet<Entity> {
-        apply([event])
+        apply(CollectionOfOne(event)) { $0.apply(event) }
+    }
+
+    /// Applies `events` with `run` under the lock, if the controller is live, then delivers.
+    @inlinable func apply(
+        _ events: some Collection<EntityEvent<Entity>>,
+        running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
+    ) -> ChangeSet<Entity> {
+        let (changes, ignored, invalidated, waiters, delivers) = _state.withLock {
+            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter], Bool) in
+            state.eventsDuringFetch?.append(contentsOf: events)
+            guard state.isLive else {
+                guard state.eventsDuringFetch != nil else {
+                    state.statistics.ignoredEvents += events.count
+                    return (ChangeSet(), events.count, false, [], false)
+                }
+                // The first fetch's result may predate an invalidation: fetch again.
+                return (
+                    ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [], false
+                )
+            }
+            let result = run(&state.core)
+            let waiters = state.invalidateAssociations(touchedBy: events)
+            state.enqueue(result.changes)
+            return (result.changes, 0, result.invalidated, waiters, state.hasPendingDeliveries)
+        }
+        if ignored > 0 { report(.eventsIgnored(count: ignored)) }
+        if invalidated { refetchInBackground() }
+        if delivers { deliverPending() }
+        waiters.forEach { $0.resume() }
+        return changes
     }
 
     /// Orders the entities by other sort descriptors and reports the reordering as moves.

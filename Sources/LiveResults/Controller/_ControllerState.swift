@@ -43,8 +43,10 @@
     @usableFromInline var continuations: [UInt64: Continuation] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
 
-    /// Change sets in mutation order, waiting for the thread that delivers them.
-    @usableFromInline var pending: [Delivery] = []
+    /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from
+    /// `pendingHead` on, so taking one costs O(1) however long the backlog behind a slow observer.
+    @usableFromInline var pending: [Delivery?] = []
+    @usableFromInline var pendingHead = 0
     @usableFromInline var isDelivering = false
 
     /// The cache of every association used so far, by the association's identity.
@@ -63,9 +65,12 @@
         FetchedResultsSnapshot(_storage: core.storage)
     }
 
-    /// Queues a non-empty change set for delivery to the observers registered now.
+    /// Whether a change set waits for delivery.
+    @inlinable var hasPendingDeliveries: Bool { pendingHead < pending.count }
+
+    /// Queues a non-empty change set for delivery to the observers registered now, if there are any.
     @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) {
-        guard !changes.isEmpty else { return }
+        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty else { return }
         pending.append(
             Delivery(
                 changes: changes,
@@ -79,10 +84,16 @@
 
     /// Takes the next change set to deliver, or ends the delivering turn.
     @inlinable mutating func nextDelivery() -> Delivery? {
-        guard !pending.isEmpty else {
+        guard hasPendingDeliveries else {
             isDelivering = false
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
             return nil
         }
-        return pending.removeFirst()
+        defer {
+            pending[pendingHead] = nil
+            pendingHead += 1
+        }
+        return pending[pendingHead]
     }
 }

@@ -21,47 +21,53 @@ import Foundation
     /// - Complexity: O(*k* log *n*) comparisons for *k* events, plus one array insertion or removal per
     ///   repositioned entity.
     @inlinable mutating func apply(_ events: [EntityEvent<Entity>]) -> (changes: ChangeSet<Entity>, invalidated: Bool) {
+        if events.count == 1 { return apply(events[0]) }
         var diff = _BatchDiff(events: events, storage: storage)
         var invalidated = false
         for event in events {
             if case .invalidated = event { invalidated = true }
-            if let id = event.entityID, run(event) { diff.markRepositioned(id) }
+            if let id = event.entityID, run(event).isRepositioning { diff.markRepositioned(id) }
         }
         return (diff.changeSet(after: storage), invalidated)
     }
 
-    /// Runs one event on the storage.
+    /// Applies one event: the batch of one that live updates usually are, without the bookkeeping a
+    /// batch needs to find its moves (one entity moves at most once).
     ///
-    /// - Returns: Whether the event removed, inserted or moved an entity (an in-place update does not).
-    @inlinable mutating func run(_ event: EntityEvent<Entity>) -> Bool {
+    /// - Returns: The change set, and whether the event is ``EntityEvent/invalidated``.
+    /// - Complexity: O(log *n*).
+    @inlinable mutating func apply(_ event: EntityEvent<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool) {
+        guard let id = event.entityID else { return (ChangeSet(), true) }
+        return (_SingleEventDiff.changeSet(of: run(event), id: id, in: storage), false)
+    }
+
+    /// Runs one event on the storage.
+    @inlinable mutating func run(_ event: EntityEvent<Entity>) -> _EventOutcome<Entity> {
         switch event {
         case .inserted(let entity), .updated(let entity): upsert(entity)
-        case .deleted(let id): storage.remove(id: id) != nil
-        case .invalidated: false
+        case .deleted(let id): storage.remove(id: id).map { .removed($0) } ?? .unchanged
+        case .invalidated: .unchanged
         }
     }
 
-    @inlinable mutating func upsert(_ entity: Entity) -> Bool {
+    @inlinable mutating func upsert(_ entity: Entity) -> _EventOutcome<Entity> {
         let included = isIncluded(entity)
         guard let current = storage.stored(forID: entity.id) else {
-            guard included else { return false }
-            storage.insert(_StoredEntity(entity: entity, sequence: nextSequence))
-            nextSequence += 1
-            return true
+            guard included else { return .unchanged }
+            defer { nextSequence += 1 }
+            return .inserted(storage.insert(_StoredEntity(entity: entity, sequence: nextSequence)))
         }
-        guard included else {
-            storage.remove(id: entity.id)
-            return true
-        }
-        guard current.entity != entity else { return false }
+        guard included else { return storage.remove(id: entity.id).map { .removed($0) } ?? .unchanged }
+        guard current.entity != entity else { return .unchanged }
         let ordering = storage.ordering
-        if ordering.hasSamePosition(current.entity, entity, oldSection: ordering.sectionName(current.entity)) {
-            storage.replaceInPlace(entity)
-            return false
+        let (oldName, newName) = (ordering.sectionName(current.entity), ordering.sectionName(entity))
+        let updated = _StoredEntity(entity: entity, sequence: current.sequence)
+        if oldName == newName && ordering.compare(current.entity, entity) == .orderedSame {
+            storage.replaceInPlace(updated)
+            return .updatedInPlace(updated, sectionName: newName)
         }
-        storage.remove(id: entity.id)
-        storage.insert(_StoredEntity(entity: entity, sequence: current.sequence))
-        return true
+        let (removal, insertion) = storage.move(current, inSection: oldName, to: updated, inSection: newName)
+        return .moved(removal, insertion)
     }
 
     /// Replaces everything by a fetch result; insertion order restarts from the result's order.

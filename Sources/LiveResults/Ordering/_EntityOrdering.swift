@@ -43,11 +43,6 @@ import Foundation
         case .orderedSame: lhs.sequence < rhs.sequence
         }
     }
-
-    /// Whether replacing `old` by `new` keeps its position: same section and equivalent sort keys.
-    @inlinable func hasSamePosition(_ old: Entity, _ new: Entity, oldSection: String) -> Bool {
-        sectionName(new) == oldSection && compare(old, new) == .orderedSame
-    }
 }
 
 /// An entity with its insertion sequence, the last key of the ordering rule.

@@ -21,7 +21,7 @@ extension _SectionedStorage {
     @inlinable func indexPath(atGlobalIndex globalIndex: Int) -> IndexPath {
         precondition(globalIndex >= 0 && globalIndex < count, "global index out of range")
         let (section, item) = sections.position(ofWeight: globalIndex)
-        return IndexPath(indexes: [section, item])
+        return IndexPath(_section: section, item: item)
     }
 
     /// The entities at a range of positions in display order, in that order.

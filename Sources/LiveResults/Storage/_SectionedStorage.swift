@@ -145,51 +145,127 @@ import Foundation
     /// - Complexity: O(log *n*) comparisons.
     @inlinable func indexPath(forID id: Entity.ID) -> IndexPath? {
         guard let stored = records[id] else { return nil }
-        let section = sectionIndex(named: ordering.sectionName(stored.entity))
+        let place = place(of: stored, inSection: ordering.sectionName(stored.entity))
+        return IndexPath(_section: place.section, item: place.item)
+    }
+
+    /// Where a stored entity is, given its section name.
+    ///
+    /// - Complexity: O(log *n*) comparisons.
+    @inlinable func place(of stored: _StoredEntity<Entity>, inSection name: String) -> _Place {
+        let section = sectionIndex(named: name)
         assert(section.found, "a stored entity's section exists")
-        return IndexPath(indexes: [section.index, itemIndex(of: stored, in: sections[section.index])])
+        return _Place(section: section.index, item: itemIndex(of: stored, in: sections[section.index]))
+    }
+
+    /// Where an insertion put an entity, and whether it created the entity's section.
+    @usableFromInline struct Insertion {
+        @usableFromInline var place: _Place
+        @usableFromInline var sectionName: String
+        @usableFromInline var insertedSection: Bool
+
+        @usableFromInline
+        init(place: _Place, sectionName: String, insertedSection: Bool) {
+            self.place = place
+            self.sectionName = sectionName
+            self.insertedSection = insertedSection
+        }
+    }
+
+    /// Where a removed entity was, and whether removing it dropped its section.
+    @usableFromInline struct Removal {
+        @usableFromInline var stored: _StoredEntity<Entity>
+        @usableFromInline var place: _Place
+        @usableFromInline var sectionName: String
+        @usableFromInline var removedSection: Bool
+
+        @usableFromInline
+        init(stored: _StoredEntity<Entity>, place: _Place, sectionName: String, removedSection: Bool) {
+            self.stored = stored
+            self.place = place
+            self.sectionName = sectionName
+            self.removedSection = removedSection
+        }
     }
 
     /// Inserts an entity whose id is not stored yet.
     ///
     /// - Complexity: O(log *n*).
-    @inlinable mutating func insert(_ stored: _StoredEntity<Entity>) {
+    @discardableResult
+    @inlinable mutating func insert(_ stored: _StoredEntity<Entity>) -> Insertion {
         assert(records[stored.entity.id] == nil, "insert of a stored id")
+        let insertion = insertSlot(of: stored, inSection: ordering.sectionName(stored.entity))
         records.updateValue(stored, forKey: stored.entity.id)
-        let slot = Slot(id: stored.entity.id, key: ordering.rule.abbreviate(stored.entity))
-        let name = ordering.sectionName(stored.entity)
-        let section = sectionIndex(named: name)
-        guard section.found else {
-            sections.insert(Section(name: name, items: _Tree(sorted: [slot])), at: section.index)
-            return
-        }
-        let item = itemIndex(of: stored, in: sections[section.index])
-        sections.modify(at: section.index) { $0.items.insert(slot, at: item) }
+        return insertion
     }
 
     /// Removes the entity with this id, dropping its section when it becomes empty.
     ///
-    /// - Returns: The removed entity, or `nil` if the id is not stored.
+    /// - Returns: Where the entity was, or `nil` if the id is not stored.
     /// - Complexity: O(log *n*).
     @discardableResult
-    @inlinable mutating func remove(id: Entity.ID) -> _StoredEntity<Entity>? {
-        guard let indexPath = indexPath(forID: id) else { return nil }
-        if sections[indexPath[0]].items.count == 1 {
-            sections.remove(at: indexPath[0])
-        } else {
-            sections.modify(at: indexPath[0]) { $0.items.remove(at: indexPath[1]) }
-        }
-        return records.removeValue(forKey: id)
+    @inlinable mutating func remove(id: Entity.ID) -> Removal? {
+        guard let stored = records[id] else { return nil }
+        // The slot goes first: finding it may compare entities, which reads the records.
+        let removal = removeSlot(of: stored, inSection: ordering.sectionName(stored.entity))
+        records.removeValue(forKey: id)
+        return removal
     }
 
-    /// Replaces an entity by a new version that has the same position (see
-    /// ``_EntityOrdering/hasSamePosition(_:_:oldSection:)``).
+    /// Replaces a stored entity by a new version with the same id that goes elsewhere.
+    ///
+    /// - Parameters:
+    ///   - old: The stored version, in section `oldName`.
+    ///   - new: The new version, in section `newName`.
+    /// - Complexity: O(log *n*).
+    @inlinable mutating func move(
+        _ old: _StoredEntity<Entity>, inSection oldName: String,
+        to new: _StoredEntity<Entity>, inSection newName: String
+    ) -> (removal: Removal, insertion: Insertion) {
+        let removal = removeSlot(of: old, inSection: oldName)
+        let insertion = insertSlot(of: new, inSection: newName)
+        records.updateValue(new, forKey: new.entity.id)
+        return (removal, insertion)
+    }
+
+    /// Replaces an entity by a new version that keeps its place: same section and equivalent sort keys.
     ///
     /// - Complexity: O(log₃₂ *n*): the trees hold ids, so only the record changes.
     @inlinable mutating func replaceInPlace(_ entity: Entity) {
         guard let stored = records[entity.id] else {
             preconditionFailure("replaceInPlace of an id that is not stored")
         }
-        records.updateValue(_StoredEntity(entity: entity, sequence: stored.sequence), forKey: entity.id)
+        replaceInPlace(_StoredEntity(entity: entity, sequence: stored.sequence))
+    }
+
+    /// Replaces a stored entity by `stored`, which has the same id, sequence and place.
+    @inlinable mutating func replaceInPlace(_ stored: _StoredEntity<Entity>) {
+        records.updateValue(stored, forKey: stored.entity.id)
+    }
+
+    /// Puts the slot of `stored` into its section's tree, creating the section if needed.
+    @inlinable mutating func insertSlot(of stored: _StoredEntity<Entity>, inSection name: String) -> Insertion {
+        let slot = Slot(id: stored.entity.id, key: ordering.rule.abbreviate(stored.entity))
+        let section = sectionIndex(named: name)
+        guard section.found else {
+            sections.insert(Section(name: name, items: _Tree(sorted: CollectionOfOne(slot))), at: section.index)
+            return Insertion(place: _Place(section: section.index, item: 0), sectionName: name, insertedSection: true)
+        }
+        let item = itemIndex(of: stored, in: sections[section.index])
+        sections.modify(at: section.index) { $0.items.insert(slot, at: item) }
+        return Insertion(place: _Place(section: section.index, item: item), sectionName: name, insertedSection: false)
+    }
+
+    /// Takes the slot of `stored`, which must be stored, out of its section's tree, dropping the section
+    /// when it becomes empty.
+    @inlinable mutating func removeSlot(of stored: _StoredEntity<Entity>, inSection name: String) -> Removal {
+        let place = place(of: stored, inSection: name)
+        let removedSection = sections[place.section].items.count == 1
+        if removedSection {
+            sections.remove(at: place.section)
+        } else {
+            sections.modify(at: place.section) { $0.items.remove(at: place.item) }
+        }
+        return Removal(stored: stored, place: place, sectionName: name, removedSection: removedSection)
     }
 }

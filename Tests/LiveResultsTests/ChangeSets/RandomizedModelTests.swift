@@ -157,6 +157,27 @@ struct RandomizedModelTests {
         }
     }
 
+    /// Single events take a path of their own; a batch of the same event plus a no-op (the delete of an id
+    /// never used) takes the batch diff. Both must report exactly the same change set.
+    @Test("a single event reports what the batch diff reports", arguments: [UInt64(31), 32, 33])
+    func singleEventMatchesTheBatchDiff(seed: UInt64) async throws {
+        var workload = Workload(seed: seed, idSpace: 40)
+        let store = FakeStore(workload.fetchResult(count: 30))
+        let isIncluded: @Sendable (Item) -> Bool = { $0.score != 7 }
+        let single = FetchedResultsController.make(store, isIncluded: isIncluded)
+        let batched = FetchedResultsController.make(store, isIncluded: isIncluded)
+        try await single.performFetch()
+        try await batched.performFetch()
+        for step in 0..<2000 {
+            let event = workload.event(knownItems: Array(single.fetchedObjects))
+            let old = SnapshotModel(single.snapshot)
+            let changes = single.apply(event)
+            #expect(changes == batched.apply([event, .deleted(-1)]), "seed \(seed) step \(step): \(event)")
+            expectContract(changes, from: old, to: SnapshotModel(single.snapshot))
+        }
+        #expect(SnapshotModel(single.snapshot) == SnapshotModel(batched.snapshot))
+    }
+
     /// Every way to move one entity in every list of up to 12: exactly that entity moves, or nothing.
     @Test("every single move in small lists", arguments: 1..<13)
     func everySingleMove(count: Int) async throws {

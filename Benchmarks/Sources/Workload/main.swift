@@ -1,0 +1,41 @@
+import BenchmarkSupport
+import Foundation
+
+// Runs one LiveResults workload of the benchmarks by itself, for profilers: under
+// `valgrind --tool=callgrind` or `perf record`, the report shows the workload and little else.
+//
+//   swift run -c release Workload events [n] [events]      single events of the mix (default 100k, 20k)
+//   swift run -c release Workload snapshots [n] [events]   the same, taking a snapshot after each event
+//   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
+//   swift run -c release Workload refetch [n]              one refetch (default 100k)
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let numbers = arguments.dropFirst().compactMap { Int($0) }
+func number(_ index: Int, default value: Int) -> Int {
+    index < numbers.count ? numbers[index] : value
+}
+
+switch arguments.first {
+case "events", "snapshots":
+    let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 100_000))
+    let events = scenario.nextEvents(number(1, default: 20_000))
+    let start = ContinuousClock.now
+    let changes = arguments[0] == "events" ? scenario.applyEach(events) : scenario.applyEachTakingSnapshots(events)
+    let perEvent = start.duration(to: .now) / events.count
+    print("\(events.count) events, \(changes) changes, \(perEvent) per event")
+case "fetch":
+    let scenario = FetchScenario(count: number(0, default: 1_000_000))
+    let start = ContinuousClock.now
+    let design = try await scenario.fetch()
+    print("fetched \(design.controller.fetchedObjects.count) in \(start.duration(to: .now))")
+case "refetch":
+    let scenario = try await RefetchScenario(count: number(0, default: 100_000))
+    let start = ContinuousClock.now
+    let changes = try await scenario.refetch()
+    print(
+        "refetch: \(changes.movedItems.count) moves, \(changes.insertedItems.count) inserts in \(start.duration(to: .now))"
+    )
+default:
+    print("usage: Workload events|snapshots|fetch|refetch [n] [events]")
+    exit(2)
+}
