@@ -9,6 +9,14 @@ import Foundation
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n]              one refetch (default 100k)
 
+/// The CPU time of the calling thread: unlike the wall clock, it does not count time the thread spent
+/// waiting for a core on a busy machine.
+func threadCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let numbers = arguments.dropFirst().compactMap { Int($0) }
 func number(_ index: Int, default value: Int) -> Int {
@@ -19,10 +27,11 @@ switch arguments.first {
 case "events", "snapshots":
     let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 100_000))
     let events = scenario.nextEvents(number(1, default: 20_000))
-    let start = ContinuousClock.now
+    let (start, startCPU) = (ContinuousClock.now, threadCPUSeconds())
     let changes = arguments[0] == "events" ? scenario.applyEach(events) : scenario.applyEachTakingSnapshots(events)
+    let cpuPerEvent = (threadCPUSeconds() - startCPU) / Double(events.count)
     let perEvent = start.duration(to: .now) / events.count
-    print("\(events.count) events, \(changes) changes, \(perEvent) per event")
+    print("\(events.count) events, \(changes) changes, \(perEvent) per event, CPU \(cpuPerEvent * 1e6) µs per event")
 case "fetch":
     let scenario = FetchScenario(count: number(0, default: 1_000_000))
     let start = ContinuousClock.now

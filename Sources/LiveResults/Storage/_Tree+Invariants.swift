@@ -22,7 +22,10 @@ extension _Tree {
             } else {
                 precondition(node.elements.isEmpty, "internal node with elements")
                 for child in node.children {
-                    let childSummary = check(child, depth: depth + 1, isRoot: false)
+                    let childSummary = check(child.node, depth: depth + 1, isRoot: false)
+                    precondition(child.count == childSummary.count, "stale count of a child")
+                    precondition(child.weight == childSummary.weight, "stale weight of a child")
+                    precondition(keysAreEqual(child.firstKey, childSummary.first), "stale first key of a child")
                     summary.count += childSummary.count
                     summary.weight += childSummary.weight
                     summary.first = summary.first ?? childSummary.first

@@ -14,7 +14,7 @@
     @inlinable init(sorted elements: some Sequence<Element>) {
         var level = Self.leaves(of: ContiguousArray(elements))
         while level.count > 1 {
-            level = Self.partition(level).map { _TreeNode(children: ContiguousArray($0)) }
+            level = Self.partition(level).map { _TreeNode(children: ContiguousArray($0.lazy.map(_TreeChild.init))) }
         }
         root = level.first
     }
@@ -47,7 +47,7 @@
         var offset = position
         while !node.isLeaf {
             let child = node.child(containing: offset)
-            node = node.children[child.index]
+            node = node.children[child.index].node
             offset = child.offset
         }
         return node.elements[offset]
@@ -69,7 +69,7 @@
                 if isAtOrAfter(node.children[middle].firstKey) { high = middle } else { low = middle + 1 }
             }
             for index in 0..<(low - 1) { position += node.children[index].count }
-            node = node.children[low - 1]
+            node = node.children[low - 1].node
         }
         var low = 0
         var high = node.elements.count
@@ -90,7 +90,7 @@
         while !node.isLeaf {
             let child = node.child(containing: offset, forInsertion: true)
             for index in 0..<child.index { total += node.children[index].weight }
-            node = node.children[child.index]
+            node = node.children[child.index].node
             offset = child.offset
         }
         for index in 0..<offset { total += node.elements[index].treeWeight }
@@ -109,7 +109,7 @@
         while !node.isLeaf {
             for child in node.children {
                 if remaining < child.weight {
-                    node = child
+                    node = child.node
                     break
                 }
                 remaining -= child.weight
@@ -132,7 +132,7 @@
             return
         }
         if let sibling = Self.insert(element, at: position, into: &root!) {
-            root = _TreeNode(children: [root!, sibling])
+            root = _TreeNode(children: [_TreeChild(root!), _TreeChild(sibling)])
         }
     }
 
@@ -150,9 +150,9 @@
             if position == 0 { node.firstKey = element.treeKey }
         } else {
             let child = node.child(containing: position, forInsertion: true)
-            if let sibling = insert(element, at: child.offset, into: &node.children[child.index]) {
-                node.children.insert(sibling, at: child.index + 1)
-            }
+            let sibling = insert(element, at: child.offset, into: &node.children[child.index].node)
+            node.children[child.index].refresh()
+            if let sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
             node.firstKey = node.children[0].firstKey
         }
         return node.width > _TreeNode<Element>.capacity ? node.split() : nil
@@ -166,7 +166,7 @@
         if root!.width == 0 {
             root = nil
         } else if !root!.isLeaf && root!.children.count == 1 {
-            root = root!.children[0]
+            root = root!.children[0].node
         }
         return removed
     }
@@ -178,8 +178,9 @@
             removed = node.elements.remove(at: position)
         } else {
             let child = node.child(containing: position)
-            removed = remove(at: child.offset, from: &node.children[child.index])
-            if node.children[child.index].width < _TreeNode<Element>.minimum {
+            removed = remove(at: child.offset, from: &node.children[child.index].node)
+            node.children[child.index].refresh()
+            if node.children[child.index].node.width < _TreeNode<Element>.minimum {
                 rebalance(child: child.index, of: node)
             }
         }
@@ -193,9 +194,10 @@
     /// first, are written.
     @inlinable static func rebalance(child index: Int, of parent: _TreeNode<Element>) {
         let left = index > 0 ? index - 1 : index
-        _TreeNode.makeUnique(&parent.children[left])
-        _TreeNode.makeUnique(&parent.children[left + 1])
-        let (first, second) = (parent.children[left], parent.children[left + 1])
+        _TreeNode.makeUnique(&parent.children[left].node)
+        _TreeNode.makeUnique(&parent.children[left + 1].node)
+        let (first, second) = (parent.children[left].node, parent.children[left + 1].node)
+        defer { parent.children[left].refresh() }
         if first.width + second.width <= _TreeNode<Element>.capacity {
             first.elements += second.elements
             first.children += second.children
@@ -203,6 +205,7 @@
             first.refreshSummary()
             return
         }
+        defer { parent.children[left + 1].refresh() }
         if first.width > second.width {
             if first.isLeaf {
                 second.elements.insert(first.elements.removeLast(), at: 0)
@@ -242,7 +245,8 @@
             node.firstKey = node.elements[0].treeKey
         } else {
             let child = node.child(containing: position)
-            outcome = modify(at: child.offset, in: &node.children[child.index], body)
+            outcome = modify(at: child.offset, in: &node.children[child.index].node, body)
+            node.children[child.index].refresh()
             node.firstKey = node.children[0].firstKey
         }
         node.weight += outcome.weightChange
@@ -263,7 +267,7 @@ extension _Tree: Sequence {
             var node = node
             while !node.isLeaf {
                 path.append((node, 1))
-                node = node.children[0]
+                node = node.children[0].node
             }
             path.append((node, 0))
         }
@@ -277,7 +281,7 @@ extension _Tree: Sequence {
                     }
                 } else if last.next < last.node.children.count {
                     path[path.count - 1].next += 1
-                    descend(from: last.node.children[last.next])
+                    descend(from: last.node.children[last.next].node)
                     continue
                 }
                 path.removeLast()

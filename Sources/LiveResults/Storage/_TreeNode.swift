@@ -16,7 +16,7 @@
     // the profile. Every write happens on a node the writer just made unique, inside one mutating
     // method of `_Tree`, and never overlaps another access to the same node.
     @exclusivity(unchecked) @usableFromInline var elements: ContiguousArray<Element>
-    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<_TreeNode>
+    @exclusivity(unchecked) @usableFromInline var children: ContiguousArray<_TreeChild<Element>>
     @exclusivity(unchecked) @usableFromInline var count: Int
     @exclusivity(unchecked) @usableFromInline var weight: Int
     @exclusivity(unchecked) @usableFromInline var firstKey: Element.Key
@@ -29,7 +29,7 @@
         self.firstKey = elements[0].treeKey
     }
 
-    @inlinable init(children: ContiguousArray<_TreeNode>) {
+    @inlinable init(children: ContiguousArray<_TreeChild<Element>>) {
         self.elements = []
         self.children = children
         self.count = children.reduce(0) { $0 + $1.count }
@@ -59,13 +59,13 @@
     /// end of a child goes to that child.
     @inlinable func child(containing position: Int, forInsertion: Bool = false) -> (index: Int, offset: Int) {
         var offset = position
-        for (index, child) in children.enumerated() {
-            if offset < child.count || (forInsertion && offset == child.count) || index == children.count - 1 {
-                return (index, offset)
-            }
-            offset -= child.count
+        let last = children.count - 1
+        for index in 0..<last {
+            let count = children[index].count
+            if offset < count || (forInsertion && offset == count) { return (index, offset) }
+            offset -= count
         }
-        preconditionFailure("position out of range")
+        return (last, offset)
     }
 
     /// Recomputes the cached count, weight and first key from the direct contents.
