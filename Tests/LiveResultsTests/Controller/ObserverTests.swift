@@ -141,6 +141,21 @@ struct ObserverTests {
         #expect(await EventHarness.collect(2, from: stream) == [outer, innerChanges])
     }
 
+    /// A callback that applies many events builds a backlog behind itself; it drains in mutation order,
+    /// and a change set after the backlog is delivered too.
+    @Test func backlogFromInsideACallbackDrainsInOrder() async throws {
+        let fixture = try await loaded()
+        let backlog = Backlog(events: (100..<300).map { .inserted(Item($0, section: "a", score: $0)) })
+        let recorder = ChangeRecorder<Item> { controller, _ in backlog.applyOnce(to: controller) }
+        fixture.controller.delegate = recorder
+        let outer = fixture.controller.apply(.deleted(1))
+        let inner = backlog.changeSets
+        #expect(inner.count == 200)
+        #expect(recorder.changeSets == [outer] + inner)
+        let after = fixture.controller.apply(.deleted(2))
+        #expect(recorder.changeSets == [outer] + inner + [after])
+    }
+
     // MARK: Scheduler
 
     @Test func asyncSchedulerDeliversInOrderOnItsQueue() async throws {
@@ -239,5 +254,29 @@ private final class QueueProbe: FetchedResultsControllerDelegate, Sendable {
     ) {
         let onQueue = DispatchQueue.getSpecific(key: key) == true
         received.withLock { $0.append((changes, onQueue)) }
+    }
+}
+
+/// Applies its events one at a time from inside the first callback, recording each change set.
+private final class Backlog: Sendable {
+    private let events: [EntityEvent<Item>]
+    private let state = Mutex<(started: Bool, changeSets: [ChangeSet<Item>])>((false, []))
+
+    init(events: [EntityEvent<Item>]) {
+        self.events = events
+    }
+
+    var changeSets: [ChangeSet<Item>] { state.withLock { $0.changeSets } }
+
+    func applyOnce(to controller: FetchedResultsController<Item>) {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        for event in events {
+            let changes = controller.apply(event)
+            state.withLock { $0.changeSets.append(changes) }
+        }
     }
 }
