@@ -10,8 +10,8 @@ extension _Tree {
         func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (
             count: Int, weight: Int, first: Element.Key
         ) {
-            precondition(node.width > 0 && node.width <= _TreeNode<Element>.capacity, "node width \(node.width)")
-            precondition(isRoot || node.width >= _TreeNode<Element>.minimum, "underfull node of \(node.width)")
+            precondition(node.width > 0 && node.width <= node.capacity, "node width \(node.width)")
+            precondition(isRoot || node.width >= node.minimum, "underfull node of \(node.width)")
             var summary: (count: Int, weight: Int, first: Element.Key?) = (0, 0, nil)
             if node.isLeaf {
                 precondition(leafDepth == nil || leafDepth == depth, "leaves at different depths")

@@ -14,20 +14,22 @@
     @inlinable init(sorted elements: some Sequence<Element>) {
         var level = Self.leaves(of: ContiguousArray(elements))
         while level.count > 1 {
-            level = Self.partition(level).map { _TreeNode(children: ContiguousArray($0.lazy.map(_TreeChild.init))) }
+            level = Self.partition(level, capacity: _TreeNode<Element>.branchCapacity).map {
+                _TreeNode(children: ContiguousArray($0.lazy.map(_TreeChild.init)))
+            }
         }
         root = level.first
     }
 
     @inlinable static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
-        partition(elements).map { _TreeNode(leaf: ContiguousArray($0)) }
+        partition(elements, capacity: _TreeNode<Element>.leafCapacity).map { _TreeNode(leaf: ContiguousArray($0)) }
     }
 
     /// Cuts `items` into the fewest runs of at most `capacity`, of near-equal lengths (so none is below
     /// the minimum unless there is only one).
-    @inlinable static func partition<C: RandomAccessCollection>(_ items: C) -> [C.SubSequence] where C.Index == Int {
+    @inlinable static func partition<C: RandomAccessCollection>(_ items: C, capacity: Int) -> [C.SubSequence]
+    where C.Index == Int {
         guard !items.isEmpty else { return [] }
-        let capacity = _TreeNode<Element>.capacity
         let runs = (items.count + capacity - 1) / capacity
         return (0..<runs).map { run in
             let lower = items.startIndex + items.count * run / runs
@@ -155,7 +157,7 @@
             if let sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
             node.firstKey = node.children[0].firstKey
         }
-        return node.width > _TreeNode<Element>.capacity ? node.split() : nil
+        return node.width > node.capacity ? node.split() : nil
     }
 
     /// - Complexity: O(log *n*).
@@ -180,7 +182,7 @@
             let child = node.child(containing: position)
             removed = remove(at: child.offset, from: &node.children[child.index].node)
             node.children[child.index].refresh()
-            if node.children[child.index].node.width < _TreeNode<Element>.minimum {
+            if node.children[child.index].node.width < node.children[child.index].node.minimum {
                 rebalance(child: child.index, of: node)
             }
         }
@@ -198,7 +200,7 @@
         _TreeNode.makeUnique(&parent.children[left + 1].node)
         let (first, second) = (parent.children[left].node, parent.children[left + 1].node)
         defer { parent.children[left].refresh() }
-        if first.width + second.width <= _TreeNode<Element>.capacity {
+        if first.width + second.width <= first.capacity {
             first.elements += second.elements
             first.children += second.children
             parent.children.remove(at: left + 1)

@@ -7,10 +7,17 @@
     // `isKnownUniquelyReferenced` before every write and copies otherwise), so a node reachable from
     // more than one tree, or from another thread, is never written again.
 
-    /// The most elements of a leaf, and the most children of an internal node.
-    @inlinable static var capacity: Int { Element.treeNodeCapacity }
-    /// The fewest elements or children of a node other than the root.
-    @inlinable static var minimum: Int { capacity / 2 }
+    /// The most elements of a leaf.
+    @inlinable static var leafCapacity: Int { Element.treeNodeCapacity }
+    /// The most children of an internal node. Fewer than a leaf's elements: copying an internal node for
+    /// a snapshot retains every child, and a search sums the counts of the children before its target,
+    /// so both cost in proportion to the width, while a leaf of plain slots copies as one block.
+    @inlinable static var branchCapacity: Int { Swift.max(4, Element.treeNodeCapacity / 4) }
+
+    /// The most elements or children of this node.
+    @inlinable var capacity: Int { isLeaf ? Self.leafCapacity : Self.branchCapacity }
+    /// The fewest elements or children of this node, unless it is the root.
+    @inlinable var minimum: Int { capacity / 2 }
 
     // Unchecked exclusivity: the dynamic checks of class properties cost about a sixth of an event in
     // the profile. Every write happens on a node the writer just made unique, inside one mutating
