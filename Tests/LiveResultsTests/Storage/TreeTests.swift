@@ -3,12 +3,29 @@ import Testing
 @testable import LiveResults
 
 /// A tree element whose key is its value, with a weight of its own.
-private struct Weighted: _TreeElement, Equatable {
-    var value: Int
-    var weight: Int
+private protocol WeightedElement: _TreeElement, Equatable where Key == Int {
+    init(value: Int, weight: Int)
+    var value: Int { get }
+    var weight: Int { get set }
+}
+
+extension WeightedElement {
     var treeKey: Int { value }
     var treeWeight: Int { weight }
+}
+
+/// Leaves and internal nodes of 4: deep trees from few elements.
+private struct Weighted: WeightedElement {
+    var value: Int
+    var weight: Int
     static var treeNodeCapacity: Int { 4 }
+}
+
+/// Leaves of 16 and internal nodes of 4, so that splits, merges and bulk builds meet nodes of both widths.
+private struct WideLeafWeighted: WeightedElement {
+    var value: Int
+    var weight: Int
+    static var treeNodeCapacity: Int { 16 }
 }
 
 @Suite("Persistent counted tree")
@@ -17,17 +34,22 @@ struct TreeTests {
     /// kept along the way must never change.
     @Test("random mutations agree with an array, and old versions stay intact", arguments: [UInt64(1), 2, 3])
     func randomMutations(seed: UInt64) {
+        randomMutations(of: Weighted.self, seed: seed)
+        randomMutations(of: WideLeafWeighted.self, seed: seed)
+    }
+
+    private func randomMutations<Element: WeightedElement>(of _: Element.Type, seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        var tree = _Tree<Weighted>()
-        var model: [Weighted] = []
-        var versions: [(tree: _Tree<Weighted>, contents: [Weighted])] = []
+        var tree = _Tree<Element>()
+        var model: [Element] = []
+        var versions: [(tree: _Tree<Element>, contents: [Element])] = []
         for step in 0..<6000 {
             // Grow for a while, then shrink, so merges and root collapses happen too.
             let growing = (step / 1500) % 2 == 0
             let operation = Int.random(in: 0..<10, using: &random)
             if model.isEmpty || (growing ? operation < 6 : operation < 2) {
                 let position = Int.random(in: 0...model.count, using: &random)
-                let element = Weighted(value: step, weight: Int.random(in: 0..<4, using: &random))
+                let element = Element(value: step, weight: Int.random(in: 0..<4, using: &random))
                 tree.insert(element, at: position)
                 model.insert(element, at: position)
             } else if operation < 8 {
@@ -52,6 +74,8 @@ struct TreeTests {
     func bulkBuild(size: Int) {
         let elements = (0..<size).map { Weighted(value: $0, weight: $0 % 3) }
         expectTree(_Tree(sorted: elements), equals: elements)
+        let wide = (0..<size).map { WideLeafWeighted(value: $0, weight: $0 % 3) }
+        expectTree(_Tree(sorted: wide), equals: wide)
     }
 
     @Test("searches by key and by weight")
@@ -73,8 +97,8 @@ struct TreeTests {
         }
     }
 
-    private func expectTree(
-        _ tree: _Tree<Weighted>, equals model: [Weighted], sourceLocation: SourceLocation = #_sourceLocation
+    private func expectTree<Element: WeightedElement>(
+        _ tree: _Tree<Element>, equals model: [Element], sourceLocation: SourceLocation = #_sourceLocation
     ) {
         tree._checkInvariants(keysAreEqual: ==)
         #expect(Array(tree) == model, sourceLocation: sourceLocation)
