@@ -98,6 +98,15 @@ import Foundation
     /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
     /// abbreviations look at the entities.
     @inlinable func slot(_ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64) -> Bool {
+        Self.slot(slot, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
+    }
+
+    /// ``slot(_:precedes:abbreviatedAs:)`` for code that mutates the section tree meanwhile, and so
+    /// cannot call a method of the storage.
+    @inlinable static func slot(
+        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64,
+        ordering: _EntityOrdering<Entity>, records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+    ) -> Bool {
         let rule = ordering.rule
         if rule.abbreviation != nil, slot.key != key { return slot.key < key }
         let other = records[slot.id]!
@@ -244,6 +253,8 @@ import Foundation
     }
 
     /// Puts the slot of `stored` into its section's tree, creating the section if needed.
+    ///
+    /// - Complexity: O(log *n*), in one descent of the section's tree.
     @inlinable mutating func insertSlot(of stored: _StoredEntity<Entity>, inSection name: String) -> Insertion {
         let slot = Slot(id: stored.entity.id, key: ordering.rule.abbreviate(stored.entity))
         let section = sectionIndex(named: name)
@@ -251,21 +262,38 @@ import Foundation
             sections.insert(Section(name: name, items: _Tree(sorted: CollectionOfOne(slot))), at: section.index)
             return Insertion(place: _Place(section: section.index, item: 0), sectionName: name, insertedSection: true)
         }
-        let item = itemIndex(of: stored, in: sections[section.index])
-        sections.modify(at: section.index) { $0.items.insert(slot, at: item) }
+        let item = sections.modify(at: section.index) { [ordering, records] section in
+            section.items.insert(
+                slot,
+                atBoundaryOf: { other in
+                    !Self.slot(other, precedes: stored, abbreviatedAs: slot.key, ordering: ordering, records: records)
+                })
+        }
         return Insertion(place: _Place(section: section.index, item: item), sectionName: name, insertedSection: false)
     }
 
     /// Takes the slot of `stored`, which must be stored, out of its section's tree, dropping the section
     /// when it becomes empty.
+    ///
+    /// - Complexity: O(log *n*), in one descent of the section's tree.
     @inlinable mutating func removeSlot(of stored: _StoredEntity<Entity>, inSection name: String) -> Removal {
-        let place = place(of: stored, inSection: name)
-        let removedSection = sections[place.section].items.count == 1
-        if removedSection {
-            sections.remove(at: place.section)
-        } else {
-            sections.modify(at: place.section) { $0.items.remove(at: place.item) }
+        let section = sectionIndex(named: name)
+        assert(section.found, "a stored entity's section exists")
+        guard sections[section.index].items.count > 1 else {
+            sections.remove(at: section.index)
+            let place = _Place(section: section.index, item: 0)
+            return Removal(stored: stored, place: place, sectionName: name, removedSection: true)
         }
-        return Removal(stored: stored, place: place, sectionName: name, removedSection: removedSection)
+        let (id, key) = (stored.entity.id, ordering.rule.abbreviate(stored.entity))
+        let removed = sections.modify(at: section.index) { [ordering, records] section in
+            // The entity's own slot is the last one that is not after it.
+            section.items.removeLast(before: { other in
+                !Self.slot(other, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
+                    && other.id != id
+            })
+        }
+        assert(removed.element.id == id, "removed the slot of another entity")
+        let place = _Place(section: section.index, item: removed.position)
+        return Removal(stored: stored, place: place, sectionName: name, removedSection: false)
     }
 }

@@ -61,25 +61,16 @@
     /// - Complexity: O(log *n*) calls of the predicate.
     @inlinable func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
         guard var node = root else { return 0 }
-        var position = 0
-        while !node.isLeaf {
-            // The last child whose first key is before the boundary holds the boundary.
-            var low = 1
-            var high = node.children.count
-            while low < high {
-                let middle = (low + high) / 2
-                if isAtOrAfter(node.children[middle].firstKey) { high = middle } else { low = middle + 1 }
+        return withoutActuallyEscaping(isAtOrAfter) { isAtOrAfter in
+            let route = _TreeRoute<Element>.boundary(isAtOrAfter, forInsertion: true)
+            var position = 0
+            while !node.isLeaf {
+                let child = route.child(of: node)
+                position += child.before
+                node = node.children[child.index].node
             }
-            for index in 0..<(low - 1) { position += node.children[index].count }
-            node = node.children[low - 1].node
+            return position + route.index(in: node)
         }
-        var low = 0
-        var high = node.elements.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isAtOrAfter(node.elements[middle].treeKey) { high = middle } else { low = middle + 1 }
-        }
-        return position + low
     }
 
     /// The sum of the weights of the elements before `position`.
@@ -129,42 +120,79 @@
     /// - Complexity: O(log *n*).
     @inlinable mutating func insert(_ element: Element, at position: Int) {
         precondition(position >= 0 && position <= count, "position out of range")
-        guard root != nil else {
-            root = _TreeNode(leaf: [element])
-            return
-        }
-        if let sibling = Self.insert(element, at: position, into: &root!) {
-            root = _TreeNode(children: [_TreeChild(root!), _TreeChild(sibling)])
+        insert(element, along: .position(position, forInsertion: true))
+    }
+
+    /// Inserts `element` at the boundary of `isAtOrAfter`, a predicate on keys that is false for a prefix
+    /// of the elements and true for the rest.
+    ///
+    /// - Returns: The position of the inserted element.
+    /// - Complexity: O(log *n*) calls of the predicate, in one descent.
+    @discardableResult
+    @inlinable mutating func insert(_ element: Element, atBoundaryOf isAtOrAfter: (Element.Key) -> Bool) -> Int {
+        withoutActuallyEscaping(isAtOrAfter) { isAtOrAfter in
+            insert(element, along: .boundary(isAtOrAfter, forInsertion: true))
         }
     }
 
-    /// Inserts into the subtree, returning a new right sibling when the node split.
-    @inlinable static func insert(_ element: Element, at position: Int, into node: inout _TreeNode<Element>)
-        -> _TreeNode<
-            Element
-        >?
-    {
+    @discardableResult
+    @inlinable mutating func insert(_ element: Element, along route: _TreeRoute<Element>) -> Int {
+        guard root != nil else {
+            root = _TreeNode(leaf: [element])
+            return 0
+        }
+        let (position, sibling) = Self.insert(element, along: route, into: &root!)
+        if let sibling { root = _TreeNode(children: [_TreeChild(root!), _TreeChild(sibling)]) }
+        return position
+    }
+
+    /// Inserts into the subtree, returning where, and a new right sibling when the node split.
+    @inlinable static func insert(
+        _ element: Element,
+        along route: _TreeRoute<Element>,
+        into node: inout _TreeNode<Element>
+    ) -> (position: Int, sibling: _TreeNode<Element>?) {
         _TreeNode.makeUnique(&node)
         node.count += 1
         node.weight += element.treeWeight
+        let position: Int
         if node.isLeaf {
+            position = route.index(in: node)
             node.elements.insert(element, at: position)
             if position == 0 { node.firstKey = element.treeKey }
         } else {
-            let child = node.child(containing: position, forInsertion: true)
-            let sibling = insert(element, at: child.offset, into: &node.children[child.index].node)
+            let child = route.child(of: node)
+            let inserted = insert(element, along: child.route, into: &node.children[child.index].node)
             node.children[child.index].refresh()
-            if let sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
+            if let sibling = inserted.sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
             node.firstKey = node.children[0].firstKey
+            position = child.before + inserted.position
         }
-        return node.width > node.capacity ? node.split() : nil
+        return (position, node.width > node.capacity ? node.split() : nil)
     }
 
     /// - Complexity: O(log *n*).
     @discardableResult
     @inlinable mutating func remove(at position: Int) -> Element {
         precondition(position >= 0 && position < count, "position out of range")
-        let removed = Self.remove(at: position, from: &root!)
+        return remove(along: .position(position, forInsertion: false)).element
+    }
+
+    /// Removes the last element before the boundary of `isPast`, a predicate on keys that is false for a
+    /// prefix of the elements and true for the rest: the element whose key is the last for which it is
+    /// false.
+    ///
+    /// - Precondition: Some element's key makes `isPast` false.
+    /// - Returns: The position the element had, and the element.
+    /// - Complexity: O(log *n*) calls of the predicate, in one descent.
+    @inlinable mutating func removeLast(before isPast: (Element.Key) -> Bool) -> (position: Int, element: Element) {
+        withoutActuallyEscaping(isPast) { isPast in
+            remove(along: .boundary(isPast, forInsertion: false))
+        }
+    }
+
+    @inlinable mutating func remove(along route: _TreeRoute<Element>) -> (position: Int, element: Element) {
+        let removed = Self.remove(along: route, from: &root!)
         if root!.width == 0 {
             root = nil
         } else if !root!.isLeaf && root!.children.count == 1 {
@@ -173,21 +201,27 @@
         return removed
     }
 
-    @inlinable static func remove(at position: Int, from node: inout _TreeNode<Element>) -> Element {
+    @inlinable static func remove(
+        along route: _TreeRoute<Element>,
+        from node: inout _TreeNode<Element>
+    ) -> (position: Int, element: Element) {
         _TreeNode.makeUnique(&node)
-        let removed: Element
+        let removed: (position: Int, element: Element)
         if node.isLeaf {
-            removed = node.elements.remove(at: position)
+            let index = route.index(in: node)
+            precondition(index >= 0, "no element to remove before the boundary")
+            removed = (index, node.elements.remove(at: index))
         } else {
-            let child = node.child(containing: position)
-            removed = remove(at: child.offset, from: &node.children[child.index].node)
+            let child = route.child(of: node)
+            let inner = remove(along: child.route, from: &node.children[child.index].node)
+            removed = (child.before + inner.position, inner.element)
             node.children[child.index].refresh()
             if node.children[child.index].node.width < node.children[child.index].node.minimum {
                 rebalance(child: child.index, of: node)
             }
         }
         node.count -= 1
-        node.weight -= removed.treeWeight
+        node.weight -= removed.element.treeWeight
         if node.width > 0 { node.firstKey = node.isLeaf ? node.elements[0].treeKey : node.children[0].firstKey }
         return removed
     }

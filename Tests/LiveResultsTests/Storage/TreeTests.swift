@@ -68,6 +68,31 @@ struct TreeTests {
         for version in versions { expectTree(version.tree, equals: version.contents) }
     }
 
+    /// Insertions at the boundary of a key and removals of the last element before one, as the storage
+    /// does for its slots, against a sorted array; each reports the position it used.
+    @Test("mutations by key agree with a sorted array", arguments: [UInt64(4), 5])
+    func mutationsByKey(seed: UInt64) {
+        var random = SeededGenerator(seed: seed)
+        var tree = _Tree<WideLeafWeighted>()
+        var model: [WideLeafWeighted] = []
+        for step in 0..<4000 {
+            // Values repeat, so equal keys meet and the boundary falls after all of them.
+            let value = Int.random(in: 0..<500, using: &random)
+            if model.isEmpty || step % 3 != 0 {
+                let element = WideLeafWeighted(value: value, weight: step % 3)
+                let position = model.firstIndex { $0.value > value } ?? model.count
+                #expect(tree.insert(element, atBoundaryOf: { $0 > value }) == position)
+                model.insert(element, at: position)
+            } else {
+                let target = model[Int.random(in: 0..<model.count, using: &random)].value
+                let position = model.lastIndex { $0.value <= target }!
+                let removed = tree.removeLast(before: { $0 > target })
+                #expect(removed.position == position && removed.element == model.remove(at: position))
+            }
+        }
+        expectTree(tree, equals: model)
+    }
+
     @Test(
         "bulk building gives a valid tree for every size up to three levels",
         arguments: [0, 1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095, 4096, 4097, 70000])
