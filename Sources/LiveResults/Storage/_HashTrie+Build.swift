@@ -1,8 +1,9 @@
 extension _HashTrie {
-    /// A trie of values with unique keys, built top-down by a radix sort on the hash fragments: each
-    /// node counts its values by fragment, scatters them into runs, and builds a child per run of two
-    /// or more. Every value is hashed once and its 16-byte build entry moves once per level: O(*n*
-    /// log₃₂ *n*), with no comparison sort, and each node is allocated once at its final size.
+    /// A trie of values with unique keys, built top-down by an in-place radix sort on the hash
+    /// fragments: each node groups its values by fragment and builds a child per group of two or more.
+    /// Every value is hashed once and its 16-byte build entry moves about once per level: O(*n* log₃₂
+    /// *n*), with no comparison sort, one buffer of 16 bytes per value, and each node allocated once at
+    /// its final size.
     @inlinable init(uniqueValues values: some Collection<Value>) {
         let built =
             values.withContiguousStorageIfAvailable { Self.build($0) }
@@ -24,21 +25,19 @@ extension _HashTrie {
 
     @inlinable static func build(_ values: UnsafeBufferPointer<Value>) -> Node {
         guard !values.isEmpty else { return Node.empty() }
-        // Two buffers: each level scatters a node's run from one into the other.
-        let buffer = UnsafeMutablePointer<_BuildEntry>.allocate(capacity: 2 * values.count)
-        defer { buffer.deallocate() }
+        let entries = UnsafeMutablePointer<_BuildEntry>.allocate(capacity: values.count)
+        defer { entries.deallocate() }
         for index in values.indices {
-            (buffer + index).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
+            (entries + index).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
         }
-        return build(values, entries: buffer, scratch: buffer + values.count, count: values.count, shift: 0)
+        return build(values, entries: entries, count: values.count, shift: 0)
     }
 
     /// Builds the node of the `count` build entries at `entries`, whose hashes agree below `shift`,
-    /// using as much room at `scratch`.
+    /// reordering them.
     @inlinable static func build(
         _ values: UnsafeBufferPointer<Value>,
         entries: UnsafeMutablePointer<_BuildEntry>,
-        scratch: UnsafeMutablePointer<_BuildEntry>,
         count: Int,
         shift: Int
     ) -> Node {
@@ -66,31 +65,43 @@ extension _HashTrie {
             return node
         }
         if maps.entryMap == 0 && maps.childMap.nonzeroBitCount == 1 {
-            // One fragment for all: a single child, and nothing to scatter.
-            node.children.initialize(
-                to: build(values, entries: entries, scratch: scratch, count: count, shift: shift + 5))
+            // One fragment for all: a single child, and nothing to reorder.
+            node.children.initialize(to: build(values, entries: entries, count: count, shift: shift + 5))
             return node
         }
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { ends in
-            // Count each fragment, turn the counts into run starts, then scatter: each start becomes
-            // the end of its run.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { cursors in
+            // Group the entries by fragment in place (an American flag sort pass): count each fragment,
+            // then move each entry to the next free place of its group, taking out the entry there.
+            let (next, ends) = (cursors.baseAddress!, cursors.baseAddress! + 32)
             var remaining = seen
             while remaining != 0 {
-                ends[remaining.trailingZeroBitCount] = 0
+                next[remaining.trailingZeroBitCount] = 0
                 remaining &= remaining &- 1
             }
-            for index in 0..<count { ends[Int(Node.fragment(of: entries[index].hash, at: shift))] += 1 }
+            for index in 0..<count { next[Int(Node.fragment(of: entries[index].hash, at: shift))] += 1 }
             var start = 0
             remaining = seen
             while remaining != 0 {
                 let fragment = remaining.trailingZeroBitCount
-                (start, ends[fragment]) = (start + ends[fragment], start)
+                (next[fragment], ends[fragment]) = (start, start + next[fragment])
+                start = ends[fragment]
                 remaining &= remaining &- 1
             }
-            for index in 0..<count {
-                let fragment = Int(Node.fragment(of: entries[index].hash, at: shift))
-                (scratch + ends[fragment]).initialize(to: entries[index])
-                ends[fragment] += 1
+            remaining = seen
+            while remaining != 0 {
+                let fragment = remaining.trailingZeroBitCount
+                while next[fragment] < ends[fragment] {
+                    var entry = entries[next[fragment]]
+                    var other = Int(Node.fragment(of: entry.hash, at: shift))
+                    while other != fragment {
+                        swap(&entry, &entries[next[other]])
+                        next[other] += 1
+                        other = Int(Node.fragment(of: entry.hash, at: shift))
+                    }
+                    entries[next[fragment]] = entry
+                    next[fragment] += 1
+                }
+                remaining &= remaining &- 1
             }
             let (children, target) = (node.children, node.entries(childCount: maps.childMap.nonzeroBitCount))
             var (childIndex, entryIndex) = (0, 0)
@@ -99,14 +110,11 @@ extension _HashTrie {
             while remaining != 0 {
                 let end = ends[remaining.trailingZeroBitCount]
                 if end - start == 1 {
-                    (target + entryIndex).initialize(to: values[scratch[start].index])
+                    (target + entryIndex).initialize(to: values[entries[start].index])
                     entryIndex += 1
                 } else {
-                    // The child's run is in `scratch`; it may scatter into the same range of `entries`.
                     (children + childIndex).initialize(
-                        to: build(
-                            values, entries: scratch + start, scratch: entries + start, count: end - start,
-                            shift: shift + 5))
+                        to: build(values, entries: entries + start, count: end - start, shift: shift + 5))
                     childIndex += 1
                 }
                 start = end
