@@ -1,30 +1,53 @@
 extension _HashTrie {
-    /// Traps unless the trie is well formed and canonical: maps agree with the arrays, every entry sits
-    /// where its hash leads, collision nodes exist only below the last fragment, no child other than a
-    /// collision node is a lone entry, and `count` is exact.
+    /// Traps unless the trie is well formed and canonical: each node's maps are disjoint and fit its
+    /// level, its allocation holds the elements they count, every entry sits where its hash leads, collision
+    /// nodes (two or more entries of one whole hash, distinct keys) exist exactly below the last
+    /// fragment, no node but the root is empty or a lone entry, and `count` is exact.
     ///
     /// - Complexity: O(*n*); for tests.
     @inlinable func _checkInvariants() {
-        func check(_ node: _TrieNode<Key, Value>, shift: Int, prefix: UInt64, isRoot: Bool) -> Int {
-            let mask: UInt64 = shift >= 64 ? ~0 : (1 << UInt64(shift)) &- 1
-            for entry in node.entries {
-                precondition(Self.hash(entry.key) & mask == prefix, "entry off its hash path")
+        func check(_ node: Node, shift: Int, prefix: UInt64, isRoot: Bool) -> Int {
+            let maps = node.maps
+            let (entryCount, childCount) = (maps.entryCount, maps.childCount)
+            let entries = node.entries(childCount: childCount)
+            let end =
+                entryCount > 0 ? UnsafeRawPointer(entries + entryCount) : UnsafeRawPointer(node.children + childCount)
+            precondition(Int(bitPattern: entries) % MemoryLayout<Value>.alignment == 0, "misaligned entries")
+            precondition(end <= UnsafeRawPointer(node.children + node.capacity), "node smaller than its elements")
+            if shift > Self.maximumShift {
+                precondition(maps.isCollision && entryCount >= 2, "not a collision node below the last fragment")
+                for index in 0..<entryCount {
+                    precondition(Self.hash(entries[index].trieKey) == prefix, "collision entry off its hash")
+                    for other in 0..<index {
+                        precondition(entries[other].trieKey != entries[index].trieKey, "key stored twice")
+                    }
+                }
+                return entryCount
             }
-            if node.isCollision {
-                precondition(
-                    shift > Self.maximumShift && node.children.isEmpty, "collision node above the last fragment")
-                return node.entries.count
+            precondition(!maps.isCollision, "collision node above the last fragment")
+            precondition(maps.entryMap & maps.childMap == 0, "fragment used twice")
+            if shift == Self.maximumShift {
+                precondition((maps.entryMap | maps.childMap) >> 16 == 0, "fragment past the last 4 bits")
             }
-            precondition(node.entryMap.nonzeroBitCount == node.entries.count, "entry map disagrees")
-            precondition(node.childMap.nonzeroBitCount == node.children.count, "child map disagrees")
-            precondition(node.entryMap & node.childMap == 0, "fragment used twice")
-            precondition(isRoot || !node.isSingleEntry, "uncompacted single-entry child")
-            var total = node.entries.count
-            var remaining = node.childMap
-            for child in node.children {
+            precondition(isRoot || entryCount + childCount > 0, "empty node")
+            precondition(isRoot || !maps.isSingleEntry, "uncompacted single-entry child")
+            let mask: UInt64 = (1 << UInt64(shift + 5)) &- 1
+            var remaining = maps.entryMap
+            for index in 0..<entryCount {
                 let fragment = UInt64(remaining.trailingZeroBitCount)
                 remaining &= remaining &- 1
-                total += check(child, shift: shift + 5, prefix: prefix | (fragment << UInt64(shift)), isRoot: false)
+                precondition(
+                    Self.hash(entries[index].trieKey) & mask == prefix | (fragment << UInt64(shift)),
+                    "entry off its hash path")
+            }
+            var total = entryCount
+            remaining = maps.childMap
+            for index in 0..<childCount {
+                let fragment = UInt64(remaining.trailingZeroBitCount)
+                remaining &= remaining &- 1
+                total += check(
+                    node.children[index], shift: shift + 5, prefix: prefix | (fragment << UInt64(shift)),
+                    isRoot: false)
             }
             return total
         }

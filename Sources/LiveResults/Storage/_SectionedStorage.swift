@@ -60,7 +60,7 @@ import Foundation
             Section(name: name, items: _Tree(sorted: Self.slots(ordering: indices, of: stored, by: ordering)))
         }
         sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
-        records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
+        records = _HashTrie(uniqueValues: stored)
     }
 
     @inlinable var count: Int { records.count }
@@ -204,7 +204,7 @@ import Foundation
     @inlinable mutating func insert(_ stored: _StoredEntity<Entity>) -> Insertion {
         assert(records[stored.entity.id] == nil, "insert of a stored id")
         let insertion = insertSlot(of: stored, inSection: ordering.sectionName(stored.entity))
-        records.updateValue(stored, forKey: stored.entity.id)
+        records.updateValue(stored)
         return insertion
     }
 
@@ -233,7 +233,7 @@ import Foundation
     ) -> (removal: Removal, insertion: Insertion) {
         let removal = removeSlot(of: old, inSection: oldName)
         let insertion = insertSlot(of: new, inSection: newName)
-        records.updateValue(new, forKey: new.entity.id)
+        records.updateValue(new)
         return (removal, insertion)
     }
 
@@ -249,7 +249,7 @@ import Foundation
 
     /// Replaces a stored entity by `stored`, which has the same id, sequence and place.
     @inlinable mutating func replaceInPlace(_ stored: _StoredEntity<Entity>) {
-        records.updateValue(stored, forKey: stored.entity.id)
+        records.updateValue(stored)
     }
 
     /// Puts the slot of `stored` into its section's tree, creating the section if needed.

@@ -1,44 +1,112 @@
-/// A node of a ``_HashTrie``, in the CHAMP layout: entries stored inline, then child nodes, each
-/// indexed by a 32-bit map of the 5-bit hash fragments they occupy. Below the last fragment, a
-/// collision node lists entries whose whole hashes are equal.
+/// The header of a ``_TrieNode``: which 5-bit hash fragments lead to an entry of the node, and which
+/// to a child node.
 ///
-/// Arrays are kept at their exact size, since entries usually hold whole entities.
-@usableFromInline final class _TrieNode<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    // @unchecked Sendable: a node is mutated only while uniquely referenced (the trie checks
-    // `isKnownUniquelyReferenced` before every write and copies otherwise), so a node reachable from
-    // more than one trie version, or from another thread, is never written again.
-
-    @usableFromInline typealias Entry = (key: Key, value: Value)
-
+/// A collision node, below the last fragment, keeps its number of entries in `entryMap` and all ones
+/// in `childMap`. An ordinary node never uses a fragment twice, so `entryMap & childMap` is nonzero
+/// only in a collision node.
+@usableFromInline struct _TrieNodeMaps {
     @usableFromInline var entryMap: UInt32
     @usableFromInline var childMap: UInt32
-    @usableFromInline var entries: ContiguousArray<Entry>
-    @usableFromInline var children: ContiguousArray<_TrieNode>
-    /// Whether this is a collision node: its entries share one full hash and the maps are unused.
-    @usableFromInline let isCollision: Bool
 
-    @inlinable init(
-        entryMap: UInt32 = 0, childMap: UInt32 = 0, entries: ContiguousArray<Entry> = [],
-        children: ContiguousArray<_TrieNode> = [], isCollision: Bool = false
-    ) {
+    @inlinable init(entryMap: UInt32, childMap: UInt32) {
         self.entryMap = entryMap
         self.childMap = childMap
-        self.entries = entries
-        self.children = children
-        self.isCollision = isCollision
     }
 
-    @inlinable func copy() -> _TrieNode {
-        _TrieNode(
-            entryMap: entryMap, childMap: childMap, entries: entries, children: children, isCollision: isCollision)
+    /// The maps of a collision node of `count` entries, at least one.
+    @inlinable static func collision(count: Int) -> _TrieNodeMaps {
+        assert(count > 0, "a collision node holds entries")
+        return _TrieNodeMaps(entryMap: UInt32(count), childMap: ~0)
     }
 
-    @inlinable static func makeUnique(_ node: inout _TrieNode) {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+    @inlinable var isCollision: Bool { entryMap & childMap != 0 }
+    @inlinable var entryCount: Int { isCollision ? Int(entryMap) : entryMap.nonzeroBitCount }
+    @inlinable var childCount: Int { isCollision ? 0 : childMap.nonzeroBitCount }
+
+    /// Whether the node is a single entry that its parent can hold inline instead.
+    @inlinable var isSingleEntry: Bool {
+        isCollision ? entryMap == 1 : childMap == 0 && entryMap.nonzeroBitCount == 1
+    }
+}
+
+/// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header of two maps of 5-bit hash
+/// fragments, then the child nodes in fragment order, then the entries in fragment order. Below the
+/// last fragment, a collision node lists entries whose whole hashes are equal.
+///
+/// A node has exactly the room its elements need: inserting or removing an element makes a new node
+/// (one allocation; the elements move if the old node was unique and are copied otherwise), since
+/// entries usually hold whole entities.
+///
+/// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
+@usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
+    @inlinable deinit {
+        let maps = self.maps
+        let childCount = maps.childCount
+        _releaseTrieNodes(UnsafeMutableRawPointer(children), count: childCount)
+        entries(childCount: childCount).deinitialize(count: maps.entryCount)
+    }
+}
+
+/// Releases the `count` node references at `start`.
+///
+/// The deinit of a node is not specialized for its `Value`: there, deinitializing the children goes
+/// through the runtime's generic array destruction, and even loading them costs generic calls. This
+/// function knows nothing of `Value`, so it compiles to one plain release per child.
+@usableFromInline func _releaseTrieNodes(_ start: UnsafeMutableRawPointer, count: Int) {
+    for index in 0..<count {
+        start.load(fromByteOffset: index * MemoryLayout<AnyObject>.stride, as: Unmanaged<AnyObject>.self).release()
+    }
+}
+
+extension _TrieNode {
+    /// A node with room for exactly the elements `maps` describe, uninitialized.
+    @inlinable static func allocate(_ maps: _TrieNodeMaps) -> _TrieNode {
+        let (entryCount, childCount) = (maps.entryCount, maps.childCount)
+        var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
+        if entryCount > 0 { bytes += entryAlignmentPadding }
+        let units = (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
+        let node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
+        if entryCount > 0 {
+            UnsafeMutableRawPointer(node.entries(childCount: childCount)).bindMemory(
+                to: Value.self, capacity: entryCount)
+        }
+        return node
+    }
+
+    /// The most bytes lost to aligning the entries after the children.
+    @inlinable static var entryAlignmentPadding: Int {
+        Swift.max(0, MemoryLayout<Value>.alignment - MemoryLayout<_TrieNode>.alignment)
+    }
+
+    /// A node of no entries and no children.
+    @inlinable static func empty() -> _TrieNode {
+        allocate(_TrieNodeMaps(entryMap: 0, childMap: 0))
+    }
+
+    // The pointers below stay valid while the node is alive: the caller holds it, or holds a node that
+    // holds it. They bypass the dynamic exclusivity checks of a class property: writes happen only
+    // on a node the writer just made unique, inside one mutating method of `_HashTrie`.
+
+    @inlinable var maps: _TrieNodeMaps {
+        get { withUnsafeMutablePointerToHeader { $0.pointee } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
+    }
+
+    @inlinable var children: UnsafeMutablePointer<_TrieNode> {
+        withUnsafeMutablePointerToElements { $0 }
+    }
+
+    /// The entries, which follow the `childCount` children.
+    @inlinable func entries(childCount: Int) -> UnsafeMutablePointer<Value> {
+        var start = UnsafeMutableRawPointer(children + childCount)
+        if MemoryLayout<Value>.alignment > MemoryLayout<_TrieNode>.alignment {
+            start = start.alignedUp(for: Value.self)
+        }
+        return start.assumingMemoryBound(to: Value.self)
     }
 
     @inlinable static func fragment(of hash: UInt64, at shift: Int) -> UInt32 {
-        UInt32(truncatingIfNeeded: (hash >> UInt64(shift)) & 31)
+        UInt32(truncatingIfNeeded: (hash &>> UInt64(shift)) & 31)
     }
 
     /// The index among the set bits of `map` below `bit`.
@@ -46,18 +114,73 @@
         (map & (bit &- 1)).nonzeroBitCount
     }
 
-    /// Whether the node is a single entry that its parent can hold inline instead.
-    @inlinable var isSingleEntry: Bool { children.isEmpty && entries.count == 1 }
-}
+    /// A copy sharing the children and copying the entries: one allocation.
+    @inlinable func copy() -> _TrieNode {
+        let maps = self.maps
+        let (entryCount, childCount) = (maps.entryCount, maps.childCount)
+        let node = Self.allocate(maps)
+        Self.copy(childCount, from: children, to: node.children)
+        Self.copy(entryCount, from: entries(childCount: childCount), to: node.entries(childCount: childCount))
+        return node
+    }
 
-extension ContiguousArray {
-    /// Inserts without the geometric growth of `insert(_:at:)`: trie nodes stay at their exact size.
-    @inlinable mutating func insertCompactly(_ element: Element, at index: Int) {
-        var grown = ContiguousArray()
-        grown.reserveCapacity(count + 1)
-        grown.append(contentsOf: self[..<index])
-        grown.append(element)
-        grown.append(contentsOf: self[index...])
-        self = grown
+    /// Initializes `count` elements at `target` with copies of those at `source`, element by element:
+    /// `initialize(from:count:)` goes through the runtime's generic array copy.
+    @inlinable static func copy<Element>(
+        _ count: Int, from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>
+    ) {
+        for index in 0..<count { (target + index).initialize(to: source[index]) }
+    }
+
+    @inlinable static func makeUnique(_ node: inout _TrieNode) {
+        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+    }
+
+    /// Replaces `node` by a node of layout `maps` holding its elements with at most one child and one
+    /// entry removed and at most one of each inserted: one allocation. The elements move if `node` was
+    /// unique, and are copied otherwise.
+    ///
+    /// - Parameters:
+    ///   - childIndex: Where the child is removed, then where `insertedChild` goes.
+    ///   - entryIndex: Where the entry is removed, then where `insertedEntry` goes.
+    @inlinable static func splice(
+        _ node: inout _TrieNode,
+        to maps: _TrieNodeMaps,
+        childAt childIndex: Int = 0, removingChild: Bool = false, insertingChild insertedChild: _TrieNode? = nil,
+        entryAt entryIndex: Int = 0, removingEntry: Bool = false, insertingEntry insertedEntry: Value? = nil
+    ) {
+        let oldMaps = node.maps
+        let (oldChildCount, oldEntryCount) = (oldMaps.childCount, oldMaps.entryCount)
+        let spliced = allocate(maps)
+        let isUnique = isKnownUniquelyReferenced(&node)
+        transfer(
+            from: node.children, count: oldChildCount, to: spliced.children, at: childIndex,
+            removing: removingChild, inserting: insertedChild, moving: isUnique)
+        transfer(
+            from: node.entries(childCount: oldChildCount), count: oldEntryCount,
+            to: spliced.entries(childCount: maps.childCount), at: entryIndex,
+            removing: removingEntry, inserting: insertedEntry, moving: isUnique)
+        // The old node gave its elements away: it must not deinitialize them again.
+        if isUnique { node.maps = _TrieNodeMaps(entryMap: 0, childMap: 0) }
+        node = spliced
+    }
+
+    /// Initializes `target` with the `count` elements of `source`, less the one at `index` if `removing`,
+    /// plus `inserted` at `index`. With `moving`, `source` is left deinitialized.
+    @inlinable static func transfer<Element>(
+        from source: UnsafeMutablePointer<Element>, count: Int, to target: UnsafeMutablePointer<Element>,
+        at index: Int, removing: Bool, inserting inserted: Element?, moving: Bool
+    ) {
+        let suffix = index + (removing ? 1 : 0)
+        let targetSuffix = index + (inserted == nil ? 0 : 1)
+        if moving {
+            target.moveInitialize(from: source, count: index)
+            if removing { (source + index).deinitialize(count: 1) }
+            (target + targetSuffix).moveInitialize(from: source + suffix, count: count - suffix)
+        } else {
+            copy(index, from: source, to: target)
+            copy(count - suffix, from: source + suffix, to: target + targetSuffix)
+        }
+        if let inserted { (target + index).initialize(to: inserted) }
     }
 }

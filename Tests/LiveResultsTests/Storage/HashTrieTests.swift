@@ -11,21 +11,47 @@ private struct CollidingKey: Hashable, Sendable {
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
 }
 
+/// A value that carries its key, as the trie requires.
+private struct Entry<Key: Hashable & Sendable, Payload: Equatable & Sendable>: _HashTrieValue, Equatable {
+    var key: Key
+    var value: Payload
+    var trieKey: Key { key }
+}
+
+/// An object whose lifetime a test follows through weak references.
+private final class Token: Sendable {}
+
+private struct WeakToken {
+    weak var token: Token?
+}
+
+/// A value holding a ``Token``.
+private struct Tracked: Equatable, Sendable {
+    let token = Token()
+
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.token === rhs.token }
+}
+
+/// A value aligned to 16 bytes, more than a node's child references.
+private struct Wide: Equatable, Sendable {
+    var bits: SIMD4<Float>
+}
+
 @Suite("Persistent hash trie")
 struct HashTrieTests {
     @Test(
         "random updates and removals agree with a dictionary; old versions stay intact", arguments: [UInt64(1), 2, 3])
     func randomOperations(seed: UInt64) {
         var random = SeededGenerator(seed: seed)
-        var trie = _HashTrie<Int, Int>()
+        var trie = _HashTrie<Int, Entry<Int, Int>>()
         var model: [Int: Int] = [:]
-        var versions: [(trie: _HashTrie<Int, Int>, contents: [Int: Int])] = []
+        var versions: [(trie: _HashTrie<Int, Entry<Int, Int>>, contents: [Int: Int])] = []
         for step in 0..<20000 {
             let key = Int.random(in: 0..<3000, using: &random)
             if Int.random(in: 0..<3, using: &random) == 0 {
-                #expect(trie.removeValue(forKey: key) == model.removeValue(forKey: key))
+                #expect(trie.removeValue(forKey: key)?.value == model.removeValue(forKey: key))
             } else {
-                #expect(trie.updateValue(step, forKey: key) == model.updateValue(step, forKey: key))
+                #expect(trie.updateValue(Entry(key: key, value: step))?.value == model.updateValue(step, forKey: key))
             }
             if step % 1999 == 0 { versions.append((trie, model)) }
         }
@@ -35,40 +61,112 @@ struct HashTrieTests {
 
     @Test("colliding hashes, whole and partial, are kept apart")
     func collisions() {
-        var trie = _HashTrie<CollidingKey, Int>()
+        var trie = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>()
         var model: [CollidingKey: Int] = [:]
         // Keys 0..<40 share one of four whole hashes; some hashes differ only in high bits.
         let keys = (0..<40).map { CollidingKey(value: $0, hashBits: [7, 7 | (1 << 62), 7 | (1 << 40), 9][$0 % 4]) }
         for key in keys {
-            trie.updateValue(key.value, forKey: key)
+            trie.updateValue(Entry(key: key, value: key.value))
             model[key] = key.value
         }
         expect(trie, equals: model)
+        let full = trie
         for key in keys where key.value % 3 == 0 {
-            #expect(trie.removeValue(forKey: key) == model.removeValue(forKey: key))
+            #expect(trie.removeValue(forKey: key)?.value == model.removeValue(forKey: key))
         }
         expect(trie, equals: model)
         #expect(trie[CollidingKey(value: 1000, hashBits: 7)] == nil)
-        expect(_HashTrie(uniqueKeysWithValues: model.map { (key: $0.key, value: $0.value) }), equals: model)
+        expect(_HashTrie(uniqueValues: model.map { Entry(key: $0.key, value: $0.value) }), equals: model)
+        // Down to nothing, through collision nodes of two and of one entry.
+        for key in keys { trie.removeValue(forKey: key) }
+        expect(trie, equals: [:])
+        expect(full, equals: Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.value) }))
     }
 
     @Test("bulk building equals inserting one by one", arguments: [0, 1, 2, 33, 1000, 50000])
     func bulkBuild(size: Int) {
-        let entries = (0..<size).map { (key: $0 * 7919, value: $0) }
-        let trie = _HashTrie(uniqueKeysWithValues: entries)
+        let entries = (0..<size).map { Entry(key: $0 * 7919, value: $0) }
+        let trie = _HashTrie<Int, Entry<Int, Int>>(uniqueValues: entries)
         expect(trie, equals: Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) }))
+        var oneByOne = _HashTrie<Int, Entry<Int, Int>>()
+        for entry in entries.reversed() { oneByOne.updateValue(entry) }
+        #expect(shape(of: trie.root) == shape(of: oneByOne.root))
         var grown = trie
-        grown.updateValue(-1, forKey: -1)
-        #expect(trie[-1] == nil && grown[-1] == -1)
+        grown.updateValue(Entry(key: -1, value: -1))
+        #expect(trie[-1] == nil && grown[-1]?.value == -1)
+    }
+
+    @Test("bulk building with colliding hashes equals inserting one by one")
+    func bulkBuildWithCollisions() {
+        let entries = (0..<200).map { Entry(key: CollidingKey(value: $0, hashBits: $0 % 37 * 0x1111), value: $0) }
+        let trie = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>(uniqueValues: entries)
+        expect(trie, equals: Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.value) }))
+        var oneByOne = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>()
+        for entry in entries { oneByOne.updateValue(entry) }
+        #expect(shape(of: trie.root) == shape(of: oneByOne.root))
+    }
+
+    @Test("a value is released once no version holds it, and only then")
+    func lifetimes() {
+        var watched: [WeakToken] = []
+        func tracked() -> Tracked {
+            let value = Tracked()
+            watched.append(WeakToken(token: value.token))
+            return value
+        }
+        func liveCount() -> Int { watched.count { $0.token != nil } }
+
+        var random = SeededGenerator(seed: 7)
+        var trie = _HashTrie<Int, Entry<Int, Tracked>>(uniqueValues: (0..<500).map { Entry(key: $0, value: tracked()) })
+        var versions: [_HashTrie<Int, Entry<Int, Tracked>>] = []
+        for step in 0..<3000 {
+            let key = Int.random(in: 0..<800, using: &random)
+            if step % 3 == 0 {
+                trie.removeValue(forKey: key)
+            } else {
+                trie.updateValue(Entry(key: key, value: tracked()))
+            }
+            if step % 300 == 0 { versions.append(trie) }
+        }
+        let held = Set((versions + [trie]).flatMap { $0.map { ObjectIdentifier($0.value.token) } })
+        #expect(liveCount() == held.count)
+        versions.removeAll()
+        #expect(liveCount() == trie.count)
+        trie = _HashTrie()
+        #expect(liveCount() == 0)
+    }
+
+    @Test("entries aligned beyond a pointer stay aligned")
+    func wideValues() {
+        var trie = _HashTrie<Int, Entry<Int, Wide>>(
+            uniqueValues: (0..<300).map { Entry(key: $0, value: Wide(bits: SIMD4(repeating: Float($0)))) })
+        var model = Dictionary(uniqueKeysWithValues: (0..<300).map { ($0, Wide(bits: SIMD4(repeating: Float($0)))) })
+        for key in stride(from: 0, to: 600, by: 7) {
+            let value = Wide(bits: SIMD4(repeating: Float(-key)))
+            #expect(trie.updateValue(Entry(key: key, value: value))?.value == model.updateValue(value, forKey: key))
+        }
+        for key in stride(from: 0, to: 600, by: 5) {
+            #expect(trie.removeValue(forKey: key)?.value == model.removeValue(forKey: key))
+        }
+        expect(trie, equals: model)
+    }
+
+    /// The maps of every node, depth first: equal for equal contents, since the trie is canonical.
+    private func shape<Value>(of node: _TrieNode<Value>) -> [UInt64] {
+        let maps = node.maps
+        var shape = [UInt64(maps.entryMap) << 32 | UInt64(maps.childMap)]
+        for index in 0..<maps.childCount { shape += self.shape(of: node.children[index]) }
+        return shape
     }
 
     private func expect<Key, Value: Equatable>(
-        _ trie: _HashTrie<Key, Value>, equals model: [Key: Value], sourceLocation: SourceLocation = #_sourceLocation
+        _ trie: _HashTrie<Key, Entry<Key, Value>>, equals model: [Key: Value],
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         trie._checkInvariants()
         #expect(trie.count == model.count, sourceLocation: sourceLocation)
         #expect(
             Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) }) == model, sourceLocation: sourceLocation)
-        for (key, value) in model { #expect(trie[key] == value, sourceLocation: sourceLocation) }
+        for (key, value) in model { #expect(trie[key]?.value == value, sourceLocation: sourceLocation) }
     }
 }

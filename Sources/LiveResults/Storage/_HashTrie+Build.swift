@@ -1,0 +1,126 @@
+extension _HashTrie {
+    /// A trie of values with unique keys, built top-down by an in-place radix sort on the hash
+    /// fragments: each node groups its values by fragment and builds a child per group of two or more.
+    /// Every value is hashed once and its 16-byte build entry moves about once per level: O(*n* log₃₂
+    /// *n*), with no comparison sort, one buffer of 16 bytes per value, and each node allocated once at
+    /// its final size.
+    @inlinable init(uniqueValues values: some Collection<Value>) {
+        let built =
+            values.withContiguousStorageIfAvailable { Self.build($0) }
+            ?? ContiguousArray(values).withUnsafeBufferPointer { Self.build($0) }
+        root = built
+        count = values.count
+    }
+
+    /// Where a value being bulk-built is, and its hash.
+    @usableFromInline struct _BuildEntry {
+        @usableFromInline var hash: UInt64
+        @usableFromInline var index: Int
+
+        @inlinable init(hash: UInt64, index: Int) {
+            self.hash = hash
+            self.index = index
+        }
+    }
+
+    @inlinable static func build(_ values: UnsafeBufferPointer<Value>) -> Node {
+        guard !values.isEmpty else { return Node.empty() }
+        let entries = UnsafeMutablePointer<_BuildEntry>.allocate(capacity: values.count)
+        defer { entries.deallocate() }
+        for index in values.indices {
+            (entries + index).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
+        }
+        return build(values, entries: entries, count: values.count, shift: 0)
+    }
+
+    /// Builds the node of the `count` build entries at `entries`, whose hashes agree below `shift`,
+    /// reordering them.
+    @inlinable static func build(
+        _ values: UnsafeBufferPointer<Value>,
+        entries: UnsafeMutablePointer<_BuildEntry>,
+        count: Int,
+        shift: Int
+    ) -> Node {
+        if shift > maximumShift {
+            let node = Node.allocate(.collision(count: count))
+            let target = node.entries(childCount: 0)
+            for index in 0..<count { (target + index).initialize(to: values[entries[index].index]) }
+            return node
+        }
+        var (seen, repeated): (UInt32, UInt32) = (0, 0)
+        for index in 0..<count {
+            let bit = UInt32(1) &<< Node.fragment(of: entries[index].hash, at: shift)
+            repeated |= seen & bit
+            seen |= bit
+        }
+        let maps = _TrieNodeMaps(entryMap: seen & ~repeated, childMap: repeated)
+        let node = Node.allocate(maps)
+        if maps.childMap == 0 {
+            // All fragments differ (most nodes, near the bottom): each value goes straight to its place.
+            let target = node.entries(childCount: 0)
+            for index in 0..<count {
+                let bit = UInt32(1) &<< Node.fragment(of: entries[index].hash, at: shift)
+                (target + Node.index(of: bit, in: maps.entryMap)).initialize(to: values[entries[index].index])
+            }
+            return node
+        }
+        if maps.entryMap == 0 && maps.childMap.nonzeroBitCount == 1 {
+            // One fragment for all: a single child, and nothing to reorder.
+            node.children.initialize(to: build(values, entries: entries, count: count, shift: shift + 5))
+            return node
+        }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { cursors in
+            // Group the entries by fragment in place (an American flag sort pass): count each fragment,
+            // then move each entry to the next free place of its group, taking out the entry there.
+            let (next, ends) = (cursors.baseAddress!, cursors.baseAddress! + 32)
+            var remaining = seen
+            while remaining != 0 {
+                next[remaining.trailingZeroBitCount] = 0
+                remaining &= remaining &- 1
+            }
+            for index in 0..<count { next[Int(Node.fragment(of: entries[index].hash, at: shift))] += 1 }
+            var start = 0
+            remaining = seen
+            while remaining != 0 {
+                let fragment = remaining.trailingZeroBitCount
+                (next[fragment], ends[fragment]) = (start, start + next[fragment])
+                start = ends[fragment]
+                remaining &= remaining &- 1
+            }
+            remaining = seen
+            while remaining != 0 {
+                let fragment = remaining.trailingZeroBitCount
+                while next[fragment] < ends[fragment] {
+                    var entry = entries[next[fragment]]
+                    var other = Int(Node.fragment(of: entry.hash, at: shift))
+                    while other != fragment {
+                        swap(&entry, &entries[next[other]])
+                        next[other] += 1
+                        other = Int(Node.fragment(of: entry.hash, at: shift))
+                    }
+                    entries[next[fragment]] = entry
+                    next[fragment] += 1
+                }
+                remaining &= remaining &- 1
+            }
+            let (children, target) = (node.children, node.entries(childCount: maps.childMap.nonzeroBitCount))
+            var (childIndex, entryIndex) = (0, 0)
+            start = 0
+            remaining = seen
+            while remaining != 0 {
+                let end = ends[remaining.trailingZeroBitCount]
+                if end - start == 1 {
+                    (target + entryIndex).initialize(to: values[entries[start].index])
+                    entryIndex += 1
+                } else {
+                    (children + childIndex).initialize(
+                        to: build(values, entries: entries + start, count: end - start, shift: shift + 5))
+                    childIndex += 1
+                }
+                start = end
+                remaining &= remaining &- 1
+            }
+        }
+        return node
+    }
+}
