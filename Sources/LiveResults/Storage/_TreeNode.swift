@@ -45,8 +45,8 @@
     }
 
     @inlinable init(copying node: _TreeNode) {
-        elements = node.elements
-        children = node.children
+        elements = node.elements.copyWithRoomForOneMore()
+        children = node.children.copyWithRoomForOneMore()
         count = node.count
         weight = node.weight
         firstKey = node.firstKey
@@ -101,5 +101,21 @@
         }
         refreshSummary()
         return sibling
+    }
+}
+
+extension ContiguousArray {
+    /// A copy with a buffer of its own and room for one more element, for a node copied because a
+    /// mutation is about to change it.
+    ///
+    /// Sharing the buffer and letting the mutation copy it on write would go through the runtime's
+    /// generic copy (a value-witness call per element, into a buffer grown for appending); this loop is
+    /// specialized for the element type, which made path copies under a held snapshot cheaper.
+    @inlinable func copyWithRoomForOneMore() -> ContiguousArray {
+        guard !isEmpty else { return [] }
+        return ContiguousArray(unsafeUninitializedCapacity: count + 1) { buffer, initialized in
+            for index in indices { (buffer.baseAddress! + index).initialize(to: self[index]) }
+            initialized = count
+        }
     }
 }
