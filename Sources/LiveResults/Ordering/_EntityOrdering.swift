@@ -9,7 +9,6 @@ import Foundation
     @usableFromInline let sectionName: @Sendable (Entity) -> String
     @usableFromInline let sectionOrder: SectionOrder
     /// The user's sort, without the insertion-order tie break.
-    /// The user's sort, without the insertion-order tie break.
     @usableFromInline var rule: _SortRule<Entity>
 
     @inlinable var compare: @Sendable (Entity, Entity) -> ComparisonResult { rule.compare }
@@ -20,7 +19,7 @@ import Foundation
         rule: _SortRule<Entity>
     ) {
         if let sectionNameKeyPath {
-            self.sectionName = { $0[keyPath: sectionNameKeyPath] }
+            self.sectionName = _FieldAccess.reader(sectionNameKeyPath)
         } else {
             self.sectionName = { _ in "" }
         }
