@@ -1,0 +1,113 @@
+/// Building a whole storage at once: a fetch, a resort.
+extension _SectionedStorage {
+    /// Creates a storage holding `stored`, whose ids must be unique.
+    ///
+    /// - Complexity: See ``built(ordering:contents:)``.
+    @inlinable init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
+        self = Self.built(ordering: ordering, contents: stored).storage
+    }
+
+    /// Creates a storage holding `entities`, whose ids must be unique, in insertion order.
+    ///
+    /// - Complexity: See ``built(ordering:contents:)``.
+    @inlinable init(ordering: _EntityOrdering<Entity>, fetched entities: [Entity]) {
+        self = Self.built(ordering: ordering, contents: Self.fetchContents(entities)).storage
+    }
+
+    /// The entities of a fetch result, each with its position as insertion sequence, without copying them.
+    @inlinable static func fetchContents(
+        _ entities: [Entity]
+    ) -> LazyMapCollection<Range<Int>, _StoredEntity<Entity>> {
+        entities.indices.lazy.map { _StoredEntity(entity: entities[$0], sequence: UInt64($0)) }
+    }
+
+    /// A storage holding `stored`, whose ids must be unique, and what was placed at each position in
+    /// display order: the entity's offset in `stored`, its section (the section's index) and its slot key.
+    ///
+    /// Entities are sorted by section and abbreviated key with a radix sort; only entities whose
+    /// abbreviated keys tie are compared, and only when the abbreviation is not exact (then by the
+    /// whole ordering rule) or when `stored` is not in insertion order (then by insertion sequence).
+    ///
+    /// - Complexity: O(*n*) to number the sections and sort by abbreviated key, plus O(*k* log *k*)
+    ///   comparisons for each run of *k* tied entities (a whole section when the sort has no
+    ///   abbreviation), then O(*n*) to build the trees and the records.
+    @inlinable static func built<Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
+        ordering: _EntityOrdering<Entity>,
+        contents stored: Contents
+    ) -> (storage: Self, placed: [_SortEntry]) where Contents.Index == Int {
+        precondition(stored.count < Int(UInt32.max), "too many entities")
+        var storage = Self(ordering: ordering)
+        guard !stored.isEmpty else { return (storage, []) }
+        var names = _SectionNameTable()
+        var entries = [_SortEntry]()
+        entries.reserveCapacity(stored.count)
+        var inInsertionOrder = true
+        let rule = ordering.rule
+        var previous: UInt64? = nil
+        for index in stored.indices {
+            let item = stored[index]
+            let section = names.number(of: ordering.sectionName(item.entity))
+            entries.append(
+                _SortEntry(
+                    key: rule.abbreviate(item.entity), section: section, index: UInt32(index - stored.startIndex)))
+            if let previous, previous >= item.sequence { inInsertionOrder = false }
+            previous = item.sequence
+        }
+        // Number the sections in section order.
+        let sectionNames = names.names.sorted(by: ordering.sectionOrder.areInIncreasingOrder)
+        if sectionNames.count > 1 {
+            var rank = [UInt32](repeating: 0, count: sectionNames.count)
+            for (position, name) in sectionNames.enumerated() { rank[Int(names.numbers[name]!)] = UInt32(position) }
+            for index in entries.indices { entries[index].section = rank[Int(entries[index].section)] }
+        }
+        _RadixSort.sort(&entries, sectionCount: sectionNames.count)
+        orderTies(&entries, of: stored, by: ordering, inInsertionOrder: inInsertionOrder)
+        var slots = ContiguousArray<Slot>()
+        slots.reserveCapacity(entries.count)
+        for entry in entries {
+            slots.append(Slot(id: stored[stored.startIndex + Int(entry.index)].entity.id, key: entry.key))
+        }
+        var sections = ContiguousArray<Section>()
+        sections.reserveCapacity(sectionNames.count)
+        var start = 0
+        while start < entries.count {
+            let section = entries[start].section
+            var end = start + 1
+            while end < entries.count && entries[end].section == section { end += 1 }
+            sections.append(Section(name: sectionNames[Int(section)], items: _Tree(sorted: slots[start..<end])))
+            start = end
+        }
+        storage.sections = _Tree(sorted: sections)
+        storage.records = _HashTrie(uniqueKeysWithValues: stored.lazy.map { (key: $0.entity.id, value: $0) })
+        return (storage, entries)
+    }
+
+    /// Orders the entries of each run of equal sections and abbreviated keys, which `entries` holds in
+    /// input order: by the whole ordering rule, unless the abbreviation is exact, in which case only
+    /// the insertion sequence decides, which the input order already follows if `inInsertionOrder`.
+    @inlinable static func orderTies<Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
+        _ entries: inout [_SortEntry],
+        of stored: Contents,
+        by ordering: _EntityOrdering<Entity>,
+        inInsertionOrder: Bool
+    ) where Contents.Index == Int {
+        let exact = ordering.rule.abbreviationIsExact
+        guard !exact || !inInsertionOrder else { return }
+        func entity(of entry: _SortEntry) -> _StoredEntity<Entity> { stored[stored.startIndex + Int(entry.index)] }
+        func sequence(of entry: _SortEntry) -> UInt64 { entity(of: entry).sequence }
+        var start = 0
+        while start < entries.count {
+            let (section, key) = (entries[start].section, entries[start].key)
+            var end = start + 1
+            while end < entries.count && entries[end].section == section && entries[end].key == key { end += 1 }
+            if end - start > 1 {
+                if exact {
+                    entries[start..<end].sort { sequence(of: $0) < sequence(of: $1) }
+                } else {
+                    entries[start..<end].sort { ordering.precedes(entity(of: $0), entity(of: $1)) }
+                }
+            }
+            start = end
+        }
+    }
+}
