@@ -84,23 +84,19 @@ import Foundation
             guard let oldPosition = oldPositions[id] else { continue }
             match.pair(old: Int(oldPosition), new: position, changed: false)
         }
-        // The old entities by old position, then compared in new order, where old positions mostly
-        // increase. Each old position gets exactly one record: the slots and the records hold the same
-        // ids, once each.
-        precondition(oldPositions.count == oldLayout.count && old.records.count == oldLayout.count)
-        let oldEntities = UnsafeMutableBufferPointer<Entity>.allocate(capacity: oldLayout.count)
-        defer {
-            oldEntities.deinitialize()
-            oldEntities.deallocate()
-        }
+        // The old entities in the order the walk meets them, each old position pointing to its own:
+        // the walk appends in order and writes four bytes per entity at random, where writing whole
+        // entities at their positions would cost a cache miss each.
+        var oldEntities = ContiguousArray<Entity>()
+        oldEntities.reserveCapacity(oldLayout.count)
+        var recordOfPosition = [Int32](repeating: 0, count: oldLayout.count)
         for (id, stored) in old.records {
-            // Initialized, not assigned: assignment would first read the slot to release what it holds.
-            (oldEntities.baseAddress! + Int(oldPositions[id]!)).initialize(to: stored.entity)
+            recordOfPosition[Int(oldPositions[id]!)] = Int32(truncatingIfNeeded: oldEntities.count)
+            oldEntities.append(stored.entity)
         }
         for (position, oldPosition) in match.oldPositions.enumerated() where oldPosition >= 0 {
-            if oldEntities[Int(oldPosition)] != newEntity(position, newLayout.ids[position]) {
-                match.changed[position] = true
-            }
+            let oldEntity = oldEntities[Int(recordOfPosition[Int(oldPosition)])]
+            if oldEntity != newEntity(position, newLayout.ids[position]) { match.changed[position] = true }
         }
         return match
     }

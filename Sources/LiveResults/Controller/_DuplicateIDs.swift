@@ -3,6 +3,7 @@
 /// A `Set` of a million ids costs a cache miss per insertion, since its table is larger than the
 /// caches. Here the ids' hashes are first grouped by their top bits into blocks of about a thousand,
 /// then each block is checked with a small table that stays in the first-level cache.
+/// Ids are compared only where the hashes' low halves are equal.
 @usableFromInline enum _DuplicateIDs {
     /// The indices of the entities whose id occurs earlier in `entities`, ascending.
     ///
@@ -32,7 +33,7 @@
         for index in 0..<count {
             let hash = hashes[index]
             let block = blockBits == 0 ? 0 : Int(truncatingIfNeeded: hash >> blockShift)
-            blocked[next[block]] = Entry(hash: hash, index: UInt32(index))
+            blocked[next[block]] = Entry(hash: UInt32(truncatingIfNeeded: hash), index: UInt32(index))
             next[block] += 1
         }
         var later: [Int] = []
@@ -72,13 +73,14 @@
         return later
     }
 
-    /// An id's hash and the index of its entity.
+    /// The low half of an id's hash and the index of its entity: eight bytes. The block an entry is in
+    /// stands for the top bits of the hash; ids are compared where the low halves are equal.
     @usableFromInline struct Entry {
-        @usableFromInline var hash: UInt64
+        @usableFromInline var hash: UInt32
         @usableFromInline var index: UInt32
 
         @usableFromInline
-        init(hash: UInt64, index: UInt32) {
+        init(hash: UInt32, index: UInt32) {
             self.hash = hash
             self.index = index
         }

@@ -80,7 +80,7 @@ import Foundation
         changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
     ) {
         let later = _DuplicateIDs.laterOccurrences(in: fetched)
-        let contents = _SectionedStorage.fetchContents(included(fetched, skipping: later))
+        let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
         let (storage, placed) = _SectionedStorage.built(ordering: storage.ordering, contents: contents)
         next.storage = storage

@@ -11,14 +11,7 @@ extension _SectionedStorage {
     ///
     /// - Complexity: See ``built(ordering:contents:)``.
     @inlinable init(ordering: _EntityOrdering<Entity>, fetched entities: [Entity]) {
-        self = Self.built(ordering: ordering, contents: Self.fetchContents(entities)).storage
-    }
-
-    /// The entities of a fetch result, each with its position as insertion sequence, without copying them.
-    @inlinable static func fetchContents(
-        _ entities: [Entity]
-    ) -> LazyMapCollection<Range<Int>, _StoredEntity<Entity>> {
-        entities.indices.lazy.map { _StoredEntity(entity: entities[$0], sequence: UInt64($0)) }
+        self = Self.built(ordering: ordering, contents: _FetchContents(entities)).storage
     }
 
     /// A storage holding `stored`, whose ids must be unique, and what was placed at each position in
@@ -41,6 +34,10 @@ extension _SectionedStorage {
         var names = _SectionNameTable()
         var entries = [_SortEntry]()
         entries.reserveCapacity(stored.count)
+        // The ids in input order, read in order: the slots gather them in display order from here, a
+        // fraction of the memory of the entities.
+        var ids = ContiguousArray<Entity.ID>()
+        ids.reserveCapacity(stored.count)
         var inInsertionOrder = true
         let rule = ordering.rule
         var previous: UInt64? = nil
@@ -50,6 +47,7 @@ extension _SectionedStorage {
             entries.append(
                 _SortEntry(
                     key: rule.abbreviate(item.entity), section: section, index: UInt32(index - stored.startIndex)))
+            ids.append(item.entity.id)
             if let previous, previous >= item.sequence { inInsertionOrder = false }
             previous = item.sequence
         }
@@ -62,11 +60,6 @@ extension _SectionedStorage {
         }
         _RadixSort.sort(&entries, sectionCount: sectionNames.count)
         orderTies(&entries, of: stored, by: ordering, inInsertionOrder: inInsertionOrder)
-        var slots = ContiguousArray<Slot>()
-        slots.reserveCapacity(entries.count)
-        for entry in entries {
-            slots.append(Slot(id: stored[stored.startIndex + Int(entry.index)].entity.id, key: entry.key))
-        }
         var sections = ContiguousArray<Section>()
         sections.reserveCapacity(sectionNames.count)
         var start = 0
@@ -74,7 +67,11 @@ extension _SectionedStorage {
             let section = entries[start].section
             var end = start + 1
             while end < entries.count && entries[end].section == section { end += 1 }
-            sections.append(Section(name: sectionNames[Int(section)], items: _Tree(sorted: slots[start..<end])))
+            let items = _Tree<Slot>(count: end - start) { item in
+                let entry = entries[start + item]
+                return Slot(id: ids[Int(entry.index)], key: entry.key)
+            }
+            sections.append(Section(name: sectionNames[Int(section)], items: items))
             start = end
         }
         storage.sections = _Tree(sorted: sections)
