@@ -111,7 +111,14 @@ extension _EntityOrdering {
         _SortRule(
             compare: comparison(of: descriptors),
             abbreviation: descriptors.first.flatMap(abbreviation),
-            abbreviationIsExact: descriptors.count == 1
+            abbreviationIsExact: descriptors.count == 1,
+            abbreviatedField: descriptors.first.flatMap { descriptor in
+                descriptor.stringComparator == nil
+                    ? descriptor.keyPath.flatMap {
+                        _AbbreviatedField.field(of: $0, reversed: descriptor.order == .reverse)
+                    }
+                    : nil
+            }
         )
     }
 

@@ -36,10 +36,29 @@
     @inlinable mutating func number(of name: String) -> UInt32 {
         guard MemoryLayout<String>.size == 16 else { return lookUp(name) }
         let bits = withUnsafeBytes(of: name) { ($0.load(as: UInt64.self), $0.load(fromByteOffset: 8, as: UInt64.self)) }
+        return number(ofBits: bits) { name }
+    }
+
+    /// The number of the name stored at `offset` in `root` (a `String` property's offset): the name's
+    /// bits are read there, and the name itself only when they are not cached, so that most entities
+    /// cost neither a copy of the string nor a call.
+    @inlinable mutating func number<Root>(ofNameIn root: Root, at offset: Int) -> UInt32 {
+        guard MemoryLayout<String>.size == 16 else {
+            return lookUp(_FieldAccess.read(root, at: offset, as: String.self))
+        }
+        let bits = withUnsafePointer(to: root) { pointer in
+            let field = UnsafeRawPointer(pointer) + offset
+            return (field.load(as: UInt64.self), field.load(fromByteOffset: 8, as: UInt64.self))
+        }
+        return number(ofBits: bits) { _FieldAccess.read(root, at: offset, as: String.self) }
+    }
+
+    /// The number of the string whose bits are `bits`: `name` makes that string.
+    @inlinable mutating func number(ofBits bits: (UInt64, UInt64), name: () -> String) -> UInt32 {
         let mixed = (bits.0 &* 0x9E37_79B9_7F4A_7C15) ^ (bits.1 &* 0xC2B2_AE3D_27D4_EB4F)
         let slot = Int(truncatingIfNeeded: mixed >> 56)
-        let cached = cache[slot]
-        if cached.number != Self.empty && cached.bits == bits { return cached.number }
+        if cache[slot].number != Self.empty && cache[slot].bits == bits { return cache[slot].number }
+        let name = name()
         let number = lookUp(name)
         cache[slot] = CacheEntry(bits: bits, name: name, number: number)
         return number

@@ -41,17 +41,28 @@ extension _SectionedStorage {
         var inInsertionOrder = true
         let rule = ordering.rule
         var previous: UInt64? = nil
+        // `stored[index]` is read field by field rather than bound once: a bound copy of the entity
+        // costs a retain and a release of everything it references.
         for index in stored.indices {
-            let item = stored[index]
-            let section = names.number(of: ordering.sectionName(item.entity))
+            let section =
+                if !ordering.isSectioned {
+                    UInt32(0)
+                } else if let offset = ordering.sectionNameOffset {
+                    names.number(ofNameIn: stored[index].entity, at: offset)
+                } else {
+                    names.number(of: ordering.sectionName(stored[index].entity))
+                }
             entries.append(
                 _SortEntry(
-                    key: rule.abbreviate(item.entity), section: section, index: UInt32(index - stored.startIndex)))
-            ids.append(item.entity.id)
-            if let previous, previous >= item.sequence { inInsertionOrder = false }
-            previous = item.sequence
+                    key: rule.abbreviate(stored[index].entity), section: section,
+                    index: UInt32(index - stored.startIndex)))
+            ids.append(stored[index].entity.id)
+            let sequence = stored[index].sequence
+            if let previous, previous >= sequence { inInsertionOrder = false }
+            previous = sequence
         }
         // Number the sections in section order.
+        if !ordering.isSectioned { _ = names.number(of: "") }
         let sectionNames = names.names.sorted(by: ordering.sectionOrder.areInIncreasingOrder)
         if sectionNames.count > 1 {
             var rank = [UInt32](repeating: 0, count: sectionNames.count)
