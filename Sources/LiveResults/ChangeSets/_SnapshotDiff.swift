@@ -138,18 +138,18 @@ import Foundation
         for section in 0..<new.sectionCount {
             for position in new.positions(ofSection: section) {
                 let oldPosition = Int(match.oldPositions[position])
-                let indexPath = new.indexPath(of: position, inSection: section)
                 guard oldPosition >= 0 else {
-                    changes.insertedItems.append(indexPath)
+                    changes.insertedItems.append(new.indexPath(of: position, inSection: section))
                     changes.insertedItemIDs.append(new.ids[position])
                     continue
                 }
                 if moved[position] {
+                    let indexPath = new.indexPath(of: position, inSection: section)
                     changes.movedItems.append(ItemMove(from: old.indexPath(of: oldPosition), to: indexPath))
                     changes.movedItemIDs.append(new.ids[position])
                 }
                 if match.changed[position] {
-                    changes.updatedItems.append(indexPath)
+                    changes.updatedItems.append(new.indexPath(of: position, inSection: section))
                     changes.updatedItemIDs.append(new.ids[position])
                 }
             }
