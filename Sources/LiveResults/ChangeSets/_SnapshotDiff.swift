@@ -43,22 +43,23 @@ import Foundation
         return changeSet(from: oldLayout, to: newLayout, match: match)
     }
 
-    /// The change set of a resort: `new` was built from `old.allStored`, so the entity placed at each
-    /// new position came from the old position that is its offset in that array, and none changed.
+    /// The change set of a resort: `new` holds the entities of `old`, none changed, in another order.
     ///
-    /// - Complexity: O(*n*), plus O(*m* log *m*) for *m* runs of entities that kept their order.
+    /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every entity;
+    ///   plus O(*m* log *m*) for *m* runs of entities that kept their order.
     @inlinable static func changeSet<Entity>(
         from old: _SectionedStorage<Entity>,
-        resortedTo new: _SectionedStorage<Entity>,
-        placed: [_SortEntry]
+        resortedTo new: _SectionedStorage<Entity>
     ) -> ChangeSet<Entity> {
         if old.count == 0 || new.count == 0 {
             return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
         }
         let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
+        var oldPositions = [Entity.ID: Int32](minimumCapacity: oldLayout.count)
+        for (position, id) in oldLayout.ids.enumerated() { oldPositions[id] = Int32(truncatingIfNeeded: position) }
         var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
-        for (position, entry) in placed.enumerated() {
-            match.pair(old: Int(entry.index), new: position, changed: false)
+        for (position, id) in newLayout.ids.enumerated() {
+            match.pair(old: Int(oldPositions[id]!), new: position, changed: false)
         }
         return changeSet(from: oldLayout, to: newLayout, match: match)
     }

@@ -116,12 +116,13 @@ import Foundation
 
     /// Orders everything by another sort comparator, keeping each entity's insertion order.
     ///
-    /// - Complexity: O(*n* log₃₂ *n*) to collect the entities in order, then as
-    ///   ``_SectionedStorage/built(ordering:contents:)`` and O(*m* log *m*) for the moves.
+    /// - Complexity: As ``_SectionedStorage/built(ordering:contents:)`` for the entities in the order
+    ///   a walk of the records meets them (no lookups), then O(*n*) expected to pair old and new
+    ///   positions and O(*m* log *m*) for the moves.
     @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
-        let (resorted, placed) = _SectionedStorage.built(
-            ordering: storage.ordering.sorted(by: rule), contents: storage.allStored)
-        let changes = _SnapshotDiff.changeSet(from: storage, resortedTo: resorted, placed: placed)
+        let records = Array(storage.records.lazy.map(\.value))
+        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: records)
+        let changes = _SnapshotDiff.changeSet(from: storage, resortedTo: resorted)
         storage = resorted
         return changes
     }
