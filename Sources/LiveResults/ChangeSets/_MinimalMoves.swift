@@ -34,13 +34,25 @@
     /// - Returns: `kept[i]` tells whether item `i` keeps its place.
     /// - Complexity: O(*m* log *m*) for *m* items.
     @inlinable static func kept<Key: Comparable>(newKeys: [Key], weights: [Weight]) -> [Bool] {
-        let count = newKeys.count
-        // Rank of each item's new key, 1-based for the Fenwick tree.
-        var rank = [Int](repeating: 0, count: count)
+        var ranks = [Int](repeating: 0, count: newKeys.count)
         for (position, item) in newKeys.indices.sorted(by: { newKeys[$0] < newKeys[$1] }).enumerated() {
-            rank[item] = position + 1
+            ranks[item] = position
         }
-        var tree = _PrefixMaximum(count: count)
+        return kept(ranks: ranks, rankCount: newKeys.count, weights: weights)
+    }
+
+    /// Which items to keep, given their ranks after the change.
+    ///
+    /// - Parameters:
+    ///   - ranks: The items' ranks after the change, listed in their old order; distinct, in `0..<rankCount`.
+    ///   - weights: The items' weights, parallel to `ranks`.
+    /// - Returns: `kept[i]` tells whether item `i` keeps its place.
+    /// - Complexity: O(*m* log *r*) for *m* items and *r* ranks.
+    @inlinable static func kept(ranks: [Int], rankCount: Int, weights: [Weight]) -> [Bool] {
+        let count = ranks.count
+        // 1-based ranks for the Fenwick tree.
+        let rank = ranks.map { $0 + 1 }
+        var tree = _PrefixMaximum(count: rankCount)
         var total = [Weight](repeating: .zero, count: count)
         var parent = [Int](repeating: -1, count: count)
         var best: (weight: Weight, item: Int) = (.zero, -1)

@@ -5,7 +5,11 @@ import Foundation
 /// Entities whose content did not change are preferred as the ones that stay, so among minimal sets of
 /// moves the changed entities are the ones that move.
 @usableFromInline enum _SnapshotDiff {
-    /// - Complexity: O(*n* log *n*) for *n* entities.
+    /// The change set between two storages.
+    ///
+    /// - Complexity: O(*n*) expected for *n* entities (one hash table of the old ids, a walk of the old
+    ///   records and a lookup of each surviving entity in the new records), plus O(*m* log *m*) for *m*
+    ///   runs of entities that kept their order: see ``changeSet(from:to:match:)``.
     @inlinable static func changeSet<Entity>(
         from old: _SectionedStorage<Entity>,
         to new: _SectionedStorage<Entity>
@@ -13,56 +17,205 @@ import Foundation
         if old.count == 0 || new.count == 0 {
             return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
         }
-        var builder = _ChangeSetBuilder<Entity>()
-        var oldPlaces: [Entity.ID: (indexPath: IndexPath, entity: Entity)] = [:]
-        oldPlaces.reserveCapacity(old.count)
-        var oldSections: [String: Int] = [:]
-        for (sectionIndex, section) in old.sections.enumerated() {
-            oldSections[section.name] = sectionIndex
-            for (item, slot) in section.items.enumerated() {
-                oldPlaces[slot.id] = (IndexPath(indexes: [sectionIndex, item]), old.stored(forID: slot.id)!.entity)
+        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
+        let match = matchByID(old: old, oldLayout, to: newLayout) { _, id in new.records[id]!.entity }
+        return changeSet(from: oldLayout, to: newLayout, match: match)
+    }
+
+    /// The change set between `old` and `new`, which ``_SectionedStorage/built(ordering:contents:)``
+    /// just built from `contents`, placing them as `placed`: the new entities are read from
+    /// `contents`, without looking them up.
+    ///
+    /// - Complexity: As ``changeSet(from:to:)``, without looking up the new records.
+    @inlinable static func changeSet<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
+        from old: _SectionedStorage<Entity>,
+        to new: _SectionedStorage<Entity>,
+        builtFrom contents: Contents,
+        placed: [_SortEntry]
+    ) -> ChangeSet<Entity> where Contents.Index == Int {
+        if old.count == 0 || new.count == 0 {
+            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
+        }
+        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
+        let match = matchByID(old: old, oldLayout, to: newLayout) { position, _ in
+            contents[contents.startIndex + Int(placed[position].index)].entity
+        }
+        return changeSet(from: oldLayout, to: newLayout, match: match)
+    }
+
+    /// The change set of a resort: `new` holds the entities of `old`, none changed, in another order.
+    ///
+    /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every entity;
+    ///   plus O(*m* log *m*) for *m* runs of entities that kept their order.
+    @inlinable static func changeSet<Entity>(
+        from old: _SectionedStorage<Entity>,
+        resortedTo new: _SectionedStorage<Entity>
+    ) -> ChangeSet<Entity> {
+        if old.count == 0 || new.count == 0 {
+            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
+        }
+        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
+        var oldPositions = [Entity.ID: Int32](minimumCapacity: oldLayout.count)
+        for (position, id) in oldLayout.ids.enumerated() { oldPositions[id] = Int32(truncatingIfNeeded: position) }
+        var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
+        for (position, id) in newLayout.ids.enumerated() {
+            match.pair(old: Int(oldPositions[id]!), new: position, changed: false)
+        }
+        return changeSet(from: oldLayout, to: newLayout, match: match)
+    }
+
+    /// Pairs the entities of two layouts by id, and tells which changed.
+    ///
+    /// The old entities are read by walking `old.records` once, not by looking each one up: a walk
+    /// visits each node of the trie once, a lookup descends from the root.
+    ///
+    /// - Parameter newEntity: The entity at a new position, given the position and its id.
+    /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every new id and
+    ///   every old record.
+    @inlinable static func matchByID<Entity>(
+        old: _SectionedStorage<Entity>,
+        _ oldLayout: _SnapshotLayout<Entity.ID>,
+        to newLayout: _SnapshotLayout<Entity.ID>,
+        newEntity: (Int, Entity.ID) -> Entity
+    ) -> _SnapshotMatch {
+        var oldPositions = [Entity.ID: Int32](minimumCapacity: oldLayout.count)
+        for (position, id) in oldLayout.ids.enumerated() { oldPositions[id] = Int32(truncatingIfNeeded: position) }
+        var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
+        for (position, id) in newLayout.ids.enumerated() {
+            guard let oldPosition = oldPositions[id] else { continue }
+            match.pair(old: Int(oldPosition), new: position, changed: false)
+        }
+        // The old entities in the order the walk meets them, each old position pointing to its own:
+        // the walk appends in order and writes four bytes per entity at random, where writing whole
+        // entities at their positions would cost a cache miss each.
+        var oldEntities = ContiguousArray<Entity>()
+        oldEntities.reserveCapacity(oldLayout.count)
+        var recordOfPosition = [Int32](repeating: 0, count: oldLayout.count)
+        for stored in old.records {
+            recordOfPosition[Int(oldPositions[stored.entity.id]!)] = Int32(truncatingIfNeeded: oldEntities.count)
+            oldEntities.append(stored.entity)
+        }
+        for (position, oldPosition) in match.oldPositions.enumerated() where oldPosition >= 0 {
+            let oldEntity = oldEntities[Int(recordOfPosition[Int(oldPosition)])]
+            if oldEntity != newEntity(position, newLayout.ids[position]) { match.changed[position] = true }
+        }
+        return match
+    }
+
+    /// The change set between two layouts whose entities `match` pairs.
+    ///
+    /// Every array comes out in the order the contract wants, so nothing is sorted. Entities that stay
+    /// in a section of the same name keep their place unless their order changed: in old order they
+    /// form runs that are consecutive in the new order too, and a run is kept or moved as a whole
+    /// (keeping part of a run is never better than keeping all of it), so the increasing subsequence
+    /// is taken over runs, not entities.
+    ///
+    /// - Complexity: O(*n* + *m* log *m*) for *n* entities in *m* runs.
+    @inlinable static func changeSet<Entity: FetchableEntity>(
+        from old: _SnapshotLayout<Entity.ID>,
+        to new: _SnapshotLayout<Entity.ID>,
+        match: _SnapshotMatch
+    ) -> ChangeSet<Entity> {
+        var changes = ChangeSet<Entity>()
+        var oldSections = [String: Int](minimumCapacity: old.sectionCount)
+        for (section, name) in old.names.enumerated() { oldSections[name] = section }
+        var newSections = [String: Int](minimumCapacity: new.sectionCount)
+        for (section, name) in new.names.enumerated() { newSections[name] = section }
+        for (section, name) in old.names.enumerated() where newSections[name] == nil {
+            changes.deletedSections.append(section)
+            changes.deletedSectionNames.append(name)
+        }
+        for (section, name) in new.names.enumerated() where oldSections[name] == nil {
+            changes.insertedSections.append(section)
+            changes.insertedSectionNames.append(name)
+        }
+        for section in 0..<old.sectionCount {
+            for position in old.positions(ofSection: section) where match.newPositions[position] < 0 {
+                changes.deletedItems.append(old.indexPath(of: position, inSection: section))
+                changes.deletedItemIDs.append(old.ids[position])
             }
         }
-        for (sectionIndex, section) in new.sections.enumerated() {
-            let oldSection = oldSections[section.name]
-            if oldSection == nil { builder.insertSection(sectionIndex, name: section.name) }
-            var stayed: [(id: Entity.ID, oldItem: Int, newItem: Int, unchanged: Bool)] = []
-            for (item, slot) in section.items.enumerated() {
-                let id = slot.id
-                let entity = new.stored(forID: id)!.entity
-                let indexPath = IndexPath(indexes: [sectionIndex, item])
-                guard let before = oldPlaces[id] else {
-                    builder.insert(id, at: indexPath)
+        let moved = movedEntities(from: old, to: new, match: match, oldSections: oldSections)
+        for section in 0..<new.sectionCount {
+            for position in new.positions(ofSection: section) {
+                let oldPosition = Int(match.oldPositions[position])
+                guard oldPosition >= 0 else {
+                    changes.insertedItems.append(new.indexPath(of: position, inSection: section))
+                    changes.insertedItemIDs.append(new.ids[position])
                     continue
                 }
-                let unchanged = before.entity == entity
-                if !unchanged { builder.update(id, at: indexPath) }
-                if before.indexPath[0] == oldSection {
-                    stayed.append((id, before.indexPath[1], item, unchanged))
-                } else {
-                    builder.move(id, from: before.indexPath, to: indexPath)
+                if moved[position] {
+                    let indexPath = new.indexPath(of: position, inSection: section)
+                    changes.movedItems.append(ItemMove(from: old.indexPath(of: oldPosition), to: indexPath))
+                    changes.movedItemIDs.append(new.ids[position])
+                }
+                if match.changed[position] {
+                    changes.updatedItems.append(new.indexPath(of: position, inSection: section))
+                    changes.updatedItemIDs.append(new.ids[position])
                 }
             }
-            stayed.sort { $0.oldItem < $1.oldItem }
-            let kept = _MinimalMoves.kept(
-                newKeys: stayed.map(\.newItem),
-                weights: stayed.map { _MinimalMoves.Weight(kept: 1, stationary: $0.unchanged ? 1 : 0) }
-            )
-            for (entry, isKept) in zip(stayed, kept) where !isKept {
-                builder.move(
-                    entry.id, from: IndexPath(indexes: [oldSection!, entry.oldItem]),
-                    to: IndexPath(indexes: [sectionIndex, entry.newItem]))
+        }
+        return changes
+    }
+
+    /// Whether the entity at each new position moved: it comes from another section, or it is not
+    /// among the most entities of its section that keep their order (the unchanged ones preferred).
+    @inlinable static func movedEntities<ID>(
+        from old: _SnapshotLayout<ID>,
+        to new: _SnapshotLayout<ID>,
+        match: _SnapshotMatch,
+        oldSections: [String: Int]
+    ) -> [Bool] {
+        var moved = [Bool](repeating: false, count: new.count)
+        // The rank in new order of each entity that stays in its section, among those.
+        var ranks = [Int32](repeating: 0, count: new.count)
+        var runRanks: [Int] = []
+        var runWeights: [_MinimalMoves.Weight] = []
+        var runStarts: [Int] = []
+        for section in 0..<new.sectionCount {
+            let positions = new.positions(ofSection: section)
+            let oldPositions = oldSections[new.names[section]].map { old.positions(ofSection: $0) } ?? 0..<0
+            var stayed: Int32 = 0
+            for position in positions {
+                let oldPosition = Int(match.oldPositions[position])
+                guard oldPosition >= 0 else { continue }
+                if oldPositions.contains(oldPosition) {
+                    ranks[position] = stayed
+                    stayed += 1
+                } else {
+                    moved[position] = true
+                }
+            }
+            guard stayed > 1 else { continue }
+            runRanks.removeAll(keepingCapacity: true)
+            runWeights.removeAll(keepingCapacity: true)
+            runStarts.removeAll(keepingCapacity: true)
+            var previousRank: Int32 = -2
+            for oldPosition in oldPositions {
+                let position = Int(match.newPositions[oldPosition])
+                guard positions.contains(position) else { continue }
+                let rank = ranks[position]
+                let weight = _MinimalMoves.Weight(kept: 1, stationary: match.changed[position] ? 0 : 1)
+                if rank == previousRank + 1 {
+                    runWeights[runWeights.count - 1] = runWeights[runWeights.count - 1] + weight
+                } else {
+                    runRanks.append(Int(rank))
+                    runWeights.append(weight)
+                    runStarts.append(oldPosition)
+                }
+                previousRank = rank
+            }
+            guard runRanks.count > 1 else { continue }
+            let kept = _MinimalMoves.kept(ranks: runRanks, rankCount: Int(stayed), weights: runWeights)
+            for run in kept.indices where !kept[run] {
+                let end = run + 1 < runStarts.count ? runStarts[run + 1] : oldPositions.upperBound
+                for oldPosition in runStarts[run]..<end {
+                    let position = Int(match.newPositions[oldPosition])
+                    if positions.contains(position) { moved[position] = true }
+                }
             }
         }
-        for (sectionIndex, section) in old.sections.enumerated() {
-            if !new.sectionIndex(named: section.name).found {
-                builder.deleteSection(sectionIndex, name: section.name)
-            }
-            for (item, slot) in section.items.enumerated() where new.stored(forID: slot.id) == nil {
-                builder.delete(slot.id, at: IndexPath(indexes: [sectionIndex, item]))
-            }
-        }
-        return builder.build()
+        return moved
     }
 
     /// The change set that inserts (or deletes) every section and entity of `storage`: a first fetch or a
@@ -79,7 +232,7 @@ import Foundation
         ids.reserveCapacity(storage.count)
         for (sectionIndex, section) in storage.sections.enumerated() {
             for (item, slot) in section.items.enumerated() {
-                indexPaths.append(IndexPath(indexes: [sectionIndex, item]))
+                indexPaths.append(IndexPath(_section: sectionIndex, item: item))
                 ids.append(slot.id)
             }
         }

@@ -73,39 +73,56 @@ import Foundation
     /// Replaces everything by a fetch result; insertion order restarts from the result's order.
     ///
     /// - Returns: The change set, and the ids that appeared more than once (only the first is kept).
-    /// - Complexity: O(*n* log *n*).
+    /// - Complexity: O(*n*) expected, plus comparisons of entities whose abbreviated sort keys tie
+    ///   (see ``_SectionedStorage/built(ordering:contents:)``) and O(*m* log *m*) for *m* runs of
+    ///   entities that kept their order (see ``_SnapshotDiff``).
     @inlinable mutating func replaceAll(with fetched: [Entity], thenReplaying events: [EntityEvent<Entity>] = []) -> (
         changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
     ) {
-        var seen = Set<Entity.ID>()
-        var duplicateIDs: [Entity.ID] = []
-        var contents: [_StoredEntity<Entity>] = []
-        contents.reserveCapacity(fetched.count)
-        for entity in fetched {
-            guard seen.insert(entity.id).inserted else {
-                duplicateIDs.append(entity.id)
-                continue
-            }
-            guard isIncluded(entity) else { continue }
-            contents.append(_StoredEntity(entity: entity, sequence: UInt64(contents.count)))
-        }
+        let later = _DuplicateIDs.laterOccurrences(in: fetched)
+        let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
-        next.storage = _SectionedStorage(ordering: storage.ordering, contents: contents)
+        let (storage, placed) = _SectionedStorage.built(ordering: storage.ordering, contents: contents)
+        next.storage = storage
         next.nextSequence = UInt64(contents.count)
-        for event in events { _ = next.run(event) }
-        let changes = _SnapshotDiff.changeSet(from: storage, to: next.storage)
+        let changes: ChangeSet<Entity>
+        if events.isEmpty {
+            changes = _SnapshotDiff.changeSet(from: self.storage, to: next.storage, builtFrom: contents, placed: placed)
+        } else {
+            for event in events { _ = next.run(event) }
+            changes = _SnapshotDiff.changeSet(from: self.storage, to: next.storage)
+        }
         self = next
-        return (changes, duplicateIDs)
+        return (changes, later.map { fetched[$0].id })
+    }
+
+    /// The entities of `fetched` that are included, leaving out those at the offsets `skipped`
+    /// (ascending). Returns `fetched` itself, not a copy, when it keeps them all.
+    @inlinable func included(_ fetched: [Entity], skipping skipped: [Int]) -> [Entity] {
+        var kept: [Entity]? = nil
+        var nextSkipped = 0
+        for index in fetched.indices {
+            let isSkipped = nextSkipped < skipped.count && skipped[nextSkipped] == index
+            if isSkipped { nextSkipped += 1 }
+            if !isSkipped && isIncluded(fetched[index]) {
+                kept?.append(fetched[index])
+            } else if kept == nil {
+                kept = Array(fetched[..<index])
+                kept!.reserveCapacity(fetched.count)
+            }
+        }
+        return kept ?? fetched
     }
 
     /// Orders everything by another sort comparator, keeping each entity's insertion order.
     ///
-    /// - Complexity: O(*n* log *n*).
-    @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<
-        Entity
-    > {
-        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: storage.allStored)
-        let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
+    /// - Complexity: As ``_SectionedStorage/built(ordering:contents:)`` for the entities in the order
+    ///   a walk of the records meets them (no lookups), then O(*n*) expected to pair old and new
+    ///   positions and O(*m* log *m*) for the moves.
+    @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
+        let records = Array(storage.records)
+        let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: records)
+        let changes = _SnapshotDiff.changeSet(from: storage, resortedTo: resorted)
         storage = resorted
         return changes
     }

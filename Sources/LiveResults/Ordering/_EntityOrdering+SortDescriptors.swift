@@ -41,12 +41,11 @@ extension _EntityOrdering {
         _ comparator: String.StandardComparator
     ) -> (@Sendable (Entity, Entity) -> ComparisonResult)? {
         guard let typed = keyPath as? KeyPath<Entity, String> else { return nil }
-        // Key paths are immutable; this one comes from a `Sendable` sort descriptor.
-        nonisolated(unsafe) let keyPath = typed
+        let read = _FieldAccess.reader(typed)
         var comparator = comparator
         comparator.order = .forward
         let forwardComparator = comparator
-        return { forwardComparator.compare($0[keyPath: keyPath], $1[keyPath: keyPath]) }
+        return { forwardComparator.compare(read($0), read($1)) }
     }
 
     @inlinable static func typedComparison(_ keyPath: PartialKeyPath<Entity>?) -> (
@@ -72,14 +71,22 @@ extension _EntityOrdering {
         _: Value.Type
     ) -> (@Sendable (Entity, Entity) -> ComparisonResult)? {
         if let typed = keyPath as? KeyPath<Entity, Value> {
+            // Read at the property's offset where it has one: see `_FieldAccess`.
+            if let offset = MemoryLayout<Entity>.offset(of: typed) {
+                return {
+                    compareValues(
+                        _FieldAccess.read($0, at: offset, as: Value.self),
+                        _FieldAccess.read($1, at: offset, as: Value.self))
+                }
+            }
             // Key paths are immutable; this one comes from a `Sendable` sort descriptor.
             nonisolated(unsafe) let keyPath = typed
             return { compareValues($0[keyPath: keyPath], $1[keyPath: keyPath]) }
         }
         if let typed = keyPath as? KeyPath<Entity, Value?> {
-            nonisolated(unsafe) let keyPath = typed
+            let read = _FieldAccess.reader(typed)
             return { lhs, rhs in
-                switch (lhs[keyPath: keyPath], rhs[keyPath: keyPath]) {
+                switch (read(lhs), read(rhs)) {
                 case (nil, nil): .orderedSame
                 case (nil, _): .orderedAscending
                 case (_, nil): .orderedDescending
@@ -104,7 +111,14 @@ extension _EntityOrdering {
         _SortRule(
             compare: comparison(of: descriptors),
             abbreviation: descriptors.first.flatMap(abbreviation),
-            abbreviationIsExact: descriptors.count == 1
+            abbreviationIsExact: descriptors.count == 1,
+            abbreviatedField: descriptors.first.flatMap { descriptor in
+                descriptor.stringComparator == nil
+                    ? descriptor.keyPath.flatMap {
+                        _AbbreviatedField.field(of: $0, reversed: descriptor.order == .reverse)
+                    }
+                    : nil
+            }
         )
     }
 
@@ -138,6 +152,9 @@ extension _EntityOrdering {
         _ map: @escaping @Sendable (Value) -> UInt64
     ) -> (@Sendable (Entity) -> UInt64)? {
         guard let typed = keyPath as? KeyPath<Entity, Value> else { return nil }
+        if let offset = MemoryLayout<Entity>.offset(of: typed) {
+            return { map(_FieldAccess.read($0, at: offset, as: Value.self)) }
+        }
         // Key paths are immutable; this one comes from a `Sendable` sort descriptor.
         nonisolated(unsafe) let keyPath = typed
         return { map($0[keyPath: keyPath]) }

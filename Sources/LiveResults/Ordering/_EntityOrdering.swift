@@ -7,8 +7,12 @@ import Foundation
 @usableFromInline struct _EntityOrdering<Entity: FetchableEntity>: Sendable {
     /// The section an entity belongs to; `""` when the controller has no section key path.
     @usableFromInline let sectionName: @Sendable (Entity) -> String
+    /// Whether there is a section key path: without one, every entity is in the section `""`.
+    @usableFromInline let isSectioned: Bool
+    /// The offset of the section name in the entity, when the key path is to a stored property of a
+    /// struct: bulk builds read it there (see ``_SectionNameTable``).
+    @usableFromInline let sectionNameOffset: Int?
     @usableFromInline let sectionOrder: SectionOrder
-    /// The user's sort, without the insertion-order tie break.
     /// The user's sort, without the insertion-order tie break.
     @usableFromInline var rule: _SortRule<Entity>
 
@@ -20,10 +24,13 @@ import Foundation
         rule: _SortRule<Entity>
     ) {
         if let sectionNameKeyPath {
-            self.sectionName = { $0[keyPath: sectionNameKeyPath] }
+            self.sectionName = _FieldAccess.reader(sectionNameKeyPath)
+            self.sectionNameOffset = MemoryLayout<Entity>.offset(of: sectionNameKeyPath)
         } else {
             self.sectionName = { _ in "" }
+            self.sectionNameOffset = nil
         }
+        self.isSectioned = sectionNameKeyPath != nil
         self.sectionOrder = sectionOrder
         self.rule = rule
     }

@@ -13,22 +13,28 @@ struct _SortRule<Entity: FetchableEntity>: Sendable {
     @usableFromInline let abbreviation: (@Sendable (Entity) -> UInt64)?
     /// Whether equal abbreviations also mean `compare` finds the entities equal.
     @usableFromInline let abbreviationIsExact: Bool
+    /// The field `abbreviation` reads, when it is a stored number or date: the same abbreviation,
+    /// computed without calling the closure.
+    @usableFromInline let abbreviatedField: _AbbreviatedField?
 
     @usableFromInline
     init(
         compare: @escaping @Sendable (Entity, Entity) -> ComparisonResult,
         abbreviation: (@Sendable (Entity) -> UInt64)? = nil,
-        abbreviationIsExact: Bool = false
+        abbreviationIsExact: Bool = false,
+        abbreviatedField: _AbbreviatedField? = nil
     ) {
         self.compare = compare
         self.abbreviation = abbreviation
         self.abbreviationIsExact = abbreviation != nil && abbreviationIsExact
+        self.abbreviatedField = abbreviation != nil ? abbreviatedField : nil
     }
 
     /// The abbreviation of `entity`, or 0 when the rule has none.
     @inlinable
     func abbreviate(_ entity: Entity) -> UInt64 {
-        abbreviation?(entity) ?? 0
+        if let abbreviatedField { return abbreviatedField.abbreviate(entity) }
+        return abbreviation?(entity) ?? 0
     }
 }
 

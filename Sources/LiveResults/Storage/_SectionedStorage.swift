@@ -47,22 +47,6 @@ import Foundation
         self.ordering = ordering
     }
 
-    /// Creates a storage holding `stored`, whose ids must be unique.
-    ///
-    /// - Complexity: O(*n* log *n*) comparisons, then O(*n*) to build.
-    @inlinable init(ordering: _EntityOrdering<Entity>, contents stored: [_StoredEntity<Entity>]) {
-        self.ordering = ordering
-        var groups: [String: [Int]] = [:]
-        for (index, item) in stored.enumerated() {
-            groups[ordering.sectionName(item.entity), default: []].append(index)
-        }
-        let sorted = groups.map { name, indices in
-            Section(name: name, items: _Tree(sorted: Self.slots(ordering: indices, of: stored, by: ordering)))
-        }
-        sections = _Tree(sorted: sorted.sorted { ordering.sectionOrder.areInIncreasingOrder($0.name, $1.name) })
-        records = _HashTrie(uniqueValues: stored)
-    }
-
     @inlinable var count: Int { records.count }
 
     /// Every stored entity in display order, for rebuilding with another order.
@@ -111,42 +95,6 @@ import Foundation
         if rule.abbreviation != nil, slot.key != key { return slot.key < key }
         let other = records[slot.id]!
         return rule.abbreviationIsExact ? other.sequence < stored.sequence : ordering.precedes(other, stored)
-    }
-
-    /// The slots of entities of one section, in order.
-    ///
-    /// - Complexity: O(*n* log *n*) comparisons of abbreviated keys, and of entities only where those tie.
-    @inlinable static func slots(
-        ordering indices: [Int],
-        of items: [_StoredEntity<Entity>],
-        by ordering: _EntityOrdering<Entity>
-    ) -> [Slot] {
-        let rule = ordering.rule
-        var order: [_SortEntry] = indices.map { index in
-            _SortEntry(key: rule.abbreviate(items[index].entity), sequence: items[index].sequence, index: index)
-        }
-        if rule.abbreviationIsExact {
-            order.sort { lhs, rhs in lhs.key != rhs.key ? lhs.key < rhs.key : lhs.sequence < rhs.sequence }
-        } else {
-            order.sort { lhs, rhs in
-                lhs.key != rhs.key ? lhs.key < rhs.key : ordering.precedes(items[lhs.index], items[rhs.index])
-            }
-        }
-        return order.map { entry in Slot(id: items[entry.index].entity.id, key: entry.key) }
-    }
-
-    /// An entity to sort: its abbreviated key, its insertion sequence and where it is in the input.
-    @usableFromInline struct _SortEntry {
-        @usableFromInline var key: UInt64
-        @usableFromInline var sequence: UInt64
-        @usableFromInline var index: Int
-
-        @usableFromInline
-        init(key: UInt64, sequence: UInt64, index: Int) {
-            self.key = key
-            self.sequence = sequence
-            self.index = index
-        }
     }
 
     /// The index path of the entity with this id.

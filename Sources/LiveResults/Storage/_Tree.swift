@@ -12,13 +12,18 @@
     ///
     /// - Complexity: O(*n*).
     @inlinable init(sorted elements: some Sequence<Element>) {
-        var level = Self.leaves(of: ContiguousArray(elements))
+        root = Self.root(over: Self.leaves(of: ContiguousArray(elements)))
+    }
+
+    /// The root of a tree whose leaves, in order, are `leaves`: the internal levels, built bottom up.
+    @inlinable static func root(over leaves: [_TreeNode<Element>]) -> _TreeNode<Element>? {
+        var level = leaves
         while level.count > 1 {
-            level = Self.partition(level, capacity: _TreeNode<Element>.branchCapacity).map {
+            level = partition(level, capacity: _TreeNode<Element>.branchCapacity).map {
                 _TreeNode(children: ContiguousArray($0.lazy.map(_TreeChild.init)))
             }
         }
-        root = level.first
+        return level.first
     }
 
     @inlinable static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
