@@ -49,11 +49,6 @@ import Foundation
 
     @inlinable var count: Int { records.count }
 
-    /// Every stored entity in display order, for rebuilding with another order.
-    @inlinable var allStored: [_StoredEntity<Entity>] {
-        sections.flatMap { section in section.items.map { records[$0.id]! } }
-    }
-
     /// - Complexity: O(log₃₂ *n*).
     @inlinable func stored(forID id: Entity.ID) -> _StoredEntity<Entity>? {
         records[id]
