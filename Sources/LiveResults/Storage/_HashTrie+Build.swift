@@ -4,11 +4,11 @@ extension _HashTrie {
     /// Every value is hashed once and its 16-byte build entry moves about once per level: O(*n* log₃₂
     /// *n*), with no comparison sort, one buffer of 16 bytes per value, and each node allocated once at
     /// its final size.
-    @inlinable init(uniqueValues values: some Collection<Value>) {
-        let built =
-            values.withContiguousStorageIfAvailable { Self.build($0) }
-            ?? ContiguousArray(values).withUnsafeBufferPointer { Self.build($0) }
-        root = built
+    @inlinable init<Values: RandomAccessCollection<Value>>(uniqueValues values: Values) where Values.Index == Int {
+        // Read in place, not copied into an array first: a fetch passes its result through a view
+        // that makes each stored entity as it is read, and a copy of a million would be the largest
+        // allocation of the fetch.
+        root = Self.build(values)
         count = values.count
     }
 
@@ -23,24 +23,26 @@ extension _HashTrie {
         }
     }
 
-    @inlinable static func build(_ values: UnsafeBufferPointer<Value>) -> Node {
+    @inlinable static func build<Values: RandomAccessCollection<Value>>(_ values: Values) -> Node
+    where Values.Index == Int {
         guard !values.isEmpty else { return Node.empty() }
         let entries = UnsafeMutablePointer<_BuildEntry>.allocate(capacity: values.count)
         defer { entries.deallocate() }
-        for index in values.indices {
-            (entries + index).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
+        for offset in 0..<values.count {
+            let index = values.startIndex + offset
+            (entries + offset).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
         }
         return build(values, entries: entries, count: values.count, shift: 0)
     }
 
     /// Builds the node of the `count` build entries at `entries`, whose hashes agree below `shift`,
     /// reordering them.
-    @inlinable static func build(
-        _ values: UnsafeBufferPointer<Value>,
+    @inlinable static func build<Values: RandomAccessCollection<Value>>(
+        _ values: Values,
         entries: UnsafeMutablePointer<_BuildEntry>,
         count: Int,
         shift: Int
-    ) -> Node {
+    ) -> Node where Values.Index == Int {
         if shift > maximumShift {
             let node = Node.allocate(.collision(count: count))
             let target = node.entries(childCount: 0)
