@@ -7,7 +7,7 @@ import Foundation
 //   swift run -c release Workload events [n] [events]      single events of the mix (default 100k, 20k)
 //   swift run -c release Workload snapshots [n] [events]   the same, taking a snapshot after each event
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
-//   swift run -c release Workload refetch [n]              one refetch (default 100k)
+//   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 
 /// The CPU time of the calling thread: unlike the wall clock, it does not count time the thread spent
 /// waiting for a core on a busy machine.
@@ -39,10 +39,12 @@ case "fetch":
     print("fetched \(design.controller.fetchedObjects.count) in \(start.duration(to: .now))")
 case "refetch":
     let scenario = try await RefetchScenario(count: number(0, default: 100_000))
+    let times = number(1, default: 1)
     let start = ContinuousClock.now
-    let changes = try await scenario.refetch()
+    var changes = try await scenario.refetch()
+    for _ in 1..<max(times, 1) { changes = try await scenario.refetch() }
     print(
-        "refetch: \(changes.movedItems.count) moves, \(changes.insertedItems.count) inserts in \(start.duration(to: .now))"
+        "refetch: \(changes.movedItems.count) moves, \(changes.insertedItems.count) inserts, \(start.duration(to: .now) / times) each"
     )
 default:
     print("usage: Workload events|snapshots|fetch|refetch [n] [events]")

@@ -66,7 +66,7 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
 
     /// The shown version of the entity with this id, or `nil`.
     ///
-    /// - Complexity: O(log₃₂ *n*).
+    /// - Complexity: O(log₁₆ *n*).
     @inlinable public func object(withID id: Entity.ID) -> Entity? {
         _storage.stored(forID: id)?.entity
     }

@@ -1,7 +1,7 @@
 extension _HashTrie {
     /// A trie of values with unique keys, built top-down by an in-place radix sort on the hash
     /// fragments: each node groups its values by fragment and builds a child per group of two or more.
-    /// Every value is hashed once and its 16-byte build entry moves about once per level: O(*n* log₃₂
+    /// Every value is hashed once and its 16-byte build entry moves about once per level: O(*n* log₁₆
     /// *n*), with no comparison sort, one buffer of 16 bytes per value, and each node allocated once at
     /// its final size.
     @inlinable init<Values: RandomAccessCollection<Value>>(uniqueValues values: Values) where Values.Index == Int {
@@ -68,7 +68,8 @@ extension _HashTrie {
         }
         if maps.entryMap == 0 && maps.childMap.nonzeroBitCount == 1 {
             // One fragment for all: a single child, and nothing to reorder.
-            node.children.initialize(to: build(values, entries: entries, count: count, shift: shift + 5))
+            node.children.initialize(
+                to: build(values, entries: entries, count: count, shift: shift + Node.fragmentBits))
             return node
         }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { cursors in
@@ -116,7 +117,8 @@ extension _HashTrie {
                     entryIndex += 1
                 } else {
                     (children + childIndex).initialize(
-                        to: build(values, entries: entries + start, count: end - start, shift: shift + 5))
+                        to: build(
+                            values, entries: entries + start, count: end - start, shift: shift + Node.fragmentBits))
                     childIndex += 1
                 }
                 start = end

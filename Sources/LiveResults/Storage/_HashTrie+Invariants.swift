@@ -31,7 +31,7 @@ extension _HashTrie {
             }
             precondition(isRoot || entryCount + childCount > 0, "empty node")
             precondition(isRoot || !maps.isSingleEntry, "uncompacted single-entry child")
-            let mask: UInt64 = (1 << UInt64(shift + 5)) &- 1
+            let mask: UInt64 = (1 << UInt64(shift + Node.fragmentBits)) &- 1
             var remaining = maps.entryMap
             for index in 0..<entryCount {
                 let fragment = UInt64(remaining.trailingZeroBitCount)
@@ -46,7 +46,8 @@ extension _HashTrie {
                 let fragment = UInt64(remaining.trailingZeroBitCount)
                 remaining &= remaining &- 1
                 total += check(
-                    node.children[index], shift: shift + 5, prefix: prefix | (fragment << UInt64(shift)),
+                    node.children[index], shift: shift + Node.fragmentBits,
+                    prefix: prefix | (fragment << UInt64(shift)),
                     isRoot: false)
             }
             return total

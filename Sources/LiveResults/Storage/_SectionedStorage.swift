@@ -49,7 +49,7 @@ import Foundation
 
     @inlinable var count: Int { records.count }
 
-    /// - Complexity: O(log₃₂ *n*).
+    /// - Complexity: O(log₁₆ *n*).
     @inlinable func stored(forID id: Entity.ID) -> _StoredEntity<Entity>? {
         records[id]
     }
@@ -68,10 +68,14 @@ import Foundation
         return (index, index < sections.count && sections[index].name == name)
     }
 
-    /// Where `stored` is, or would be inserted, inside `section`.
+    /// Where `stored` is, or would be inserted, inside `section`. If its id is stored, `stored` must be
+    /// its record.
     @inlinable func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
         let key = ordering.rule.abbreviate(stored.entity)
-        return section.items.partitioningIndex { !slot($0, precedes: stored, abbreviatedAs: key) }
+        // The entity's own slot is the first one not before it; naming it by id spares the comparison a
+        // lookup of the entity, since the abbreviations of the two are equal.
+        let id = stored.entity.id
+        return section.items.partitioningIndex { $0.id == id || !slot($0, precedes: stored, abbreviatedAs: key) }
     }
 
     /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
@@ -182,7 +186,7 @@ import Foundation
 
     /// Replaces an entity by a new version that keeps its place: same section and equivalent sort keys.
     ///
-    /// - Complexity: O(log₃₂ *n*): the trees hold ids, so only the record changes.
+    /// - Complexity: O(log₁₆ *n*): the trees hold ids, so only the record changes.
     @inlinable mutating func replaceInPlace(_ entity: Entity) {
         guard let stored = records[entity.id] else {
             preconditionFailure("replaceInPlace of an id that is not stored")
@@ -230,10 +234,11 @@ import Foundation
         let (id, key) = (stored.entity.id, ordering.rule.abbreviate(stored.entity))
         let removed = sections.modify(at: section.index) { [ordering, records] section in
             // The entity's own slot is the last one that is not after it.
-            section.items.removeLast(before: { other in
-                !Self.slot(other, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
-                    && other.id != id
-            })
+            section.items.removeLast(
+                before: { other in
+                    other.id != id
+                        && !Self.slot(other, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
+                })
         }
         assert(removed.element.id == id, "removed the slot of another entity")
         let place = _Place(section: section.index, item: removed.position)
