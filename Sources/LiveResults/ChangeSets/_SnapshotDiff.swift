@@ -22,27 +22,6 @@ import Foundation
         return changeSet(from: oldLayout, to: newLayout, match: match)
     }
 
-    /// The change set between `old` and `new`, which ``_SectionedStorage/built(ordering:contents:)``
-    /// just built from `contents`, placing them as `placed`: the new entities are read from
-    /// `contents`, without looking them up.
-    ///
-    /// - Complexity: As ``changeSet(from:to:)``, without looking up the new records.
-    @inlinable static func changeSet<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
-        from old: _SectionedStorage<Entity>,
-        to new: _SectionedStorage<Entity>,
-        builtFrom contents: Contents,
-        placed: [_SortEntry]
-    ) -> ChangeSet<Entity> where Contents.Index == Int {
-        if old.count == 0 || new.count == 0 {
-            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
-        }
-        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
-        let match = matchByID(old: old, oldLayout, to: newLayout) { position, _ in
-            contents[contents.startIndex + Int(placed[position].index)].entity
-        }
-        return changeSet(from: oldLayout, to: newLayout, match: match)
-    }
-
     /// The change set of a resort: `new` holds the entities of `old`, none changed, in another order.
     ///
     /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every entity;

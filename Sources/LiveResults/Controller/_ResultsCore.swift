@@ -82,12 +82,17 @@ import Foundation
         let later = _DuplicateIDs.laterOccurrences(in: fetched)
         let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
-        let (storage, placed) = _SectionedStorage.built(ordering: storage.ordering, contents: contents)
-        next.storage = storage
+        // The hash order pairs old and new entities without a hash table, unless replayed events change
+        // the new storage after the build.
+        let built = _SectionedStorage.built(
+            ordering: storage.ordering, contents: contents, keepingHashOrder: events.isEmpty && self.storage.count > 0)
+        next.storage = built.storage
         next.nextSequence = UInt64(contents.count)
         let changes: ChangeSet<Entity>
         if events.isEmpty {
-            changes = _SnapshotDiff.changeSet(from: self.storage, to: next.storage, builtFrom: contents, placed: placed)
+            changes = _SnapshotDiff.changeSet(
+                from: self.storage, to: next.storage, builtFrom: contents, placed: built.placed,
+                hashOrder: built.hashOrder)
         } else {
             for event in events { _ = next.run(event) }
             changes = _SnapshotDiff.changeSet(from: self.storage, to: next.storage)

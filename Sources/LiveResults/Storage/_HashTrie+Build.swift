@@ -8,38 +8,52 @@ extension _HashTrie {
         // Read in place, not copied into an array first: a fetch passes its result through a view
         // that makes each stored entity as it is read, and a copy of a million would be the largest
         // allocation of the fetch.
-        root = Self.build(values)
-        count = values.count
+        self = Self.built(uniqueValues: values, keepingHashOrder: false).trie
     }
 
-    /// Where a value being bulk-built is, and its hash.
-    @usableFromInline struct _BuildEntry {
-        @usableFromInline var hash: UInt64
-        @usableFromInline var index: Int
-
-        @inlinable init(hash: UInt64, index: Int) {
-            self.hash = hash
-            self.index = index
+    /// A trie of values with unique keys, as ``init(uniqueValues:)`` builds it, and, if
+    /// `keepingHashOrder`, the indices of the values in the order ``forEachInHashOrder(_:)`` visits
+    /// them, each with its ``hashOrderKey(of:)`` in place of its hash (otherwise no indices).
+    ///
+    /// The build leaves its entries grouped by hash fragment at every node but the lowest ones, so
+    /// putting them in hash order takes only an insertion sort of groups of a few entries.
+    ///
+    /// - Complexity: O(*n* log₁₆ *n*).
+    @inlinable static func built<Values: RandomAccessCollection<Value>>(
+        uniqueValues values: Values,
+        keepingHashOrder: Bool
+    ) -> (trie: Self, hashOrder: [_HashedIndex]) where Values.Index == Int {
+        guard !values.isEmpty else { return (Self(), []) }
+        var entries = [_HashedIndex](unsafeUninitializedCapacity: values.count) { buffer, initialized in
+            for offset in 0..<values.count {
+                let index = values.startIndex + offset
+                buffer.initializeElement(at: offset, to: _HashedIndex(hash: hash(values[index].trieKey), index: index))
+            }
+            initialized = values.count
         }
-    }
-
-    @inlinable static func build<Values: RandomAccessCollection<Value>>(_ values: Values) -> Node
-    where Values.Index == Int {
-        guard !values.isEmpty else { return Node.empty() }
-        let entries = UnsafeMutablePointer<_BuildEntry>.allocate(capacity: values.count)
-        defer { entries.deallocate() }
-        for offset in 0..<values.count {
-            let index = values.startIndex + offset
-            (entries + offset).initialize(to: _BuildEntry(hash: hash(values[index].trieKey), index: index))
+        let root = entries.withUnsafeMutableBufferPointer {
+            build(values, entries: $0.baseAddress!, count: $0.count, shift: 0)
         }
-        return build(values, entries: entries, count: values.count, shift: 0)
+        let trie = Self(root: root, count: values.count)
+        guard keepingHashOrder else { return (trie, []) }
+        for index in entries.indices { entries[index].hash = hashOrderKey(of: entries[index].hash) }
+        for index in entries.indices.dropFirst() {
+            let entry = entries[index]
+            var target = index
+            while target > 0 && entries[target - 1].hash > entry.hash {
+                entries[target] = entries[target - 1]
+                target -= 1
+            }
+            entries[target] = entry
+        }
+        return (trie, entries)
     }
 
     /// Builds the node of the `count` build entries at `entries`, whose hashes agree below `shift`,
     /// reordering them.
     @inlinable static func build<Values: RandomAccessCollection<Value>>(
         _ values: Values,
-        entries: UnsafeMutablePointer<_BuildEntry>,
+        entries: UnsafeMutablePointer<_HashedIndex>,
         count: Int,
         shift: Int
     ) -> Node where Values.Index == Int {

@@ -16,8 +16,12 @@ where Value.TrieKey == Key {
     @usableFromInline var count: Int
 
     @inlinable init() {
-        root = Node.empty()
-        count = 0
+        self.init(root: Node.empty(), count: 0)
+    }
+
+    @inlinable init(root: Node, count: Int) {
+        self.root = root
+        self.count = count
     }
 
     @inlinable static func hash(_ key: Key) -> UInt64 {

@@ -16,6 +16,9 @@ extension _SectionedStorage {
 
     /// A storage holding `stored`, whose ids must be unique, and what was placed at each position in
     /// display order: the entity's offset in `stored`, its section (the section's index) and its slot key.
+    /// With `keepingHashOrder`, also the indices in `stored` of the entities in the hash order of the
+    /// records (see ``_HashTrie/built(uniqueValues:keepingHashOrder:)``), for a diff against another
+    /// storage.
     ///
     /// Entities are sorted by section and abbreviated key with a radix sort; only entities whose
     /// abbreviated keys tie are compared, and only when the abbreviation is not exact (then by the
@@ -26,11 +29,12 @@ extension _SectionedStorage {
     ///   abbreviation), then O(*n*) to build the trees and the records.
     @inlinable static func built<Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
         ordering: _EntityOrdering<Entity>,
-        contents stored: Contents
-    ) -> (storage: Self, placed: [_SortEntry]) where Contents.Index == Int {
+        contents stored: Contents,
+        keepingHashOrder: Bool = false
+    ) -> (storage: Self, placed: [_SortEntry], hashOrder: [_HashedIndex]) where Contents.Index == Int {
         precondition(stored.count < Int(UInt32.max), "too many entities")
         var storage = Self(ordering: ordering)
-        guard !stored.isEmpty else { return (storage, []) }
+        guard !stored.isEmpty else { return (storage, [], []) }
         var names = _SectionNameTable()
         var entries = [_SortEntry]()
         entries.reserveCapacity(stored.count)
@@ -86,8 +90,10 @@ extension _SectionedStorage {
             start = end
         }
         storage.sections = _Tree(sorted: sections)
-        storage.records = _HashTrie(uniqueValues: stored)
-        return (storage, entries)
+        let records = _HashTrie<Entity.ID, _StoredEntity<Entity>>.built(
+            uniqueValues: stored, keepingHashOrder: keepingHashOrder)
+        storage.records = records.trie
+        return (storage, entries, records.hashOrder)
     }
 
     /// Orders the entries of each run of equal sections and abbreviated keys, which `entries` holds in

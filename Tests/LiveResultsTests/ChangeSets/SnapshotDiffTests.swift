@@ -220,6 +220,32 @@ struct SnapshotDiffTests {
         }
     }
 
+    @Test("refetches pair entities whose ids have equal hashes")
+    func collidingIDs() {
+        var random = SeededGenerator(seed: 5)
+        let ordering = _EntityOrdering<CollidingItem>(
+            sectionNameKeyPath: nil, sectionOrder: .ascending,
+            rule: _EntityOrdering.rule(of: [SortDescriptor(\CollidingItem.score)]))
+        var core = _ResultsCore(ordering: ordering) { _ in true }
+        var previous: [CollidingItem] = []
+        for step in 0..<60 {
+            let fetched = (0..<400).filter { _ in Bool.random(using: &random) }.map { value in
+                CollidingItem(id: CollidingID(value: value), score: Int.random(in: 0..<50, using: &random))
+            }.shuffled(using: &random)
+            let old = SnapshotModel(FetchedResultsSnapshot(_storage: core.storage))
+            let changes = core.replaceAll(with: fetched).changes
+            let new = SnapshotModel(FetchedResultsSnapshot(_storage: core.storage))
+            let expected = fetched.enumerated().sorted { ($0.element.score, $0.offset) < ($1.element.score, $1.offset) }
+            #expect(new.sections.flatMap(\.items) == expected.map(\.element), "step \(step)")
+            expectContract(changes, from: old, to: new)
+            let kept = Dictionary(uniqueKeysWithValues: previous.map { ($0.id, $0) })
+            #expect(
+                Set(changes.updatedItemIDs)
+                    == Set(fetched.filter { kept[$0.id] != nil && kept[$0.id] != $0 }.map(\.id)), "step \(step)")
+            previous = fetched
+        }
+    }
+
     @Test("fetched ids repeat: the first occurrence wins, even when the inclusion rule drops it")
     func duplicatesKeepTheFirstOccurrence() {
         let ordering = Self.ordering(.score, sectioned: false, descending: false)
@@ -232,4 +258,16 @@ struct SnapshotDiffTests {
         #expect(core.storage.stored(forID: 8)?.entity.title == "8")
         #expect(changes.insertedItemIDs == (0..<1500).filter { $0 != 7 })
     }
+}
+
+/// An id with seven hash values among all its values: whole-hash collisions everywhere.
+private struct CollidingID: Hashable, Sendable {
+    var value: Int
+
+    func hash(into hasher: inout Hasher) { hasher.combine(value % 7) }
+}
+
+private struct CollidingItem: FetchableEntity {
+    var id: CollidingID
+    var score: Int
 }

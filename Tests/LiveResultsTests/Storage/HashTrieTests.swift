@@ -106,6 +106,31 @@ struct HashTrieTests {
         #expect(shape(of: trie.root) == shape(of: oneByOne.root))
     }
 
+    @Test("a walk in hash order and the bulk build's hash order agree, collisions included")
+    func hashOrder() {
+        typealias Trie = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>
+        var random = SeededGenerator(seed: 11)
+        let entries = (0..<3000).map { Entry(key: CollidingKey(value: $0, hashBits: $0 % 1700), value: $0) }
+        let (trie, order) = Trie.built(uniqueValues: entries, keepingHashOrder: true)
+        var walked: [Int] = []
+        trie.forEachInHashOrder { walked.append($0.value) }
+        #expect(walked.count == entries.count && Set(walked).count == entries.count)
+        let keys = walked.map { Trie.hashOrderKey(of: Trie.hash(entries[$0].key)) }
+        #expect(keys == keys.sorted())
+        #expect(order.map(\.hash) == keys)
+        #expect(order.map { Trie.hashOrderKey(of: Trie.hash(entries[$0.index].key)) } == keys)
+        // After single-value edits the walk still goes in hash order.
+        var edited = trie
+        for _ in 0..<2000 {
+            let value = Int.random(in: 0..<4000, using: &random)
+            let entry = Entry(key: CollidingKey(value: value, hashBits: value % 1700), value: value)
+            if Bool.random(using: &random) { edited.updateValue(entry) } else { edited.removeValue(forKey: entry.key) }
+        }
+        var editedKeys: [UInt64] = []
+        edited.forEachInHashOrder { editedKeys.append(Trie.hashOrderKey(of: Trie.hash($0.key))) }
+        #expect(editedKeys.count == edited.count && editedKeys == editedKeys.sorted())
+    }
+
     @Test("a value is released once no version holds it, and only then")
     func lifetimes() {
         var watched: [WeakToken] = []
