@@ -4,11 +4,10 @@ extension _Tree {
     ///
     /// - Complexity: O(*n*).
     @inlinable init(count: Int, sortedElements element: (Int) -> Element) {
-        let leaves = Self.partition(0..<count, capacity: _TreeNode<Element>.leafCapacity).map { range in
-            var elements = ContiguousArray<Element>()
-            elements.reserveCapacity(range.count)
-            for position in range { elements.append(element(position)) }
-            return _TreeNode(leaf: elements)
+        let leaves = withoutActuallyEscaping(element) { element in
+            Self.partition(0..<count, capacity: _TreeNode<Element>.leafCapacity).map {
+                _TreeNode.leaf($0.lazy.map(element))
+            }
         }
         root = Self.root(over: leaves)
     }

@@ -10,8 +10,8 @@ extension _Tree {
         func check(_ node: _TreeNode<Element>, depth: Int, isRoot: Bool) -> (
             count: Int, weight: Int, first: Element.Key
         ) {
-            precondition(node.width > 0 && node.width <= node.capacity, "node width \(node.width)")
-            precondition(isRoot || node.width >= node.minimum, "underfull node of \(node.width)")
+            precondition(node.width > 0 && node.width <= node.maximumWidth, "node width \(node.width)")
+            precondition(isRoot || node.width >= node.minimumWidth, "underfull node of \(node.width)")
             var summary: (count: Int, weight: Int, first: Element.Key?) = (0, 0, nil)
             if node.isLeaf {
                 precondition(leafDepth == nil || leafDepth == depth, "leaves at different depths")
@@ -20,7 +20,6 @@ extension _Tree {
                     node.elements.count, node.elements.reduce(0) { $0 + $1.treeWeight }, node.elements[0].treeKey
                 )
             } else {
-                precondition(node.elements.isEmpty, "internal node with elements")
                 for child in node.children {
                     let childSummary = check(child.node, depth: depth + 1, isRoot: false)
                     precondition(child.count == childSummary.count, "stale count of a child")

@@ -3,7 +3,11 @@
 ///
 /// Copies share all nodes (an O(1) snapshot); a mutation copies only the nodes on its path that are
 /// shared, so a mutation costs O(log *n*) whether or not older versions are alive.
-@usableFromInline struct _Tree<Element: _TreeElement>: Sendable {
+@usableFromInline struct _Tree<Element: _TreeElement>: @unchecked Sendable {
+    // @unchecked Sendable: the elements are `Sendable`, and a node is mutated only while uniquely
+    // referenced (the tree checks `isKnownUniquelyReferenced` before every write and copies otherwise),
+    // so a node reachable from more than one tree, or from another thread, is never written again.
+
     @usableFromInline var root: _TreeNode<Element>?
 
     @inlinable init() {}
@@ -20,14 +24,14 @@
         var level = leaves
         while level.count > 1 {
             level = partition(level, capacity: _TreeNode<Element>.branchCapacity).map {
-                _TreeNode(children: ContiguousArray($0.lazy.map(_TreeChild.init)))
+                _TreeNode.branch($0.lazy.map(_TreeChild.init))
             }
         }
         return level.first
     }
 
     @inlinable static func leaves(of elements: ContiguousArray<Element>) -> [_TreeNode<Element>] {
-        partition(elements, capacity: _TreeNode<Element>.leafCapacity).map { _TreeNode(leaf: ContiguousArray($0)) }
+        partition(elements, capacity: _TreeNode<Element>.leafCapacity).map(_TreeNode.leaf)
     }
 
     /// Cuts `items` into the fewest runs of at most `capacity`, of near-equal lengths (so none is below
@@ -143,11 +147,11 @@
     @discardableResult
     @inlinable mutating func insert(_ element: Element, along route: _TreeRoute<Element>) -> Int {
         guard root != nil else {
-            root = _TreeNode(leaf: [element])
+            root = _TreeNode.leaf(CollectionOfOne(element))
             return 0
         }
         let (position, sibling) = Self.insert(element, along: route, into: &root!)
-        if let sibling { root = _TreeNode(children: [_TreeChild(root!), _TreeChild(sibling)]) }
+        if let sibling { root = _TreeNode.branch([_TreeChild(root!), _TreeChild(sibling)]) }
         return position
     }
 
@@ -173,7 +177,7 @@
             node.firstKey = node.children[0].firstKey
             position = child.before + inserted.position
         }
-        return (position, node.width > node.capacity ? node.split() : nil)
+        return (position, node.width > node.maximumWidth ? node.split() : nil)
     }
 
     /// - Complexity: O(log *n*).
@@ -221,7 +225,7 @@
             let inner = remove(along: child.route, from: &node.children[child.index].node)
             removed = (child.before + inner.position, inner.element)
             node.children[child.index].refresh()
-            if node.children[child.index].node.width < node.children[child.index].node.minimum {
+            if node.children[child.index].node.width < node.children[child.index].node.minimumWidth {
                 rebalance(child: child.index, of: node)
             }
         }
@@ -239,9 +243,12 @@
         _TreeNode.makeUnique(&parent.children[left + 1].node)
         let (first, second) = (parent.children[left].node, parent.children[left + 1].node)
         defer { parent.children[left].refresh() }
-        if first.width + second.width <= first.capacity {
-            first.elements += second.elements
-            first.children += second.children
+        if first.width + second.width <= first.maximumWidth {
+            if first.isLeaf {
+                second.elements.moveSuffix(from: 0, appendingTo: first.elements)
+            } else {
+                second.children.moveSuffix(from: 0, appendingTo: first.children)
+            }
             parent.children.remove(at: left + 1)
             first.refreshSummary()
             return

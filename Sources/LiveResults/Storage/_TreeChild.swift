@@ -2,9 +2,9 @@
 /// reference.
 ///
 /// Searches read the summaries of many children but descend into one. Kept in the parent, those reads
-/// stay inside one contiguous array instead of touching every child node, which at a million entities
+/// stay inside the parent's allocation instead of touching every child node, which at a million entities
 /// are mostly out of the cache.
-@usableFromInline struct _TreeChild<Element: _TreeElement>: Sendable {
+@usableFromInline struct _TreeChild<Element: _TreeElement> {
     @usableFromInline var node: _TreeNode<Element>
     @usableFromInline var count: Int
     @usableFromInline var weight: Int

@@ -28,6 +28,30 @@ private struct WideLeafWeighted: WeightedElement {
     static var treeNodeCapacity: Int { 16 }
 }
 
+/// An object whose lifetime a test follows through weak references.
+private final class Token: Sendable {}
+
+private struct WeakToken {
+    weak var token: Token?
+}
+
+/// An element holding a ``Token``, in leaves of 4: copies, splits and merges of leaves meet often.
+private struct TrackedElement: _TreeElement {
+    let value: Int
+    let token = Token()
+    var treeKey: Int { value }
+    var treeWeight: Int { 1 }
+    static var treeNodeCapacity: Int { 4 }
+}
+
+/// An element aligned to 16 bytes, more than a node's children.
+private struct WideElement: _TreeElement, Equatable {
+    var bits: SIMD4<Float>
+    var treeKey: Float { bits.x }
+    var treeWeight: Int { 1 }
+    static var treeNodeCapacity: Int { 4 }
+}
+
 @Suite("Persistent counted tree")
 struct TreeTests {
     /// Random insertions, removals and modifications, each checked against an array; old versions
@@ -120,6 +144,57 @@ struct TreeTests {
             }
             covered += element.weight
         }
+    }
+
+    /// Nodes copy their elements for a mutation under a snapshot, and move them when they split or
+    /// merge: each element must be released once, when no version holds it any longer.
+    @Test("an element is released once no version holds it, and only then")
+    func lifetimes() {
+        var watched: [WeakToken] = []
+        func tracked(_ value: Int) -> TrackedElement {
+            let element = TrackedElement(value: value)
+            watched.append(WeakToken(token: element.token))
+            return element
+        }
+        func liveCount() -> Int { watched.count { $0.token != nil } }
+
+        var random = SeededGenerator(seed: 8)
+        var tree = _Tree(sorted: (0..<300).map(tracked))
+        var versions: [_Tree<TrackedElement>] = []
+        for step in 0..<3000 {
+            // Shrink now and then, so that leaves merge and borrow as well as split.
+            if tree.count > 0 && (step / 500) % 2 == 1 {
+                tree.remove(at: Int.random(in: 0..<tree.count, using: &random))
+            } else {
+                tree.insert(tracked(step), at: Int.random(in: 0...tree.count, using: &random))
+            }
+            if step % 250 == 0 { versions.append(tree) }
+        }
+        let held = Set((versions + [tree]).flatMap { $0.map { ObjectIdentifier($0.token) } })
+        #expect(liveCount() == held.count)
+        versions.removeAll()
+        #expect(liveCount() == tree.count)
+        tree = _Tree()
+        #expect(liveCount() == 0)
+    }
+
+    @Test("elements aligned beyond a child stay aligned")
+    func wideElements() {
+        func element(_ value: Int) -> WideElement { WideElement(bits: SIMD4(repeating: Float(value))) }
+        var tree = _Tree(sorted: (0..<100).map(element))
+        var model = (0..<100).map(element)
+        let snapshot = tree
+        for value in 100..<300 {
+            let position = value * 7 % (model.count + 1)
+            tree.insert(element(value), at: position)
+            model.insert(element(value), at: position)
+        }
+        for step in 0..<150 {
+            #expect(tree.remove(at: step * 3 % model.count) == model.remove(at: step * 3 % model.count))
+        }
+        tree._checkInvariants(keysAreEqual: ==)
+        #expect(Array(tree) == model)
+        #expect(Array(snapshot) == (0..<100).map(element))
     }
 
     private func expectTree<Element: WeightedElement>(
