@@ -168,13 +168,11 @@
         if node.isLeaf {
             position = route.index(in: node)
             node.elements.insert(element, at: position)
-            if position == 0 { node.firstKey = element.treeKey }
         } else {
             let child = route.child(of: node)
             let inserted = insert(element, along: child.route, into: &node.children[child.index].node)
             node.children[child.index].refresh()
             if let sibling = inserted.sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
-            node.firstKey = node.children[0].firstKey
             position = child.before + inserted.position
         }
         return (position, node.width > node.maximumWidth ? node.split() : nil)
@@ -231,7 +229,6 @@
         }
         node.count -= 1
         node.weight -= removed.element.treeWeight
-        if node.width > 0 { node.firstKey = node.isLeaf ? node.elements[0].treeKey : node.children[0].firstKey }
         return removed
     }
 
@@ -290,12 +287,10 @@
             let before = node.elements[position].treeWeight
             let result = body(&node.elements[position])
             outcome = (result, node.elements[position].treeWeight - before)
-            node.firstKey = node.elements[0].treeKey
         } else {
             let child = node.child(containing: position)
             outcome = modify(at: child.offset, in: &node.children[child.index].node, body)
             node.children[child.index].refresh()
-            node.firstKey = node.children[0].firstKey
         }
         node.weight += outcome.weightChange
         return outcome

@@ -9,14 +9,21 @@
 /// Nodes are shared between tree versions (snapshots) and copied on write along the mutated path.
 /// Not `Sendable` (no `ManagedBuffer` is): ``_Tree`` vouches for its nodes.
 @usableFromInline
-final class _TreeNode<Element: _TreeElement>:
-    ManagedBuffer<_TreeNodeHeader<Element.Key>, _TreeChild<Element>>
-{
+final class _TreeNode<Element: _TreeElement>: ManagedBuffer<_TreeNodeHeader, UInt64> {
+    // The deinit runs unspecialized: it reads the concrete header, which says where the tail's contents
+    // start and how far apart children are, so that freeing a node looks no generic metadata up (the
+    // element type itself comes with the class, at no cost).
     @inlinable deinit {
-        if isLeaf {
-            elements.base.deinitialize(count: width)
+        let header = withUnsafeMutablePointerToHeader { $0.pointee }
+        let start = UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) + Int(header.tailPadding)
+        if header.isLeaf {
+            if !_isPOD(Element.self) {
+                start.assumingMemoryBound(to: Element.self).deinitialize(count: header.width)
+            }
+        } else if header.childrenAreReferencesAndData {
+            _NodeReferences.release(start, count: header.width, stride: Int(header.childStride))
         } else {
-            children.base.deinitialize(count: width)
+            start.assumingMemoryBound(to: _TreeChild<Element>.self).deinitialize(count: header.width)
         }
     }
 }
@@ -34,53 +41,54 @@ extension _TreeNode {
     /// The fewest elements or children of this node, unless it is the root.
     @inlinable var minimumWidth: Int { maximumWidth / 2 }
 
-    /// The most bytes lost to aligning a leaf's elements in a tail laid out for children.
-    @inlinable static var elementAlignmentPadding: Int {
-        Swift.max(0, MemoryLayout<Element>.alignment - MemoryLayout<_TreeChild<Element>>.alignment)
-    }
-
-    /// A node of the kind, first key, count and weight of `header`, holding no elements or children yet.
-    @inlinable static func allocate(_ header: _TreeNodeHeader<Element.Key>) -> _TreeNode {
-        var header = header
-        header.width = 0
-        let units: Int
-        if header.isLeaf {
-            let bytes = (leafCapacity + 1) * MemoryLayout<Element>.stride + elementAlignmentPadding
-            let unit = MemoryLayout<_TreeChild<Element>>.stride
-            units = (bytes + unit - 1) / unit
+    /// A node of the given kind, holding no elements or children yet.
+    @inlinable static func allocate(isLeaf: Bool) -> _TreeNode {
+        let (stride, alignment, room) =
+            isLeaf
+            ? (MemoryLayout<Element>.stride, MemoryLayout<Element>.alignment, leafCapacity + 1)
+            : (
+                MemoryLayout<_TreeChild<Element>>.stride, MemoryLayout<_TreeChild<Element>>.alignment,
+                branchCapacity + 1
+            )
+        let padding = Swift.max(0, alignment - MemoryLayout<UInt64>.alignment)
+        let unit = MemoryLayout<UInt64>.stride
+        assert(MemoryLayout<_TreeChild<Element>>.offset(of: \.node) == 0, "the deinit finds a child's node first")
+        let header = _TreeNodeHeader(
+            isLeaf: isLeaf, childrenAreReferencesAndData: _isPOD(Element.Key.self), tailPadding: 0,
+            childStride: UInt16(MemoryLayout<_TreeChild<Element>>.stride))
+        let node = unsafeDowncast(
+            create(minimumCapacity: (room * stride + padding + unit - 1) / unit) { _ in header }, to: _TreeNode.self)
+        let tail = UnsafeMutableRawPointer(node.withUnsafeMutablePointerToElements { $0 })
+        let start = alignment > MemoryLayout<UInt64>.alignment ? tail.alignedUp(toMultipleOf: alignment) : tail
+        node.headerAddress.pointee.tailPadding = UInt8(start - tail)
+        if isLeaf {
+            start.bindMemory(to: Element.self, capacity: room)
         } else {
-            units = branchCapacity + 1
-        }
-        let node = unsafeDowncast(create(minimumCapacity: units) { _ in header }, to: _TreeNode.self)
-        if header.isLeaf {
-            UnsafeMutableRawPointer(node.elements.base).bindMemory(to: Element.self, capacity: leafCapacity + 1)
+            start.bindMemory(to: _TreeChild<Element>.self, capacity: room)
         }
         return node
     }
 
     /// A leaf holding `elements`, at least one.
     @inlinable static func leaf(_ elements: some Sequence<Element>) -> _TreeNode {
-        make(isLeaf: true, holding: elements, firstKey: \.treeKey, in: \.elements)
+        make(isLeaf: true, holding: elements, in: \.elements)
     }
 
     /// An internal node holding `children`, at least one.
     @inlinable static func branch(_ children: some Sequence<_TreeChild<Element>>) -> _TreeNode {
-        make(isLeaf: false, holding: children, firstKey: \.firstKey, in: \.children)
+        make(isLeaf: false, holding: children, in: \.children)
     }
 
-    /// A node holding `contents`, at least one, read once (the first for the header, the rest after).
+    /// A node holding `contents`, at least one.
     @inlinable static func make<Contents: Sequence>(
         isLeaf: Bool,
         holding contents: Contents,
-        firstKey: (Contents.Element) -> Element.Key,
-        in buffer: (_TreeNode) -> _TreeNodeBuffer<Element.Key, Contents.Element>
+        in buffer: (_TreeNode) -> _TreeNodeBuffer<Contents.Element>
     ) -> _TreeNode {
-        var remaining = contents.makeIterator()
-        let first = remaining.next()!
-        let node = allocate(_TreeNodeHeader(isLeaf: isLeaf, firstKey: firstKey(first)))
+        let node = allocate(isLeaf: isLeaf)
         let target = buffer(node)
-        target.append(first)
-        while let next = remaining.next() { target.append(next) }
+        for element in contents { target.append(element) }
+        precondition(node.width > 0, "a node holds at least one element or child")
         node.refreshSummary()
         return node
     }
@@ -90,26 +98,28 @@ extension _TreeNode {
     // of an event in the profile: writes happen only on a node the writer just made unique, inside one
     // mutating method of `_Tree`, and never overlap another access to the same node.
 
-    @inlinable var headerAddress: UnsafeMutablePointer<_TreeNodeHeader<Element.Key>> {
+    @inlinable var headerAddress: UnsafeMutablePointer<_TreeNodeHeader> {
         withUnsafeMutablePointerToHeader { $0 }
     }
 
+    /// Where the tail's elements or children start.
+    @inlinable var tailStart: UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) + Int(headerAddress.pointee.tailPadding)
+    }
+
     /// The elements of a leaf.
-    @inlinable var elements: _TreeNodeBuffer<Element.Key, Element> {
+    @inlinable var elements: _TreeNodeBuffer<Element> {
         assert(isLeaf, "the elements of an internal node")
-        var start = UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
-        if MemoryLayout<Element>.alignment > MemoryLayout<_TreeChild<Element>>.alignment {
-            start = start.alignedUp(for: Element.self)
-        }
         return _TreeNodeBuffer(
-            header: headerAddress, base: start.assumingMemoryBound(to: Element.self), room: Self.leafCapacity + 1)
+            header: headerAddress, base: tailStart.assumingMemoryBound(to: Element.self), room: Self.leafCapacity + 1)
     }
 
     /// The children of an internal node.
-    @inlinable var children: _TreeNodeBuffer<Element.Key, _TreeChild<Element>> {
+    @inlinable var children: _TreeNodeBuffer<_TreeChild<Element>> {
         assert(!isLeaf, "the children of a leaf")
         return _TreeNodeBuffer(
-            header: headerAddress, base: withUnsafeMutablePointerToElements { $0 }, room: Self.branchCapacity + 1)
+            header: headerAddress, base: tailStart.assumingMemoryBound(to: _TreeChild<Element>.self),
+            room: Self.branchCapacity + 1)
     }
 
     @inlinable var count: Int {
@@ -122,9 +132,10 @@ extension _TreeNode {
         set { headerAddress.pointee.weight = newValue }
     }
 
+    /// The key of the first element of the subtree: read from the first element or child, which the
+    /// node holds anyway, rather than cached beside them.
     @inlinable var firstKey: Element.Key {
-        get { headerAddress.pointee.firstKey }
-        set { headerAddress.pointee.firstKey = newValue }
+        isLeaf ? elements[0].treeKey : children[0].firstKey
     }
 
     @inlinable var isLeaf: Bool { headerAddress.pointee.isLeaf }
@@ -134,7 +145,8 @@ extension _TreeNode {
 
     /// A copy holding copies of the elements or children: one allocation.
     @inlinable func copy() -> _TreeNode {
-        let node = Self.allocate(headerAddress.pointee)
+        let node = Self.allocate(isLeaf: isLeaf)
+        (node.count, node.weight) = (count, weight)
         if isLeaf {
             node.elements.append(contentsOf: elements)
         } else {
@@ -162,25 +174,23 @@ extension _TreeNode {
         return (last, offset)
     }
 
-    /// Recomputes the cached count, weight and first key from the direct contents.
+    /// Recomputes the cached count and weight from the direct contents.
     @inlinable func refreshSummary() {
         if isLeaf {
             let elements = self.elements
             count = elements.count
             weight = elements.reduce(0) { $0 + $1.treeWeight }
-            firstKey = elements[0].treeKey
         } else {
             let children = self.children
             count = children.reduce(0) { $0 + $1.count }
             weight = children.reduce(0) { $0 + $1.weight }
-            firstKey = children[0].firstKey
         }
     }
 
     /// Moves the upper half into a new right sibling.
     @inlinable func split() -> _TreeNode {
         let middle = width / 2
-        let sibling = Self.allocate(headerAddress.pointee)
+        let sibling = Self.allocate(isLeaf: isLeaf)
         if isLeaf {
             elements.moveSuffix(from: middle, appendingTo: sibling.elements)
         } else {

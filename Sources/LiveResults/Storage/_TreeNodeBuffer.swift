@@ -5,15 +5,14 @@
 /// keeps it alive), and its mutations write the node, so they are `nonmutating` and allowed only on a
 /// node made unique first. The number of elements lives in the node's header, so every view of one
 /// node agrees on it.
-@usableFromInline struct _TreeNodeBuffer<Key, Element>: RandomAccessCollection {
-    @usableFromInline let header: UnsafeMutablePointer<_TreeNodeHeader<Key>>
+@usableFromInline struct _TreeNodeBuffer<Element>: RandomAccessCollection {
+    @usableFromInline let header: UnsafeMutablePointer<_TreeNodeHeader>
     @usableFromInline let base: UnsafeMutablePointer<Element>
     /// The most elements the tail has room for: a node's capacity plus one, since a node overflows by
     /// one before it splits.
     @usableFromInline let room: Int
 
-    @inlinable init(header: UnsafeMutablePointer<_TreeNodeHeader<Key>>, base: UnsafeMutablePointer<Element>, room: Int)
-    {
+    @inlinable init(header: UnsafeMutablePointer<_TreeNodeHeader>, base: UnsafeMutablePointer<Element>, room: Int) {
         self.header = header
         self.base = base
         self.room = room

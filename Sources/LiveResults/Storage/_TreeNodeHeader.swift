@@ -1,23 +1,35 @@
 /// The header of a ``_TreeNode``: the summary of its subtree that searches read instead of scanning
-/// below it, and what its tail holds.
-@usableFromInline struct _TreeNodeHeader<Key> {
+/// below it, what its tail holds, and what the node's deinit needs to know of the element type.
+///
+/// Not generic, and the first key is not kept here (it is the first element's or child's): the deinit
+/// of a generic class runs unspecialized, and reading a generic header there looked its type up in the
+/// runtime's metadata caches on every node freed, about a twentieth of an event that frees a snapshot.
+@usableFromInline struct _TreeNodeHeader {
     /// The number of elements in the subtree.
     @usableFromInline var count: Int
     /// The sum of the weights of the elements in the subtree.
     @usableFromInline var weight: Int
     /// The number of elements (leaf) or children (internal node) initialized in the tail.
     @usableFromInline var width: Int
-    /// The key of the first element of the subtree.
-    @usableFromInline var firstKey: Key
     /// Whether the tail holds elements rather than children.
     @usableFromInline var isLeaf: Bool
+    /// Whether a child is a node reference and plain data: freeing a node then only releases the
+    /// references.
+    @usableFromInline var childrenAreReferencesAndData: Bool
+    /// The bytes from the start of the tail to the first element or child, for their alignment.
+    @usableFromInline var tailPadding: UInt8
+    /// The stride of a child, for the deinit.
+    @usableFromInline var childStride: UInt16
 
-    /// The header of a node holding nothing yet, whose first key will be `firstKey`.
-    @inlinable init(isLeaf: Bool, firstKey: Key) {
+    @inlinable init(
+        isLeaf: Bool, childrenAreReferencesAndData: Bool, tailPadding: UInt8, childStride: UInt16
+    ) {
         self.count = 0
         self.weight = 0
         self.width = 0
-        self.firstKey = firstKey
         self.isLeaf = isLeaf
+        self.childrenAreReferencesAndData = childrenAreReferencesAndData
+        self.tailPadding = tailPadding
+        self.childStride = childStride
     }
 }

@@ -42,19 +42,9 @@
     @inlinable deinit {
         let maps = self.maps
         let childCount = maps.childCount
-        _releaseTrieNodes(UnsafeMutableRawPointer(children), count: childCount)
+        _NodeReferences.release(
+            UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
         entries(childCount: childCount).deinitialize(count: maps.entryCount)
-    }
-}
-
-/// Releases the `count` node references at `start`.
-///
-/// The deinit of a node is not specialized for its `Value`: there, deinitializing the children goes
-/// through the runtime's generic array destruction, and even loading them costs generic calls. This
-/// function knows nothing of `Value`, so it compiles to one plain release per child.
-@usableFromInline func _releaseTrieNodes(_ start: UnsafeMutableRawPointer, count: Int) {
-    for index in 0..<count {
-        start.load(fromByteOffset: index * MemoryLayout<AnyObject>.stride, as: Unmanaged<AnyObject>.self).release()
     }
 }
 

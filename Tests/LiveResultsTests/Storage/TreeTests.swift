@@ -44,6 +44,19 @@ private struct TrackedElement: _TreeElement {
     static var treeNodeCapacity: Int { 4 }
 }
 
+/// An element whose key holds a reference, so that freeing an internal node must destroy the keys of
+/// its children, not only release the child nodes.
+private struct TrackedKeyElement: _TreeElement {
+    struct Key: Sendable {
+        let value: Int
+        let token = Token()
+    }
+
+    let treeKey: Key
+    var treeWeight: Int { 1 }
+    static var treeNodeCapacity: Int { 4 }
+}
+
 /// An element aligned to 16 bytes, more than a node's children.
 private struct WideElement: _TreeElement, Equatable {
     var bits: SIMD4<Float>
@@ -176,6 +189,28 @@ struct TreeTests {
         #expect(liveCount() == tree.count)
         tree = _Tree()
         #expect(liveCount() == 0)
+    }
+
+    @Test("keys that hold references are released with the last node that holds them")
+    func keyLifetimes() {
+        var watched: [WeakToken] = []
+        var random = SeededGenerator(seed: 9)
+        var tree = _Tree<TrackedKeyElement>()
+        var versions: [_Tree<TrackedKeyElement>] = []
+        for step in 0..<2000 {
+            if tree.count > 0 && (step / 400) % 2 == 1 {
+                tree.remove(at: Int.random(in: 0..<tree.count, using: &random))
+            } else {
+                let element = TrackedKeyElement(treeKey: .init(value: step))
+                watched.append(WeakToken(token: element.treeKey.token))
+                tree.insert(element, at: Int.random(in: 0...tree.count, using: &random))
+            }
+            if step % 300 == 0 { versions.append(tree) }
+        }
+        versions.removeAll()
+        #expect(watched.count { $0.token != nil } == tree.count)
+        tree = _Tree()
+        #expect(watched.allSatisfy { $0.token == nil })
     }
 
     @Test("elements aligned beyond a child stay aligned")

@@ -1,0 +1,13 @@
+/// Node references laid out in memory, released without knowing the nodes' types.
+@usableFromInline enum _NodeReferences {
+    /// Releases the `count` references at `start`, `stride` bytes apart.
+    ///
+    /// A node's deinit is not specialized for its element type: there, deinitializing its references
+    /// goes through the runtime's generic destruction, and even loading them costs generic calls. This
+    /// function knows nothing of the element type, so it compiles to one plain release per reference.
+    @usableFromInline static func release(_ start: UnsafeMutableRawPointer, count: Int, stride: Int) {
+        for index in 0..<count {
+            start.load(fromByteOffset: index * stride, as: Unmanaged<AnyObject>.self).release()
+        }
+    }
+}
