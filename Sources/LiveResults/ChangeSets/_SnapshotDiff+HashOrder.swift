@@ -4,7 +4,7 @@ extension _SnapshotDiff {
     /// just built from `contents`, placing them as `placed` and listing them in the hash order of the
     /// records as `hashOrder`.
     ///
-    /// - Complexity: O(*n*): see ``matchInHashOrder(old:_:to:builtFrom:placed:hashOrder:)``, then
+    /// - Complexity: O(*n*): see ``matchInHashOrder(old:_:to:_:builtFrom:placed:hashOrder:)``, then
     ///   ``changeSet(from:to:match:)``.
     @inlinable static func changeSet<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
         from old: _SectionedStorage<Entity>,
@@ -18,30 +18,32 @@ extension _SnapshotDiff {
         }
         let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
         let match = matchInHashOrder(
-            old: old, oldLayout, to: newLayout, builtFrom: contents, placed: placed, hashOrder: hashOrder)
+            old: old, oldLayout, to: new, newLayout, builtFrom: contents, placed: placed, hashOrder: hashOrder)
         return changeSet(from: oldLayout, to: newLayout, match: match)
     }
 
-    /// Pairs the old entities with the new ones by merging two lists in hash order, and tells which
+    /// Pairs the old entities with the new ones by merging two walks in hash order, and tells which
     /// changed.
     ///
-    /// The old records are walked in hash order (``_HashTrie/forEachInHashOrder(_:)``), beside the old
-    /// positions sorted into the same order; the new entities come in that order from the build. So
-    /// each id is hashed once, for the old positions, where pairing through a hash table hashes it
-    /// three times (a table of the old positions, looked up by every new id and every old record) and
-    /// reads the old entities in an order unrelated to either side.
+    /// Both tries are walked in hash order (``_HashTrie/makeHashOrderIterator()``). Beside the old
+    /// walk go the old positions, sorted into the same order by a radix sort of their hashes; beside
+    /// the new walk go the new entities' indices in `contents`, which the build left in that order. So
+    /// each old id is hashed once and every entity is read in the order its trie holds it, where pairing
+    /// through a hash table hashes each id three times and reads one side in an order unrelated to it.
     ///
-    /// - Complexity: O(*n*) expected: a radix sort of the old positions, then one merge.
+    /// - Complexity: O(*n*) expected: a radix sort of the old positions, then one merge; entities
+    ///   whose whole hashes are equal are paired among themselves by id.
     @inlinable static func matchInHashOrder<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
         old: _SectionedStorage<Entity>,
         _ oldLayout: _SnapshotLayout<Entity.ID>,
-        to newLayout: _SnapshotLayout<Entity.ID>,
+        to new: _SectionedStorage<Entity>,
+        _ newLayout: _SnapshotLayout<Entity.ID>,
         builtFrom contents: Contents,
         placed: [_SortEntry],
         hashOrder newOrder: [_HashedIndex]
     ) -> _SnapshotMatch where Contents.Index == Int {
         typealias Records = _HashTrie<Entity.ID, _StoredEntity<Entity>>
-        precondition(newOrder.count == contents.count, "the new entities in hash order")
+        precondition(newOrder.count == contents.count && new.count == contents.count, "the new entities in hash order")
         var oldOrder = [_SortEntry]()
         oldOrder.reserveCapacity(oldLayout.count)
         for (position, id) in oldLayout.ids.enumerated() {
@@ -52,26 +54,53 @@ extension _SnapshotDiff {
         var newPositions = [Int32](repeating: 0, count: placed.count)
         for (position, entry) in placed.enumerated() { newPositions[Int(entry.index)] = Int32(position) }
         var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
-        var (oldCursor, newCursor) = (0, 0)
-        old.records.forEachInHashOrder { stored in
-            let id = stored.entity.id
-            // Values of equal whole hashes come in no particular order: find this one's among them.
-            var oldIndex = oldCursor
-            while oldLayout.ids[Int(oldOrder[oldIndex].index)] != id { oldIndex += 1 }
-            oldOrder.swapAt(oldCursor, oldIndex)
-            let (key, oldPosition) = (oldOrder[oldCursor].key, Int(oldOrder[oldCursor].index))
-            oldCursor += 1
-            while newCursor < newOrder.count && newOrder[newCursor].hash < key { newCursor += 1 }
-            var newIndex = newCursor
-            while newIndex < newOrder.count && newOrder[newIndex].hash == key {
-                let offset = newOrder[newIndex].index - contents.startIndex
-                let entity = contents[contents.startIndex + offset].entity
-                if entity.id == id {
-                    match.pair(old: oldPosition, new: Int(newPositions[offset]), changed: entity != stored.entity)
-                    break
+        var (oldWalk, newWalk) = (old.records.makeHashOrderIterator(), new.records.makeHashOrderIterator())
+        var (oldIndex, newIndex) = (0, 0)
+        while oldIndex < oldOrder.count && newIndex < newOrder.count {
+            let (oldKey, newKey) = (oldOrder[oldIndex].key, newOrder[newIndex].hash)
+            if oldKey != newKey {
+                // An id of one side only: deleted or inserted.
+                if oldKey < newKey {
+                    _ = oldWalk.next()
+                    oldIndex += 1
+                } else {
+                    _ = newWalk.next()
+                    newIndex += 1
                 }
-                newIndex += 1
+                continue
             }
+            var (oldEnd, newEnd) = (oldIndex + 1, newIndex + 1)
+            while oldEnd < oldOrder.count && oldOrder[oldEnd].key == oldKey { oldEnd += 1 }
+            while newEnd < newOrder.count && newOrder[newEnd].hash == newKey { newEnd += 1 }
+            typealias Walked = UnsafePointer<_StoredEntity<Entity>>
+            func pair(_ stored: Walked, _ newStored: Walked, oldPosition: UInt32, newIndex: Int) {
+                match.pair(
+                    old: Int(oldPosition), new: Int(newPositions[newIndex - contents.startIndex]),
+                    changed: newStored.pointee.entity != stored.pointee.entity)
+            }
+            if oldEnd - oldIndex == 1 && newEnd - newIndex == 1 {
+                // One entity a side, as nearly always: the walks and the lists agree.
+                let (stored, newStored) = (oldWalk.next()!, newWalk.next()!)
+                if stored.pointee.entity.id == newStored.pointee.entity.id {
+                    pair(
+                        stored, newStored, oldPosition: oldOrder[oldIndex].index,
+                        newIndex: newOrder[newIndex].index)
+                }
+            } else {
+                // Whole hashes are equal, and the walks meet those entities in no particular order:
+                // find each one's place by id.
+                let olds = (oldIndex..<oldEnd).map { _ in oldWalk.next()! }
+                let news = (newIndex..<newEnd).map { _ in newWalk.next()! }
+                for stored in olds {
+                    let id = stored.pointee.entity.id
+                    guard let newStored = news.first(where: { $0.pointee.entity.id == id }) else { continue }
+                    pair(
+                        stored, newStored,
+                        oldPosition: oldOrder[oldIndex..<oldEnd].first { oldLayout.ids[Int($0.index)] == id }!.index,
+                        newIndex: newOrder[newIndex..<newEnd].first { contents[$0.index].entity.id == id }!.index)
+                }
+            }
+            (oldIndex, newIndex) = (oldEnd, newEnd)
         }
         return match
     }

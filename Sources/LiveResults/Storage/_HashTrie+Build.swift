@@ -12,7 +12,7 @@ extension _HashTrie {
     }
 
     /// A trie of values with unique keys, as ``init(uniqueValues:)`` builds it, and, if
-    /// `keepingHashOrder`, the indices of the values in the order ``forEachInHashOrder(_:)`` visits
+    /// `keepingHashOrder`, the indices of the values in the order ``makeHashOrderIterator()`` visits
     /// them, each with its ``hashOrderKey(of:)`` in place of its hash (otherwise no indices).
     ///
     /// The build leaves its entries grouped by hash fragment at every node but the lowest ones, so

@@ -112,8 +112,7 @@ struct HashTrieTests {
         var random = SeededGenerator(seed: 11)
         let entries = (0..<3000).map { Entry(key: CollidingKey(value: $0, hashBits: $0 % 1700), value: $0) }
         let (trie, order) = Trie.built(uniqueValues: entries, keepingHashOrder: true)
-        var walked: [Int] = []
-        trie.forEachInHashOrder { walked.append($0.value) }
+        let walked = IteratorSequence(trie.makeHashOrderIterator()).map(\.pointee.value)
         #expect(walked.count == entries.count && Set(walked).count == entries.count)
         let keys = walked.map { Trie.hashOrderKey(of: Trie.hash(entries[$0].key)) }
         #expect(keys == keys.sorted())
@@ -126,8 +125,9 @@ struct HashTrieTests {
             let entry = Entry(key: CollidingKey(value: value, hashBits: value % 1700), value: value)
             if Bool.random(using: &random) { edited.updateValue(entry) } else { edited.removeValue(forKey: entry.key) }
         }
-        var editedKeys: [UInt64] = []
-        edited.forEachInHashOrder { editedKeys.append(Trie.hashOrderKey(of: Trie.hash($0.key))) }
+        let editedKeys = IteratorSequence(edited.makeHashOrderIterator()).map {
+            Trie.hashOrderKey(of: Trie.hash($0.pointee.key))
+        }
         #expect(editedKeys.count == edited.count && editedKeys == editedKeys.sorted())
     }
 
