@@ -44,13 +44,20 @@ extension _SnapshotDiff {
     ) -> _SnapshotMatch where Contents.Index == Int {
         typealias Records = _HashTrie<Entity.ID, _StoredEntity<Entity>>
         precondition(newOrder.count == contents.count && new.count == contents.count, "the new entities in hash order")
+        // Radix-sorted on the high half of the key (the low half waits in `section`), then finished:
+        // among random keys, hardly any share a high half.
         var oldOrder = [_SortEntry]()
         oldOrder.reserveCapacity(oldLayout.count)
         for (position, id) in oldLayout.ids.enumerated() {
+            let key = Records.hashOrderKey(of: Records.hash(id))
             oldOrder.append(
-                _SortEntry(key: Records.hashOrderKey(of: Records.hash(id)), section: 0, index: UInt32(position)))
+                _SortEntry(key: key >> 32, section: UInt32(truncatingIfNeeded: key), index: UInt32(position)))
         }
-        _RadixSort.sortByKey(&oldOrder, bits: 64)
+        _RadixSort.sortByKey(&oldOrder, bits: 32)
+        for index in oldOrder.indices {
+            oldOrder[index].key = oldOrder[index].key << 32 | UInt64(oldOrder[index].section)
+        }
+        oldOrder._sortNearlySorted(by: \.key)
         var newPositions = [Int32](repeating: 0, count: placed.count)
         for (position, entry) in placed.enumerated() { newPositions[Int(entry.index)] = Int32(position) }
         var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)

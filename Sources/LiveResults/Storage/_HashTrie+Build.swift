@@ -37,15 +37,7 @@ extension _HashTrie {
         let trie = Self(root: root, count: values.count)
         guard keepingHashOrder else { return (trie, []) }
         for index in entries.indices { entries[index].hash = hashOrderKey(of: entries[index].hash) }
-        for index in entries.indices.dropFirst() {
-            let entry = entries[index]
-            var target = index
-            while target > 0 && entries[target - 1].hash > entry.hash {
-                entries[target] = entries[target - 1]
-                target -= 1
-            }
-            entries[target] = entry
-        }
+        entries._sortNearlySorted(by: \.hash)
         return (trie, entries)
     }
 
