@@ -1,70 +1,64 @@
-/// The diff of a refetch, pairing old and new entities in hash order.
+/// Pairing the entities of two storages by merging walks of their records in hash order.
 extension _SnapshotDiff {
-    /// The change set between `old` and `new`, which ``_SectionedStorage/built(ordering:contents:keepingHashOrder:)``
-    /// just built from `contents`, placing them as `placed` and listing them in the hash order of the
-    /// records as `hashOrder`.
+    /// The positions of a layout's entities, listed in the hash order of their ids: each entry's key is
+    /// ``_HashTrie/hashOrderKey(of:)`` of the id's hash, and its index the position.
     ///
-    /// - Complexity: O(*n*): see ``matchInHashOrder(old:_:to:_:builtFrom:placed:hashOrder:)``, then
-    ///   ``changeSet(from:to:match:)``.
-    @inlinable static func changeSet<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
-        from old: _SectionedStorage<Entity>,
-        to new: _SectionedStorage<Entity>,
-        builtFrom contents: Contents,
-        placed: [_SortEntry],
-        hashOrder: [_HashedIndex]
-    ) -> ChangeSet<Entity> where Contents.Index == Int {
-        if old.count == 0 || new.count == 0 {
-            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
+    /// Radix-sorted on the high half of the key (the low half waits in `section`), then finished by an
+    /// insertion sort: among random keys, hardly any share a high half.
+    ///
+    /// - Complexity: O(*n*) expected: one hash per id, four radix passes.
+    @inlinable static func positionsInHashOrder<Entity>(
+        of layout: _SnapshotLayout<Entity.ID>,
+        in storage: _SectionedStorage<Entity>
+    ) -> [_SortEntry] {
+        typealias Records = _HashTrie<Entity.ID, _StoredEntity<Entity>>
+        var order = [_SortEntry]()
+        order.reserveCapacity(layout.count)
+        for (position, id) in layout.ids.enumerated() {
+            let key = Records.hashOrderKey(of: Records.hash(id))
+            order.append(_SortEntry(key: key >> 32, section: UInt32(truncatingIfNeeded: key), index: UInt32(position)))
         }
-        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
-        let match = matchInHashOrder(
-            old: old, oldLayout, to: new, newLayout, builtFrom: contents, placed: placed, hashOrder: hashOrder)
-        return changeSet(from: oldLayout, to: newLayout, match: match)
+        _RadixSort.sortByKey(&order, bits: 32)
+        for index in order.indices { order[index].key = order[index].key << 32 | UInt64(order[index].section) }
+        order._sortNearlySorted(by: \.key)
+        return order
     }
 
-    /// Pairs the old entities with the new ones by merging two walks in hash order, and tells which
-    /// changed.
+    /// The positions of a just-built storage's entities in hash order, from what the build left:
+    /// `hashOrder`, the built entities' offsets in hash order with their keys, and `placed`, what went
+    /// to each position. No id is hashed again.
     ///
-    /// Both tries are walked in hash order (``_HashTrie/makeHashOrderIterator()``). Beside the old
-    /// walk go the old positions, sorted into the same order by a radix sort of their hashes; beside
-    /// the new walk go the new entities' indices in `contents`, which the build left in that order. So
-    /// each old id is hashed once and every entity is read in the order its trie holds it, where pairing
-    /// through a hash table hashes each id three times and reads one side in an order unrelated to it.
+    /// - Complexity: O(*n*).
+    @inlinable static func positionsInHashOrder(built hashOrder: [_HashedIndex], placed: [_SortEntry]) -> [_SortEntry] {
+        var positions = [UInt32](repeating: 0, count: placed.count)
+        for (position, entry) in placed.enumerated() { positions[Int(entry.index)] = UInt32(position) }
+        return hashOrder.map { _SortEntry(key: $0.hash, section: 0, index: positions[$0.index]) }
+    }
+
+    /// Pairs the entities of two storages by merging walks of their records in hash order, and tells
+    /// which changed.
     ///
-    /// - Complexity: O(*n*) expected: a radix sort of the old positions, then one merge; entities
-    ///   whose whole hashes are equal are paired among themselves by id.
-    @inlinable static func matchInHashOrder<Entity, Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
+    /// Both tries are walked in hash order (``_HashTrie/makeHashOrderIterator()``), each beside its
+    /// positions sorted into the same order. So each id is hashed at most once and every entity is
+    /// read in the order its trie holds it, where pairing through a hash table hashes each id three
+    /// times and reads one side in an order unrelated to it.
+    ///
+    /// - Complexity: O(*n*) expected, one merge; entities whose whole hashes are equal are paired among
+    ///   themselves by id.
+    @inlinable static func matchInHashOrder<Entity>(
         old: _SectionedStorage<Entity>,
         _ oldLayout: _SnapshotLayout<Entity.ID>,
+        _ oldOrder: [_SortEntry],
         to new: _SectionedStorage<Entity>,
         _ newLayout: _SnapshotLayout<Entity.ID>,
-        builtFrom contents: Contents,
-        placed: [_SortEntry],
-        hashOrder newOrder: [_HashedIndex]
-    ) -> _SnapshotMatch where Contents.Index == Int {
-        typealias Records = _HashTrie<Entity.ID, _StoredEntity<Entity>>
-        precondition(newOrder.count == contents.count && new.count == contents.count, "the new entities in hash order")
-        // Radix-sorted on the high half of the key (the low half waits in `section`), then finished:
-        // among random keys, hardly any share a high half.
-        var oldOrder = [_SortEntry]()
-        oldOrder.reserveCapacity(oldLayout.count)
-        for (position, id) in oldLayout.ids.enumerated() {
-            let key = Records.hashOrderKey(of: Records.hash(id))
-            oldOrder.append(
-                _SortEntry(key: key >> 32, section: UInt32(truncatingIfNeeded: key), index: UInt32(position)))
-        }
-        _RadixSort.sortByKey(&oldOrder, bits: 32)
-        for index in oldOrder.indices {
-            oldOrder[index].key = oldOrder[index].key << 32 | UInt64(oldOrder[index].section)
-        }
-        oldOrder._sortNearlySorted(by: \.key)
-        var newPositions = [Int32](repeating: 0, count: placed.count)
-        for (position, entry) in placed.enumerated() { newPositions[Int(entry.index)] = Int32(position) }
+        _ newOrder: [_SortEntry]
+    ) -> _SnapshotMatch {
+        precondition(oldOrder.count == old.count && newOrder.count == new.count, "every entity in hash order")
         var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
         var (oldWalk, newWalk) = (old.records.makeHashOrderIterator(), new.records.makeHashOrderIterator())
         var (oldIndex, newIndex) = (0, 0)
         while oldIndex < oldOrder.count && newIndex < newOrder.count {
-            let (oldKey, newKey) = (oldOrder[oldIndex].key, newOrder[newIndex].hash)
+            let (oldKey, newKey) = (oldOrder[oldIndex].key, newOrder[newIndex].key)
             if oldKey != newKey {
                 // An id of one side only: deleted or inserted.
                 if oldKey < newKey {
@@ -78,11 +72,11 @@ extension _SnapshotDiff {
             }
             var (oldEnd, newEnd) = (oldIndex + 1, newIndex + 1)
             while oldEnd < oldOrder.count && oldOrder[oldEnd].key == oldKey { oldEnd += 1 }
-            while newEnd < newOrder.count && newOrder[newEnd].hash == newKey { newEnd += 1 }
+            while newEnd < newOrder.count && newOrder[newEnd].key == newKey { newEnd += 1 }
             typealias Walked = UnsafePointer<_StoredEntity<Entity>>
-            func pair(_ stored: Walked, _ newStored: Walked, oldPosition: UInt32, newIndex: Int) {
+            func pair(_ stored: Walked, _ newStored: Walked, oldPosition: UInt32, newPosition: UInt32) {
                 match.pair(
-                    old: Int(oldPosition), new: Int(newPositions[newIndex - contents.startIndex]),
+                    old: Int(oldPosition), new: Int(newPosition),
                     changed: newStored.pointee.entity != stored.pointee.entity)
             }
             if oldEnd - oldIndex == 1 && newEnd - newIndex == 1 {
@@ -90,8 +84,7 @@ extension _SnapshotDiff {
                 let (stored, newStored) = (oldWalk.next()!, newWalk.next()!)
                 if stored.pointee.entity.id == newStored.pointee.entity.id {
                     pair(
-                        stored, newStored, oldPosition: oldOrder[oldIndex].index,
-                        newIndex: newOrder[newIndex].index)
+                        stored, newStored, oldPosition: oldOrder[oldIndex].index, newPosition: newOrder[newIndex].index)
                 }
             } else {
                 // Whole hashes are equal, and the walks meet those entities in no particular order:
@@ -104,7 +97,7 @@ extension _SnapshotDiff {
                     pair(
                         stored, newStored,
                         oldPosition: oldOrder[oldIndex..<oldEnd].first { oldLayout.ids[Int($0.index)] == id }!.index,
-                        newIndex: newOrder[newIndex..<newEnd].first { contents[$0.index].entity.id == id }!.index)
+                        newPosition: newOrder[newIndex..<newEnd].first { newLayout.ids[Int($0.index)] == id }!.index)
                 }
             }
             (oldIndex, newIndex) = (oldEnd, newEnd)

@@ -7,78 +7,24 @@ import Foundation
 @usableFromInline enum _SnapshotDiff {
     /// The change set between two storages.
     ///
-    /// - Complexity: O(*n*) expected for *n* entities (one hash table of the old ids, a walk of the old
-    ///   records and a lookup of each surviving entity in the new records), plus O(*m* log *m*) for *m*
-    ///   runs of entities that kept their order: see ``changeSet(from:to:match:)``.
+    /// - Parameter newInHashOrder: The positions of `new`'s entities in hash order, if the caller has
+    ///   them (a refetch's build leaves them; see ``positionsInHashOrder(built:placed:)``); otherwise
+    ///   they are found from `new`'s layout.
+    /// - Complexity: O(*n*) expected for *n* entities (see ``matchInHashOrder(old:_:_:to:_:_:)``), plus
+    ///   O(*m* log *m*) for *m* runs of entities that kept their order: see ``changeSet(from:to:match:)``.
     @inlinable static func changeSet<Entity>(
         from old: _SectionedStorage<Entity>,
-        to new: _SectionedStorage<Entity>
+        to new: _SectionedStorage<Entity>,
+        newInHashOrder: [_SortEntry]? = nil
     ) -> ChangeSet<Entity> {
         if old.count == 0 || new.count == 0 {
             return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
         }
         let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
-        let match = matchByID(old: old, oldLayout, to: newLayout) { _, id in new.records[id]!.entity }
+        let match = matchInHashOrder(
+            old: old, oldLayout, positionsInHashOrder(of: oldLayout, in: old),
+            to: new, newLayout, newInHashOrder ?? positionsInHashOrder(of: newLayout, in: new))
         return changeSet(from: oldLayout, to: newLayout, match: match)
-    }
-
-    /// The change set of a resort: `new` holds the entities of `old`, none changed, in another order.
-    ///
-    /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every entity;
-    ///   plus O(*m* log *m*) for *m* runs of entities that kept their order.
-    @inlinable static func changeSet<Entity>(
-        from old: _SectionedStorage<Entity>,
-        resortedTo new: _SectionedStorage<Entity>
-    ) -> ChangeSet<Entity> {
-        if old.count == 0 || new.count == 0 {
-            return everything(of: old.count == 0 ? new : old, inserted: old.count == 0)
-        }
-        let (oldLayout, newLayout) = (_SnapshotLayout(old), _SnapshotLayout(new))
-        var oldPositions = [Entity.ID: Int32](minimumCapacity: oldLayout.count)
-        for (position, id) in oldLayout.ids.enumerated() { oldPositions[id] = Int32(truncatingIfNeeded: position) }
-        var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
-        for (position, id) in newLayout.ids.enumerated() {
-            match.pair(old: Int(oldPositions[id]!), new: position, changed: false)
-        }
-        return changeSet(from: oldLayout, to: newLayout, match: match)
-    }
-
-    /// Pairs the entities of two layouts by id, and tells which changed.
-    ///
-    /// The old entities are read by walking `old.records` once, not by looking each one up: a walk
-    /// visits each node of the trie once, a lookup descends from the root.
-    ///
-    /// - Parameter newEntity: The entity at a new position, given the position and its id.
-    /// - Complexity: O(*n*) expected: a hash table of the old positions, looked up by every new id and
-    ///   every old record.
-    @inlinable static func matchByID<Entity>(
-        old: _SectionedStorage<Entity>,
-        _ oldLayout: _SnapshotLayout<Entity.ID>,
-        to newLayout: _SnapshotLayout<Entity.ID>,
-        newEntity: (Int, Entity.ID) -> Entity
-    ) -> _SnapshotMatch {
-        var oldPositions = [Entity.ID: Int32](minimumCapacity: oldLayout.count)
-        for (position, id) in oldLayout.ids.enumerated() { oldPositions[id] = Int32(truncatingIfNeeded: position) }
-        var match = _SnapshotMatch(oldCount: oldLayout.count, newCount: newLayout.count)
-        for (position, id) in newLayout.ids.enumerated() {
-            guard let oldPosition = oldPositions[id] else { continue }
-            match.pair(old: Int(oldPosition), new: position, changed: false)
-        }
-        // The old entities in the order the walk meets them, each old position pointing to its own:
-        // the walk appends in order and writes four bytes per entity at random, where writing whole
-        // entities at their positions would cost a cache miss each.
-        var oldEntities = ContiguousArray<Entity>()
-        oldEntities.reserveCapacity(oldLayout.count)
-        var recordOfPosition = [Int32](repeating: 0, count: oldLayout.count)
-        for stored in old.records {
-            recordOfPosition[Int(oldPositions[stored.entity.id]!)] = Int32(truncatingIfNeeded: oldEntities.count)
-            oldEntities.append(stored.entity)
-        }
-        for (position, oldPosition) in match.oldPositions.enumerated() where oldPosition >= 0 {
-            let oldEntity = oldEntities[Int(recordOfPosition[Int(oldPosition)])]
-            if oldEntity != newEntity(position, newLayout.ids[position]) { match.changed[position] = true }
-        }
-        return match
     }
 
     /// The change set between two layouts whose entities `match` pairs.

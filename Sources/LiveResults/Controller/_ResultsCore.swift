@@ -82,8 +82,8 @@ import Foundation
         let later = _DuplicateIDs.laterOccurrences(in: fetched)
         let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
-        // The hash order pairs old and new entities without a hash table, unless replayed events change
-        // the new storage after the build.
+        // The build's hash order spares the diff hashing the new ids, unless replayed events change the
+        // new storage after the build.
         let built = _SectionedStorage.built(
             ordering: storage.ordering, contents: contents, keepingHashOrder: events.isEmpty && self.storage.count > 0)
         next.storage = built.storage
@@ -91,8 +91,8 @@ import Foundation
         let changes: ChangeSet<Entity>
         if events.isEmpty {
             changes = _SnapshotDiff.changeSet(
-                from: self.storage, to: next.storage, builtFrom: contents, placed: built.placed,
-                hashOrder: built.hashOrder)
+                from: self.storage, to: next.storage,
+                newInHashOrder: _SnapshotDiff.positionsInHashOrder(built: built.hashOrder, placed: built.placed))
         } else {
             for event in events { _ = next.run(event) }
             changes = _SnapshotDiff.changeSet(from: self.storage, to: next.storage)
@@ -127,7 +127,7 @@ import Foundation
     @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
         let records = Array(storage.records)
         let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: records)
-        let changes = _SnapshotDiff.changeSet(from: storage, resortedTo: resorted)
+        let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
         storage = resorted
         return changes
     }

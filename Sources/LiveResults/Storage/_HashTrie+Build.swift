@@ -12,8 +12,8 @@ extension _HashTrie {
     }
 
     /// A trie of values with unique keys, as ``init(uniqueValues:)`` builds it, and, if
-    /// `keepingHashOrder`, the indices of the values in the order ``makeHashOrderIterator()`` visits
-    /// them, each with its ``hashOrderKey(of:)`` in place of its hash (otherwise no indices).
+    /// `keepingHashOrder`, the offsets of the values in `values` in the order ``makeHashOrderIterator()``
+    /// visits them, each with its ``hashOrderKey(of:)`` in place of its hash (otherwise no offsets).
     ///
     /// The build leaves its entries grouped by hash fragment at every node but the lowest ones, so
     /// putting them in hash order takes only an insertion sort of groups of a few entries.
@@ -36,7 +36,10 @@ extension _HashTrie {
         }
         let trie = Self(root: root, count: values.count)
         guard keepingHashOrder else { return (trie, []) }
-        for index in entries.indices { entries[index].hash = hashOrderKey(of: entries[index].hash) }
+        for index in entries.indices {
+            entries[index] = _HashedIndex(
+                hash: hashOrderKey(of: entries[index].hash), index: entries[index].index - values.startIndex)
+        }
         entries._sortNearlySorted(by: \.hash)
         return (trie, entries)
     }

@@ -16,7 +16,7 @@ extension _SectionedStorage {
 
     /// A storage holding `stored`, whose ids must be unique, and what was placed at each position in
     /// display order: the entity's offset in `stored`, its section (the section's index) and its slot key.
-    /// With `keepingHashOrder`, also the indices in `stored` of the entities in the hash order of the
+    /// With `keepingHashOrder`, also the offsets in `stored` of the entities in the hash order of the
     /// records (see ``_HashTrie/built(uniqueValues:keepingHashOrder:)``), for a diff against another
     /// storage.
     ///
