@@ -9,18 +9,12 @@ import Foundation
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 
-/// The CPU time of the calling thread: unlike the wall clock, it does not count time the thread spent
-/// waiting for a core on a busy machine.
-func threadCPUSeconds() -> Double {
+/// CPU time by `clock`: the calling thread's (`CLOCK_THREAD_CPUTIME_ID`), which unlike the wall clock
+/// does not count time spent waiting for a core on a busy machine, or the process's
+/// (`CLOCK_PROCESS_CPUTIME_ID`), for work that runs on the controller's threads, like a refetch.
+func cpuSeconds(_ clock: clockid_t) -> Double {
     var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
-}
-
-/// The CPU time of the whole process: a refetch runs on the controller's threads, not the caller's.
-func processCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    clock_gettime(clock, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
@@ -34,9 +28,9 @@ switch arguments.first {
 case "events", "snapshots":
     let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 100_000))
     let events = scenario.nextEvents(number(1, default: 20_000))
-    let (start, startCPU) = (ContinuousClock.now, threadCPUSeconds())
+    let (start, startCPU) = (ContinuousClock.now, cpuSeconds(CLOCK_THREAD_CPUTIME_ID))
     let changes = arguments[0] == "events" ? scenario.applyEach(events) : scenario.applyEachTakingSnapshots(events)
-    let cpuPerEvent = (threadCPUSeconds() - startCPU) / Double(events.count)
+    let cpuPerEvent = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - startCPU) / Double(events.count)
     let perEvent = start.duration(to: .now) / events.count
     print("\(events.count) events, \(changes) changes, \(perEvent) per event, CPU \(cpuPerEvent * 1e6) µs per event")
 case "fetch":
@@ -47,10 +41,10 @@ case "fetch":
 case "refetch":
     let scenario = try await RefetchScenario(count: number(0, default: 100_000))
     let times = max(number(1, default: 1), 1)
-    let (start, startCPU) = (ContinuousClock.now, processCPUSeconds())
+    let (start, startCPU) = (ContinuousClock.now, cpuSeconds(CLOCK_PROCESS_CPUTIME_ID))
     var changes = try await scenario.refetch()
     for _ in 1..<times { changes = try await scenario.refetch() }
-    let cpuPerRefetch = (processCPUSeconds() - startCPU) / Double(times)
+    let cpuPerRefetch = (cpuSeconds(CLOCK_PROCESS_CPUTIME_ID) - startCPU) / Double(times)
     print(
         "refetch: \(changes.movedItems.count) moves, \(changes.insertedItems.count) inserts, "
             + "\(start.duration(to: .now) / times) each, CPU \(cpuPerRefetch * 1e6) µs each"

@@ -32,7 +32,6 @@ extension _Tree {
             }
             precondition(node.count == summary.count, "cached count \(node.count), actual \(summary.count)")
             precondition(node.weight == summary.weight, "cached weight \(node.weight), actual \(summary.weight)")
-            precondition(keysAreEqual(node.firstKey, summary.first!), "stale cached first key")
             return (summary.count, summary.weight, summary.first!)
         }
         _ = check(root, depth: 0, isRoot: true)

@@ -1,5 +1,6 @@
-/// A node of a ``_Tree``: a leaf of elements or an internal node of children, with the count, weight
-/// and first key of its subtree cached so that searches never scan below it.
+/// A node of a ``_Tree``: a leaf of elements or an internal node of children, with the count and
+/// weight of its subtree cached (and each child's first key beside it) so that searches never scan
+/// below it.
 ///
 /// One allocation: the header (``_TreeNodeHeader``) and then, in the tail, the leaf's elements or the
 /// internal node's children, with room for the node's capacity plus one. A node read at a million
