@@ -2,7 +2,8 @@ extension _HashTrie {
     /// Traps unless the trie is well formed and canonical: each node's maps are disjoint and fit its
     /// level, its allocation holds the elements they count, every entry sits where its hash leads, collision
     /// nodes (two or more entries of one whole hash, distinct keys) exist exactly below the last
-    /// fragment, no node but the root is empty or a lone entry, and `count` is exact.
+    /// fragment, no node but the root is empty or a lone entry, every borrowed child is its source's (and
+    /// the source borrows nothing), and `count` is exact.
     ///
     /// - Complexity: O(*n*); for tests.
     @inlinable func _checkInvariants() {
@@ -24,6 +25,7 @@ extension _HashTrie {
                 }
                 return entryCount
             }
+            checkBorrowing(of: node)
             precondition(!maps.isCollision, "collision node above the last fragment")
             precondition(maps.entryMap & maps.childMap == 0, "fragment used twice")
             if shift == Self.maximumShift {
@@ -53,5 +55,27 @@ extension _HashTrie {
             return total
         }
         precondition(check(root, shift: 0, prefix: 0, isRoot: true) == count, "count disagrees")
+    }
+
+    /// Traps unless the children `node` borrows are its source's, and the source borrows none.
+    @inlinable func checkBorrowing(of node: Node) {
+        let (borrowedMap, source) = node.withUnsafeMutablePointerToHeader {
+            ($0.pointee.borrowedMap, $0.pointee.source)
+        }
+        precondition((borrowedMap == 0) == (source == nil), "a source with nothing borrowed, or the reverse")
+        guard let source = source.map({ unsafeDowncast($0, to: Node.self) }) else { return }
+        let (maps, sourceMaps) = (node.maps, source.maps)
+        precondition(borrowedMap & ~maps.childMap == 0, "borrowed child missing")
+        precondition(source.borrowedMap == 0, "a source that borrows")
+        precondition(!sourceMaps.isCollision && borrowedMap & ~sourceMaps.childMap == 0, "borrowed child not in source")
+        var remaining = borrowedMap
+        while remaining != 0 {
+            let bit = remaining & (0 &- remaining)
+            remaining &= remaining &- 1
+            precondition(
+                node.children[Node.index(of: bit, in: maps.childMap)]
+                    === source.children[Node.index(of: bit, in: sourceMaps.childMap)],
+                "borrowed child differs from the source's")
+        }
     }
 }

@@ -8,12 +8,18 @@
 where Value.TrieKey == Key {
     // @unchecked Sendable: the values are `Sendable`, and a node is mutated only while uniquely
     // referenced (the trie checks `isKnownUniquelyReferenced` before every write and copies otherwise),
-    // so a node reachable from more than one trie version, or from another thread, is never written again.
+    // so a node reachable from more than one trie version, or from another thread, is never written again
+    // but for its ownership fields: a change may have a shared node take over the children it borrows
+    // (`_TrieNode.absorbSource()`). Readers never look at those fields, and versions that share nodes
+    // must be changed one at a time, which the controller's lock ensures (snapshots are never changed).
 
     @usableFromInline typealias Node = _TrieNode<Value>
 
     @usableFromInline var root: Node
     @usableFromInline var count: Int
+    /// The hash of the last key changed, if that change copied nodes that borrow their children: where
+    /// the next change looks first for sources it can absorb (see ``absorbSourcesAlongLastChange()``).
+    @usableFromInline var lastBorrowingChange: UInt64?
 
     @inlinable init() {
         self.init(root: Node.empty(), count: 0)
@@ -22,6 +28,7 @@ where Value.TrieKey == Key {
     @inlinable init(root: Node, count: Int) {
         self.root = root
         self.count = count
+        self.lastBorrowingChange = nil
     }
 
     @inlinable static func hash(_ key: Key) -> UInt64 {
@@ -60,9 +67,11 @@ where Value.TrieKey == Key {
     /// - Returns: The value it replaced, if any.
     @discardableResult
     @inlinable mutating func updateValue(_ value: Value) -> Value? {
-        let key = value.trieKey
-        let old = Self.update(&root, with: value, key: key, hash: Self.hash(key), shift: 0)
+        absorbSourcesAlongLastChange()
+        let (key, hash) = (value.trieKey, Self.hash(value.trieKey))
+        let old = Self.update(&root, with: value, key: key, hash: hash, shift: 0)
         if old == nil { count += 1 }
+        noteChange(at: hash)
         return old
     }
 
@@ -71,9 +80,37 @@ where Value.TrieKey == Key {
     /// - Returns: The removed value, if any.
     @discardableResult
     @inlinable mutating func removeValue(forKey key: Key) -> Value? {
-        let removed = Self.remove(key, hash: Self.hash(key), shift: 0, from: &root)
+        absorbSourcesAlongLastChange()
+        let hash = Self.hash(key)
+        let removed = Self.remove(key, hash: hash, shift: 0, from: &root)
         if removed != nil { count -= 1 }
+        noteChange(at: hash)
         return removed
+    }
+
+    /// Remembers where a change that copied shared nodes went. Those copies borrow their children from
+    /// the nodes they replaced, which a snapshot usually lets go of before the next change.
+    @inlinable mutating func noteChange(at hash: UInt64) {
+        lastBorrowingChange = root.borrowedMap != 0 ? hash : nil
+    }
+
+    /// Has the nodes the last change copied take over their children where nothing else holds their
+    /// sources any more: right away, while that path is in the cache, and so that a value this trie no
+    /// longer holds is freed once the snapshots holding it are gone and the trie changes again.
+    @inlinable mutating func absorbSourcesAlongLastChange() {
+        guard let hash = lastBorrowingChange else { return }
+        lastBorrowingChange = nil
+        // The path is held by `root`.
+        unowned(unsafe) var node = root
+        var shift = 0
+        while true {
+            node.absorbSource()
+            let maps = node.maps
+            let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
+            guard shift <= Self.maximumShift, maps.childMap & bit != 0 else { return }
+            node = node.children[Node.index(of: bit, in: maps.childMap)]
+            shift += Node.fragmentBits
+        }
     }
 
     @inlinable static func update(_ node: inout Node, with value: Value, key: Key, hash: UInt64, shift: Int) -> Value? {
@@ -103,9 +140,9 @@ where Value.TrieKey == Key {
         }
         if maps.childMap & bit != 0 {
             Node.makeUnique(&node)
-            return update(
-                &node.children[Node.index(of: bit, in: maps.childMap)], with: value, key: key, hash: hash,
-                shift: shift + Node.fragmentBits)
+            let index = Node.index(of: bit, in: maps.childMap)
+            node.claimChild(at: index, bit: bit)
+            return update(&node.children[index], with: value, key: key, hash: hash, shift: shift + Node.fragmentBits)
         }
         let entryMap = maps.entryMap | bit
         Node.splice(
@@ -202,6 +239,7 @@ where Value.TrieKey == Key {
             return removed
         }
         Node.makeUnique(&node)
+        node.claimChild(at: childIndex, bit: bit)
         guard let removed = remove(key, hash: hash, shift: shift + Node.fragmentBits, from: &node.children[childIndex])
         else {
             return nil

@@ -10,4 +10,18 @@
             start.load(fromByteOffset: index * stride, as: Unmanaged<AnyObject>.self).release()
         }
     }
+
+    /// Releases the references at `start` that `map` places (one per set bit, in bit order) except those
+    /// whose bits are in `skipped`.
+    @usableFromInline static func release(_ start: UnsafeMutableRawPointer, of map: UInt32, except skipped: UInt32) {
+        var (remaining, index) = (map, 0)
+        while remaining != 0 {
+            if remaining & (0 &- remaining) & skipped == 0 {
+                start.load(fromByteOffset: index &* MemoryLayout<AnyObject>.stride, as: Unmanaged<AnyObject>.self)
+                    .release()
+            }
+            remaining &= remaining &- 1
+            index &+= 1
+        }
+    }
 }

@@ -29,21 +29,27 @@
     }
 }
 
-/// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header of two maps of 4-bit hash
-/// fragments, then the child nodes in fragment order, then the entries in fragment order. Below the
-/// last fragment, a collision node lists entries whose whole hashes are equal.
+/// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header (``_TrieNodeHeader``: two
+/// maps of 4-bit hash fragments, and which children are borrowed), then the child nodes in fragment
+/// order, then the entries in fragment order. Below the last fragment, a collision node lists entries
+/// whose whole hashes are equal.
 ///
 /// A node has exactly the room its elements need: inserting or removing an element makes a new node
 /// (one allocation; the elements move if the old node was unique and are copied otherwise), since
 /// entries usually hold whole entities.
 ///
 /// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
-@usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
+@usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeHeader, _TrieNode<Value>> {
+    // The borrowed children belong to the source, which the header releases.
     @inlinable deinit {
-        let maps = self.maps
+        let (maps, borrowedMap) = withUnsafeMutablePointerToHeader { ($0.pointee.maps, $0.pointee.borrowedMap) }
         let childCount = maps.childCount
-        _NodeReferences.release(
-            UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
+        if borrowedMap == 0 {
+            _NodeReferences.release(
+                UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
+        } else {
+            _NodeReferences.release(UnsafeMutableRawPointer(children), of: maps.childMap, except: borrowedMap)
+        }
         entries(childCount: childCount).deinitialize(count: maps.entryCount)
     }
 }
@@ -55,7 +61,8 @@ extension _TrieNode {
         var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
         if entryCount > 0 { bytes += entryAlignmentPadding }
         let units = (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
-        let node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
+        let node = unsafeDowncast(
+            create(minimumCapacity: units) { _ in _TrieNodeHeader(maps: maps) }, to: _TrieNode.self)
         if entryCount > 0 {
             UnsafeMutableRawPointer(node.entries(childCount: childCount)).bindMemory(
                 to: Value.self, capacity: entryCount)
@@ -78,8 +85,13 @@ extension _TrieNode {
     // on a node the writer just made unique, inside one mutating method of `_HashTrie`.
 
     @inlinable var maps: _TrieNodeMaps {
-        get { withUnsafeMutablePointerToHeader { $0.pointee } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
+        get { withUnsafeMutablePointerToHeader { $0.pointee.maps } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee.maps = newValue } }
+    }
+
+    /// The fragments whose children this node borrows from its source.
+    @inlinable var borrowedMap: UInt32 {
+        withUnsafeMutablePointerToHeader { $0.pointee.borrowedMap }
     }
 
     @inlinable var children: UnsafeMutablePointer<_TrieNode> {
@@ -111,13 +123,55 @@ extension _TrieNode {
     }
 
     /// A copy sharing the children and copying the entries: one allocation.
+    ///
+    /// The copy borrows the children (see ``_TrieNodeHeader``) unless this node borrows some itself, in
+    /// which case the copy retains them all.
     @inlinable func copy() -> _TrieNode {
+        absorbSource()
         let maps = self.maps
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
         let node = Self.allocate(maps)
-        Self.copy(childCount, from: children, to: node.children)
+        if childCount > 0 {
+            if borrowedMap != 0 {
+                Self.copy(childCount, from: children, to: node.children)
+            } else {
+                UnsafeMutableRawPointer(node.children).copyMemory(
+                    from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
+                node.withUnsafeMutablePointerToHeader {
+                    $0.pointee.borrowedMap = maps.childMap
+                    $0.pointee.source = self
+                }
+            }
+        }
         Self.copy(entryCount, from: entries(childCount: childCount), to: node.entries(childCount: childCount))
         return node
+    }
+
+    /// Takes over the borrowed children if nothing but this node holds their source any more, and lets
+    /// the source go, which frees it and the children it does not hand over.
+    ///
+    /// The node may be shared: only its ownership changes, which no reader of the node looks at, and
+    /// only the trie's mutations run this, one at a time (see ``_HashTrie``).
+    @inlinable func absorbSource() {
+        withUnsafeMutablePointerToHeader { header in
+            guard header.pointee.source != nil, isKnownUniquelyReferenced(&header.pointee.source) else { return }
+            unsafeDowncast(header.pointee.source!, to: _TrieNode.self).withUnsafeMutablePointerToHeader {
+                $0.pointee.borrowedMap = header.pointee.borrowedMap
+            }
+            header.pointee.borrowedMap = 0
+            header.pointee.source = nil
+        }
+    }
+
+    /// Makes this node, which must be unique, own its child at fragment `bit` (index `index`), before the
+    /// child is changed or removed: a borrowed child is still its source's.
+    @inlinable func claimChild(at index: Int, bit: UInt32) {
+        withUnsafeMutablePointerToHeader { header in
+            guard header.pointee.borrowedMap & bit != 0 else { return }
+            _ = Unmanaged.passUnretained(children[index]).retain()
+            header.pointee.borrowedMap &= ~bit
+            if header.pointee.borrowedMap == 0 { header.pointee.source = nil }
+        }
     }
 
     /// Initializes `count` elements at `target` with copies of those at `source`, element by element:
@@ -129,7 +183,11 @@ extension _TrieNode {
     }
 
     @inlinable static func makeUnique(_ node: inout _TrieNode) {
-        if !isKnownUniquelyReferenced(&node) { node = node.copy() }
+        if isKnownUniquelyReferenced(&node) {
+            node.absorbSource()
+        } else {
+            node = node.copy()
+        }
     }
 
     /// Replaces `node` by a node of layout `maps` holding its elements with at most one child and one
@@ -149,6 +207,7 @@ extension _TrieNode {
         let (oldChildCount, oldEntryCount) = (oldMaps.childCount, oldMaps.entryCount)
         let spliced = allocate(maps)
         let isUnique = isKnownUniquelyReferenced(&node)
+        if isUnique && removingChild { node.claimChild(at: childIndex, bit: oldMaps.childMap & ~maps.childMap) }
         transfer(
             from: node.children, count: oldChildCount, to: spliced.children, at: childIndex,
             removing: removingChild, inserting: insertedChild, moving: isUnique)
@@ -156,8 +215,17 @@ extension _TrieNode {
             from: node.entries(childCount: oldChildCount), count: oldEntryCount,
             to: spliced.entries(childCount: maps.childCount), at: entryIndex,
             removing: removingEntry, inserting: insertedEntry, moving: isUnique)
-        // The old node gave its elements away: it must not deinitialize them again.
-        if isUnique { node.maps = _TrieNodeMaps(entryMap: 0, childMap: 0) }
+        // The old node gave its elements away, borrowed children included: it must not deinitialize them
+        // again.
+        if isUnique {
+            node.withUnsafeMutablePointerToHeader { old in
+                spliced.withUnsafeMutablePointerToHeader { new in
+                    swap(&old.pointee.borrowedMap, &new.pointee.borrowedMap)
+                    swap(&old.pointee.source, &new.pointee.source)
+                }
+                old.pointee.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
+            }
+        }
         node = spliced
     }
 

@@ -156,9 +156,51 @@ struct HashTrieTests {
         let held = Set((versions + [trie]).flatMap { $0.map { ObjectIdentifier($0.value.token) } })
         #expect(liveCount() == held.count)
         versions.removeAll()
+        // Nodes copied while the versions were alive borrow their children from the nodes they replaced,
+        // which keep old values until the trie changes along their paths (see `_TrieNodeHeader`).
+        #expect(liveCount() >= trie.count && liveCount() <= held.count)
+        for key in 0..<800 { trie.updateValue(Entry(key: key, value: tracked())) }
+        trie._checkInvariants()
         #expect(liveCount() == trie.count)
         trie = _HashTrie()
         #expect(liveCount() == 0)
+    }
+
+    @Test("a snapshot let go before the next change is freed by that change, borrowed children included")
+    func snapshotAfterEveryChange() {
+        var watched: [WeakToken] = []
+        func tracked() -> Tracked {
+            let value = Tracked()
+            watched.append(WeakToken(token: value.token))
+            return value
+        }
+        func liveCount() -> Int { watched.count { $0.token != nil } }
+
+        var random = SeededGenerator(seed: 11)
+        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
+            uniqueValues: (0..<3000).map { Entry(key: $0, value: tracked()) })
+        var model = Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) })
+        var snapshot = trie
+        for step in 0..<2000 {
+            let key = Int.random(in: 0..<4000, using: &random)
+            if step % 4 == 0 {
+                #expect(trie.removeValue(forKey: key)?.value == model.removeValue(forKey: key))
+            } else {
+                let value = tracked()
+                #expect(trie.updateValue(Entry(key: key, value: value))?.value == model.updateValue(value, forKey: key))
+            }
+            #expect(snapshot.root.borrowedMap == 0, "the snapshot's nodes lend, they do not borrow")
+            snapshot = trie
+            // The previous snapshot is gone: what it alone held is freed once the next change begins.
+            #expect(liveCount() <= trie.count + 1)
+        }
+        trie._checkInvariants()
+        expect(trie, equals: model)
+        snapshot = _HashTrie()
+        trie.updateValue(Entry(key: 0, value: tracked()))
+        _ = model.updateValue(trie[0]!.value, forKey: 0)
+        #expect(liveCount() == trie.count)
+        expect(trie, equals: model)
     }
 
     @Test("entries aligned beyond a pointer stay aligned")
