@@ -60,7 +60,7 @@ extension _HashTrie {
     /// Traps unless the children `node` borrows are its source's, and the source borrows none.
     @inlinable func checkBorrowing(of node: Node) {
         let (borrowedMap, source) = node.withUnsafeMutablePointerToHeader {
-            ($0.pointee.borrowedMap, $0.pointee.source)
+            ($0.pointee.maps.borrowedMap, $0.pointee.source)
         }
         precondition((borrowedMap == 0) == (source == nil), "a source with nothing borrowed, or the reverse")
         guard let source = source.map({ unsafeDowncast($0, to: Node.self) }) else { return }

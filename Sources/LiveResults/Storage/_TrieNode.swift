@@ -1,16 +1,21 @@
-/// The header of a ``_TrieNode``: which 4-bit hash fragments lead to an entry of the node, and which
-/// to a child node.
+/// The maps of a ``_TrieNode``: which 4-bit hash fragments lead to an entry of the node, which to a child
+/// node, and which of those children the node borrows (see ``_TrieNodeHeader``), in one word.
 ///
-/// A collision node, below the last fragment, keeps its number of entries in `entryMap` and all ones
-/// in `childMap`. An ordinary node never uses a fragment twice, so `entryMap & childMap` is nonzero
-/// only in a collision node.
+/// A collision node, below the last fragment, has all ones in both maps (an ordinary node never uses a
+/// fragment twice) and keeps its number of entries where an ordinary node keeps its borrowed map; its
+/// `entryMap` is that number and its `childMap` all ones. So `entryMap & childMap` is nonzero only in a
+/// collision node.
 @usableFromInline struct _TrieNodeMaps {
-    @usableFromInline var entryMap: UInt32
-    @usableFromInline var childMap: UInt32
+    /// Bits 0–15: entries; 16–31: children; 32–47: borrowed children (a collision node: 32–63, its count).
+    @usableFromInline var bits: UInt64
 
     @inlinable init(entryMap: UInt32, childMap: UInt32) {
-        self.entryMap = entryMap
-        self.childMap = childMap
+        if childMap == ~0 {
+            bits = 0xFFFF_FFFF | UInt64(entryMap) << 32
+        } else {
+            assert(entryMap >> 16 == 0 && childMap >> 16 == 0, "a fragment of more than 4 bits")
+            bits = UInt64(entryMap) | UInt64(childMap) << 16
+        }
     }
 
     /// The maps of a collision node of `count` entries, at least one.
@@ -19,7 +24,25 @@
         return _TrieNodeMaps(entryMap: UInt32(count), childMap: ~0)
     }
 
-    @inlinable var isCollision: Bool { entryMap & childMap != 0 }
+    @inlinable var isCollision: Bool { bits & (bits &>> 16) & 0xFFFF != 0 }
+
+    @inlinable var entryMap: UInt32 {
+        UInt32(truncatingIfNeeded: isCollision ? bits &>> 32 : bits & 0xFFFF)
+    }
+
+    @inlinable var childMap: UInt32 {
+        isCollision ? ~0 : UInt32(truncatingIfNeeded: (bits &>> 16) & 0xFFFF)
+    }
+
+    /// The fragments whose children the node borrows from its source; none in a collision node.
+    @inlinable var borrowedMap: UInt32 {
+        get { isCollision ? 0 : UInt32(truncatingIfNeeded: (bits &>> 32) & 0xFFFF) }
+        set {
+            assert(!isCollision && newValue >> 16 == 0, "borrowed children of a collision node")
+            bits = bits & ~(0xFFFF &<< 32) | UInt64(newValue) &<< 32
+        }
+    }
+
     @inlinable var entryCount: Int { isCollision ? Int(entryMap) : entryMap.nonzeroBitCount }
     @inlinable var childCount: Int { isCollision ? 0 : childMap.nonzeroBitCount }
 
@@ -42,8 +65,8 @@
 @usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeHeader, _TrieNode<Value>> {
     // The borrowed children belong to the source, which the header releases.
     @inlinable deinit {
-        let (maps, borrowedMap) = withUnsafeMutablePointerToHeader { ($0.pointee.maps, $0.pointee.borrowedMap) }
-        let childCount = maps.childCount
+        let maps = self.maps
+        let (childCount, borrowedMap) = (maps.childCount, maps.borrowedMap)
         if borrowedMap == 0 {
             _NodeReferences.release(
                 UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
@@ -91,7 +114,7 @@ extension _TrieNode {
 
     /// The fragments whose children this node borrows from its source.
     @inlinable var borrowedMap: UInt32 {
-        withUnsafeMutablePointerToHeader { $0.pointee.borrowedMap }
+        withUnsafeMutablePointerToHeader { $0.pointee.maps.borrowedMap }
     }
 
     @inlinable var children: UnsafeMutablePointer<_TrieNode> {
@@ -138,7 +161,7 @@ extension _TrieNode {
                 UnsafeMutableRawPointer(node.children).copyMemory(
                     from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
                 node.withUnsafeMutablePointerToHeader {
-                    $0.pointee.borrowedMap = maps.childMap
+                    $0.pointee.maps.borrowedMap = maps.childMap
                     $0.pointee.source = self
                 }
             }
@@ -156,9 +179,9 @@ extension _TrieNode {
         withUnsafeMutablePointerToHeader { header in
             guard header.pointee.source != nil, isKnownUniquelyReferenced(&header.pointee.source) else { return }
             unsafeDowncast(header.pointee.source!, to: _TrieNode.self).withUnsafeMutablePointerToHeader {
-                $0.pointee.borrowedMap = header.pointee.borrowedMap
+                $0.pointee.maps.borrowedMap = header.pointee.maps.borrowedMap
             }
-            header.pointee.borrowedMap = 0
+            header.pointee.maps.borrowedMap = 0
             header.pointee.source = nil
         }
     }
@@ -167,10 +190,10 @@ extension _TrieNode {
     /// child is changed or removed: a borrowed child is still its source's.
     @inlinable func claimChild(at index: Int, bit: UInt32) {
         withUnsafeMutablePointerToHeader { header in
-            guard header.pointee.borrowedMap & bit != 0 else { return }
+            guard header.pointee.maps.borrowedMap & bit != 0 else { return }
             _ = Unmanaged.passUnretained(children[index]).retain()
-            header.pointee.borrowedMap &= ~bit
-            if header.pointee.borrowedMap == 0 { header.pointee.source = nil }
+            header.pointee.maps.borrowedMap &= ~bit
+            if header.pointee.maps.borrowedMap == 0 { header.pointee.source = nil }
         }
     }
 
@@ -220,7 +243,8 @@ extension _TrieNode {
         if isUnique {
             node.withUnsafeMutablePointerToHeader { old in
                 spliced.withUnsafeMutablePointerToHeader { new in
-                    swap(&old.pointee.borrowedMap, &new.pointee.borrowedMap)
+                    let borrowedMap = old.pointee.maps.borrowedMap
+                    if borrowedMap != 0 { new.pointee.maps.borrowedMap = borrowedMap }
                     swap(&old.pointee.source, &new.pointee.source)
                 }
                 old.pointee.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
