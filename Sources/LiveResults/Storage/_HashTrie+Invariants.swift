@@ -59,11 +59,15 @@ extension _HashTrie {
 
     /// Traps unless the children `node` borrows are its source's, and the source borrows none.
     @inlinable func checkBorrowing(of node: Node) {
-        let (borrowedMap, source) = node.withUnsafeMutablePointerToHeader {
-            ($0.pointee.maps.borrowedMap, $0.pointee.source)
-        }
+        let borrowedMap = node.borrowedMap
+        precondition(borrowedMap == 0 || node.maps.hasSourceSlot, "borrowing without a source slot")
+        let source = node.source
         precondition((borrowedMap == 0) == (source == nil), "a source with nothing borrowed, or the reverse")
-        guard let source = source.map({ unsafeDowncast($0, to: Node.self) }) else { return }
+        if node.maps.hasSourceSlot {
+            let end = UnsafeRawPointer(node.sourceSlot(node.maps) + 1)
+            precondition(end <= UnsafeRawPointer(node.children + node.capacity), "node smaller than its source slot")
+        }
+        guard let source else { return }
         let (maps, sourceMaps) = (node.maps, source.maps)
         precondition(borrowedMap & ~maps.childMap == 0, "borrowed child missing")
         precondition(source.borrowedMap == 0, "a source that borrows")

@@ -1,12 +1,13 @@
-/// The maps of a ``_TrieNode``: which 4-bit hash fragments lead to an entry of the node, which to a child
-/// node, and which of those children the node borrows (see ``_TrieNodeHeader``), in one word.
+/// The header of a ``_TrieNode``, one word: which 4-bit hash fragments lead to an entry of the node, which
+/// to a child node, which of those children the node borrows, and whether it has a slot for a source.
 ///
 /// A collision node, below the last fragment, has all ones in both maps (an ordinary node never uses a
 /// fragment twice) and keeps its number of entries where an ordinary node keeps its borrowed map; its
 /// `entryMap` is that number and its `childMap` all ones. So `entryMap & childMap` is nonzero only in a
 /// collision node.
 @usableFromInline struct _TrieNodeMaps {
-    /// Bits 0–15: entries; 16–31: children; 32–47: borrowed children (a collision node: 32–63, its count).
+    /// Bits 0–15: entries; 16–31: children; 32–47: borrowed children; 48: a source slot. A collision node
+    /// keeps its count in bits 32–63.
     @usableFromInline var bits: UInt64
 
     @inlinable init(entryMap: UInt32, childMap: UInt32) {
@@ -43,6 +44,15 @@
         }
     }
 
+    /// Whether the node has a slot for its source, after its entries: only copies made to borrow do.
+    @inlinable var hasSourceSlot: Bool {
+        get { !isCollision && bits & (1 &<< 48) != 0 }
+        set {
+            assert(!isCollision, "a source slot in a collision node")
+            bits = newValue ? bits | (1 &<< 48) : bits & ~(1 &<< 48)
+        }
+    }
+
     @inlinable var entryCount: Int { isCollision ? Int(entryMap) : entryMap.nonzeroBitCount }
     @inlinable var childCount: Int { isCollision ? 0 : childMap.nonzeroBitCount }
 
@@ -52,18 +62,27 @@
     }
 }
 
-/// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header (``_TrieNodeHeader``: two
-/// maps of 4-bit hash fragments, and which children are borrowed), then the child nodes in fragment
-/// order, then the entries in fragment order. Below the last fragment, a collision node lists entries
-/// whose whole hashes are equal.
+/// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header of maps (``_TrieNodeMaps``),
+/// then the child nodes in fragment order, then the entries in fragment order, then, in a node that
+/// borrows, its source. Below the last fragment, a collision node lists entries whose whole hashes are
+/// equal.
 ///
 /// A node has exactly the room its elements need: inserting or removing an element makes a new node
 /// (one allocation; the elements move if the old node was unique and are copied otherwise), since
 /// entries usually hold whole entities.
 ///
+/// **Borrowing.** A copy of a shared node for a mutation would retain every child, and at a million
+/// entities the children of the copied nodes are mostly out of the cache: those retains were most of
+/// what a snapshot after every event cost. A copy borrows instead: it points to the children of the node
+/// it copies (its source, which it retains and which keeps them alive) and owns none of them; it owns a
+/// child once it replaces it (``claimChild(at:bit:)``). When nothing but the copy holds the source any
+/// more, the copy takes the borrowed children over and lets the source go (``absorbSource()``). A source
+/// never borrows itself (a node that borrows is copied the old way), so a node keeps at most one
+/// earlier version alive.
+///
 /// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
-@usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeHeader, _TrieNode<Value>> {
-    // The borrowed children belong to the source, which the header releases.
+@usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
+    // The borrowed children belong to the source, released last.
     @inlinable deinit {
         let maps = self.maps
         let (childCount, borrowedMap) = (maps.childCount, maps.borrowedMap)
@@ -74,21 +93,29 @@
             _NodeReferences.release(UnsafeMutableRawPointer(children), of: maps.childMap, except: borrowedMap)
         }
         entries(childCount: childCount).deinitialize(count: maps.entryCount)
+        if maps.hasSourceSlot { sourceSlot(maps).deinitialize(count: 1) }
     }
 }
 
 extension _TrieNode {
-    /// A node with room for exactly the elements `maps` describe, uninitialized.
-    @inlinable static func allocate(_ maps: _TrieNodeMaps) -> _TrieNode {
+    /// A node with room for exactly the elements `maps` describe, uninitialized, and an empty source slot
+    /// if `withSourceSlot`. It owns its children.
+    @inlinable static func allocate(_ maps: _TrieNodeMaps, withSourceSlot: Bool = false) -> _TrieNode {
+        var maps = maps
+        if !maps.isCollision { (maps.borrowedMap, maps.hasSourceSlot) = (0, withSourceSlot) }
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
         var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
         if entryCount > 0 { bytes += entryAlignmentPadding }
+        if withSourceSlot { bytes += MemoryLayout<AnyObject?>.stride + MemoryLayout<AnyObject?>.alignment }
         let units = (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
-        let node = unsafeDowncast(
-            create(minimumCapacity: units) { _ in _TrieNodeHeader(maps: maps) }, to: _TrieNode.self)
+        let node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
         if entryCount > 0 {
             UnsafeMutableRawPointer(node.entries(childCount: childCount)).bindMemory(
                 to: Value.self, capacity: entryCount)
+        }
+        if withSourceSlot {
+            let slot = UnsafeMutableRawPointer(node.sourceSlot(maps)).bindMemory(to: AnyObject?.self, capacity: 1)
+            slot.initialize(to: nil)
         }
         return node
     }
@@ -108,13 +135,25 @@ extension _TrieNode {
     // on a node the writer just made unique, inside one mutating method of `_HashTrie`.
 
     @inlinable var maps: _TrieNodeMaps {
-        get { withUnsafeMutablePointerToHeader { $0.pointee.maps } }
-        set { withUnsafeMutablePointerToHeader { $0.pointee.maps = newValue } }
+        get { withUnsafeMutablePointerToHeader { $0.pointee } }
+        set { withUnsafeMutablePointerToHeader { $0.pointee = newValue } }
     }
 
     /// The fragments whose children this node borrows from its source.
-    @inlinable var borrowedMap: UInt32 {
-        withUnsafeMutablePointerToHeader { $0.pointee.maps.borrowedMap }
+    @inlinable var borrowedMap: UInt32 { maps.borrowedMap }
+
+    /// The source of a node that has a slot for it (`maps.hasSourceSlot`), after the entries.
+    @inlinable func sourceSlot(_ maps: _TrieNodeMaps) -> UnsafeMutablePointer<AnyObject?> {
+        assert(maps.hasSourceSlot, "no source slot")
+        let end = UnsafeMutableRawPointer(entries(childCount: maps.childCount) + maps.entryCount)
+        return end.alignedUp(for: AnyObject?.self).assumingMemoryBound(to: AnyObject?.self)
+    }
+
+    /// The node this one borrows children from, if any.
+    @inlinable var source: _TrieNode? {
+        let maps = self.maps
+        guard maps.borrowedMap != 0 else { return nil }
+        return sourceSlot(maps).pointee.map { unsafeDowncast($0, to: _TrieNode.self) }
     }
 
     @inlinable var children: UnsafeMutablePointer<_TrieNode> {
@@ -153,18 +192,15 @@ extension _TrieNode {
         absorbSource()
         let maps = self.maps
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
-        let node = Self.allocate(maps)
-        if childCount > 0 {
-            if borrowedMap != 0 {
-                Self.copy(childCount, from: children, to: node.children)
-            } else {
-                UnsafeMutableRawPointer(node.children).copyMemory(
-                    from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
-                node.withUnsafeMutablePointerToHeader {
-                    $0.pointee.maps.borrowedMap = maps.childMap
-                    $0.pointee.source = self
-                }
-            }
+        let borrows = childCount > 0 && maps.borrowedMap == 0
+        let node = Self.allocate(maps, withSourceSlot: borrows)
+        if borrows {
+            UnsafeMutableRawPointer(node.children).copyMemory(
+                from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
+            node.maps.borrowedMap = maps.childMap
+            node.sourceSlot(node.maps).pointee = self
+        } else {
+            Self.copy(childCount, from: children, to: node.children)
         }
         Self.copy(entryCount, from: entries(childCount: childCount), to: node.entries(childCount: childCount))
         return node
@@ -176,25 +212,23 @@ extension _TrieNode {
     /// The node may be shared: only its ownership changes, which no reader of the node looks at, and
     /// only the trie's mutations run this, one at a time (see ``_HashTrie``).
     @inlinable func absorbSource() {
-        withUnsafeMutablePointerToHeader { header in
-            guard header.pointee.source != nil, isKnownUniquelyReferenced(&header.pointee.source) else { return }
-            unsafeDowncast(header.pointee.source!, to: _TrieNode.self).withUnsafeMutablePointerToHeader {
-                $0.pointee.maps.borrowedMap = header.pointee.maps.borrowedMap
-            }
-            header.pointee.maps.borrowedMap = 0
-            header.pointee.source = nil
-        }
+        let maps = self.maps
+        guard maps.borrowedMap != 0 else { return }
+        let slot = sourceSlot(maps)
+        guard isKnownUniquelyReferenced(&slot.pointee) else { return }
+        unsafeDowncast(slot.pointee!, to: _TrieNode.self).maps.borrowedMap = maps.borrowedMap
+        self.maps.borrowedMap = 0
+        slot.pointee = nil
     }
 
     /// Makes this node, which must be unique, own its child at fragment `bit` (index `index`), before the
     /// child is changed or removed: a borrowed child is still its source's.
     @inlinable func claimChild(at index: Int, bit: UInt32) {
-        withUnsafeMutablePointerToHeader { header in
-            guard header.pointee.maps.borrowedMap & bit != 0 else { return }
-            _ = Unmanaged.passUnretained(children[index]).retain()
-            header.pointee.maps.borrowedMap &= ~bit
-            if header.pointee.maps.borrowedMap == 0 { header.pointee.source = nil }
-        }
+        let maps = self.maps
+        guard maps.borrowedMap & bit != 0 else { return }
+        _ = Unmanaged.passUnretained(children[index]).retain()
+        self.maps.borrowedMap &= ~bit
+        if maps.borrowedMap == bit { sourceSlot(maps).pointee = nil }
     }
 
     /// Initializes `count` elements at `target` with copies of those at `source`, element by element:
@@ -228,9 +262,11 @@ extension _TrieNode {
     ) {
         let oldMaps = node.maps
         let (oldChildCount, oldEntryCount) = (oldMaps.childCount, oldMaps.entryCount)
-        let spliced = allocate(maps)
         let isUnique = isKnownUniquelyReferenced(&node)
         if isUnique && removingChild { node.claimChild(at: childIndex, bit: oldMaps.childMap & ~maps.childMap) }
+        // A unique node's children move, borrowed ones included, and its source with them.
+        let movedSource = isUnique && node.borrowedMap != 0
+        let spliced = allocate(maps, withSourceSlot: movedSource)
         transfer(
             from: node.children, count: oldChildCount, to: spliced.children, at: childIndex,
             removing: removingChild, inserting: insertedChild, moving: isUnique)
@@ -238,18 +274,12 @@ extension _TrieNode {
             from: node.entries(childCount: oldChildCount), count: oldEntryCount,
             to: spliced.entries(childCount: maps.childCount), at: entryIndex,
             removing: removingEntry, inserting: insertedEntry, moving: isUnique)
-        // The old node gave its elements away, borrowed children included: it must not deinitialize them
-        // again.
-        if isUnique {
-            node.withUnsafeMutablePointerToHeader { old in
-                spliced.withUnsafeMutablePointerToHeader { new in
-                    let borrowedMap = old.pointee.maps.borrowedMap
-                    if borrowedMap != 0 { new.pointee.maps.borrowedMap = borrowedMap }
-                    swap(&old.pointee.source, &new.pointee.source)
-                }
-                old.pointee.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
-            }
+        if movedSource {
+            spliced.maps.borrowedMap = node.borrowedMap
+            swap(&spliced.sourceSlot(spliced.maps).pointee, &node.sourceSlot(node.maps).pointee)
         }
+        // The old node gave its elements away: it must not deinitialize them again.
+        if isUnique { node.maps = _TrieNodeMaps(entryMap: 0, childMap: 0) }
         node = spliced
     }
 
