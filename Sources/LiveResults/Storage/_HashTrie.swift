@@ -9,9 +9,9 @@ where Value.TrieKey == Key {
     // @unchecked Sendable: the values are `Sendable`, and a node is mutated only while uniquely
     // referenced (the trie checks `isKnownUniquelyReferenced` before every write and copies otherwise),
     // so a node reachable from more than one trie version, or from another thread, is never written again
-    // but for its ownership fields: a change may have a shared node take over the children it borrows
-    // (`_TrieNode.absorbSource()`). Readers never look at those fields, and versions that share nodes
-    // must be changed one at a time, which the controller's lock ensures (snapshots are never changed).
+    // but for its source slot: a change may have a shared node take over the children it borrows
+    // (`_TrieNode.absorbSource()`). Readers never look at that slot, and versions that share nodes must
+    // be changed one at a time, which the controller's lock ensures (snapshots are never changed).
 
     @usableFromInline typealias Node = _TrieNode<Value>
 

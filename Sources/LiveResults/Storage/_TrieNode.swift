@@ -1,13 +1,13 @@
-/// The header of a ``_TrieNode``, one word: which 4-bit hash fragments lead to an entry of the node, which
-/// to a child node, which of those children the node borrows, and whether it has a slot for a source.
+/// The header of a ``_TrieNode``, one word: which 4-bit hash fragments lead to an entry of the node,
+/// which to a child node, and whether the node has a slot for a source (``_TrieNodeSource``). It never
+/// changes once the node is shared.
 ///
 /// A collision node, below the last fragment, has all ones in both maps (an ordinary node never uses a
-/// fragment twice) and keeps its number of entries where an ordinary node keeps its borrowed map; its
-/// `entryMap` is that number and its `childMap` all ones. So `entryMap & childMap` is nonzero only in a
-/// collision node.
+/// fragment twice) and keeps its number of entries in the high half; its `entryMap` is that number and
+/// its `childMap` all ones. So `entryMap & childMap` is nonzero only in a collision node.
 @usableFromInline struct _TrieNodeMaps {
-    /// Bits 0–15: entries; 16–31: children; 32–47: borrowed children; 48: a source slot. A collision node
-    /// keeps its count in bits 32–63.
+    /// Bits 0–15: entries; 16–31: children; 32: a source slot. A collision node keeps its count in bits
+    /// 32–63.
     @usableFromInline var bits: UInt64
 
     @inlinable init(entryMap: UInt32, childMap: UInt32) {
@@ -35,21 +35,12 @@
         isCollision ? ~0 : UInt32(truncatingIfNeeded: (bits &>> 16) & 0xFFFF)
     }
 
-    /// The fragments whose children the node borrows from its source; none in a collision node.
-    @inlinable var borrowedMap: UInt32 {
-        get { isCollision ? 0 : UInt32(truncatingIfNeeded: (bits &>> 32) & 0xFFFF) }
-        set {
-            assert(!isCollision && newValue >> 16 == 0, "borrowed children of a collision node")
-            bits = bits & ~(0xFFFF &<< 32) | UInt64(newValue) &<< 32
-        }
-    }
-
-    /// Whether the node has a slot for its source, after its entries: only copies made to borrow do.
+    /// Whether the node has a slot for a source, after its entries: only copies made to borrow do.
     @inlinable var hasSourceSlot: Bool {
-        get { !isCollision && bits & (1 &<< 48) != 0 }
+        get { !isCollision && bits & (1 &<< 32) != 0 }
         set {
             assert(!isCollision, "a source slot in a collision node")
-            bits = newValue ? bits | (1 &<< 48) : bits & ~(1 &<< 48)
+            bits = newValue ? bits | (1 &<< 32) : bits & ~(1 &<< 32)
         }
     }
 
@@ -63,8 +54,8 @@
 }
 
 /// A node of a ``_HashTrie`` in the CHAMP layout, as one allocation: a header of maps (``_TrieNodeMaps``),
-/// then the child nodes in fragment order, then the entries in fragment order, then, in a node that
-/// borrows, its source. Below the last fragment, a collision node lists entries whose whole hashes are
+/// then the child nodes in fragment order, then the entries in fragment order, then, in a node made to
+/// borrow, its source (``_TrieNodeSource``). Below the last fragment, a collision node lists entries whose whole hashes are
 /// equal.
 ///
 /// A node has exactly the room its elements need: inserting or removing an element makes a new node
@@ -82,18 +73,8 @@
 ///
 /// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
 @usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
-    // The borrowed children belong to the source, released last.
     @inlinable deinit {
-        let maps = self.maps
-        let (childCount, borrowedMap) = (maps.childCount, maps.borrowedMap)
-        if borrowedMap == 0 {
-            _NodeReferences.release(
-                UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
-        } else {
-            _NodeReferences.release(UnsafeMutableRawPointer(children), of: maps.childMap, except: borrowedMap)
-        }
-        entries(childCount: childCount).deinitialize(count: maps.entryCount)
-        if maps.hasSourceSlot { sourceSlot(maps).deinitialize(count: 1) }
+        releaseContents(keepingChildren: 0)
     }
 }
 
@@ -102,11 +83,13 @@ extension _TrieNode {
     /// if `withSourceSlot`. It owns its children.
     @inlinable static func allocate(_ maps: _TrieNodeMaps, withSourceSlot: Bool = false) -> _TrieNode {
         var maps = maps
-        if !maps.isCollision { (maps.borrowedMap, maps.hasSourceSlot) = (0, withSourceSlot) }
+        if !maps.isCollision { maps.hasSourceSlot = withSourceSlot }
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
         var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
         if entryCount > 0 { bytes += entryAlignmentPadding }
-        if withSourceSlot { bytes += MemoryLayout<AnyObject?>.stride + MemoryLayout<AnyObject?>.alignment }
+        if withSourceSlot {
+            bytes += MemoryLayout<_TrieNodeSource>.stride + MemoryLayout<_TrieNodeSource>.alignment
+        }
         let units = (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
         let node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
         if entryCount > 0 {
@@ -114,8 +97,8 @@ extension _TrieNode {
                 to: Value.self, capacity: entryCount)
         }
         if withSourceSlot {
-            let slot = UnsafeMutableRawPointer(node.sourceSlot(maps)).bindMemory(to: AnyObject?.self, capacity: 1)
-            slot.initialize(to: nil)
+            UnsafeMutableRawPointer(node.sourceSlot(maps)).bindMemory(to: _TrieNodeSource.self, capacity: 1)
+                .initialize(to: _TrieNodeSource(node: nil, borrowedMap: 0))
         }
         return node
     }
@@ -140,20 +123,38 @@ extension _TrieNode {
     }
 
     /// The fragments whose children this node borrows from its source.
-    @inlinable var borrowedMap: UInt32 { maps.borrowedMap }
+    @inlinable var borrowedMap: UInt32 {
+        let maps = self.maps
+        return maps.hasSourceSlot ? sourceSlot(maps).pointee.borrowedMap : 0
+    }
 
-    /// The source of a node that has a slot for it (`maps.hasSourceSlot`), after the entries.
-    @inlinable func sourceSlot(_ maps: _TrieNodeMaps) -> UnsafeMutablePointer<AnyObject?> {
+    /// The slot of a node made to borrow (`maps.hasSourceSlot`), after the entries.
+    @inlinable func sourceSlot(_ maps: _TrieNodeMaps) -> UnsafeMutablePointer<_TrieNodeSource> {
         assert(maps.hasSourceSlot, "no source slot")
         let end = UnsafeMutableRawPointer(entries(childCount: maps.childCount) + maps.entryCount)
-        return end.alignedUp(for: AnyObject?.self).assumingMemoryBound(to: AnyObject?.self)
+        return end.alignedUp(for: _TrieNodeSource.self).assumingMemoryBound(to: _TrieNodeSource.self)
     }
 
     /// The node this one borrows children from, if any.
     @inlinable var source: _TrieNode? {
         let maps = self.maps
-        guard maps.borrowedMap != 0 else { return nil }
-        return sourceSlot(maps).pointee.map { unsafeDowncast($0, to: _TrieNode.self) }
+        guard maps.hasSourceSlot else { return nil }
+        return sourceSlot(maps).pointee.node.map { unsafeDowncast($0, to: _TrieNode.self) }
+    }
+
+    /// Releases the children, but those at the fragments `kept` and those the node borrows, then the
+    /// entries and the source: for the deinit, and for a source whose borrower takes over the rest.
+    @inlinable func releaseContents(keepingChildren kept: UInt32) {
+        let maps = self.maps
+        let (childCount, skipped) = (maps.childCount, kept | borrowedMap)
+        if skipped == 0 {
+            _NodeReferences.release(
+                UnsafeMutableRawPointer(children), count: childCount, stride: MemoryLayout<AnyObject>.stride)
+        } else {
+            _NodeReferences.release(UnsafeMutableRawPointer(children), of: maps.childMap, except: skipped)
+        }
+        entries(childCount: childCount).deinitialize(count: maps.entryCount)
+        if maps.hasSourceSlot { sourceSlot(maps).deinitialize(count: 1) }
     }
 
     @inlinable var children: UnsafeMutablePointer<_TrieNode> {
@@ -186,19 +187,18 @@ extension _TrieNode {
 
     /// A copy sharing the children and copying the entries: one allocation.
     ///
-    /// The copy borrows the children (see ``_TrieNodeHeader``) unless this node borrows some itself, in
-    /// which case the copy retains them all.
+    /// The copy borrows the children (see the type's documentation) unless this node borrows some
+    /// itself, in which case the copy retains them all.
     @inlinable func copy() -> _TrieNode {
         absorbSource()
         let maps = self.maps
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
-        let borrows = childCount > 0 && maps.borrowedMap == 0
+        let borrows = childCount > 0 && borrowedMap == 0
         let node = Self.allocate(maps, withSourceSlot: borrows)
         if borrows {
             UnsafeMutableRawPointer(node.children).copyMemory(
                 from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
-            node.maps.borrowedMap = maps.childMap
-            node.sourceSlot(node.maps).pointee = self
+            node.sourceSlot(node.maps).pointee = _TrieNodeSource(node: self, borrowedMap: maps.childMap)
         } else {
             Self.copy(childCount, from: children, to: node.children)
         }
@@ -207,28 +207,32 @@ extension _TrieNode {
     }
 
     /// Takes over the borrowed children if nothing but this node holds their source any more, and lets
-    /// the source go, which frees it and the children it does not hand over.
+    /// the source go, freeing it and what it does not hand over.
     ///
-    /// The node may be shared: only its ownership changes, which no reader of the node looks at, and
-    /// only the trie's mutations run this, one at a time (see ``_HashTrie``).
+    /// The node may be shared: only its source slot changes, which no reader looks at, and only the
+    /// trie's mutations run this, one at a time (see ``_HashTrie``).
     @inlinable func absorbSource() {
         let maps = self.maps
-        guard maps.borrowedMap != 0 else { return }
+        guard maps.hasSourceSlot else { return }
         let slot = sourceSlot(maps)
-        guard isKnownUniquelyReferenced(&slot.pointee) else { return }
-        unsafeDowncast(slot.pointee!, to: _TrieNode.self).maps.borrowedMap = maps.borrowedMap
-        self.maps.borrowedMap = 0
-        slot.pointee = nil
+        guard slot.pointee.borrowedMap != 0, isKnownUniquelyReferenced(&slot.pointee.node) else { return }
+        // Unique, so no snapshot reaches the source: it can be emptied before it goes.
+        let source = unsafeDowncast(slot.pointee.node!, to: _TrieNode.self)
+        source.releaseContents(keepingChildren: slot.pointee.borrowedMap)
+        source.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
+        slot.pointee = _TrieNodeSource(node: nil, borrowedMap: 0)
     }
 
     /// Makes this node, which must be unique, own its child at fragment `bit` (index `index`), before the
     /// child is changed or removed: a borrowed child is still its source's.
     @inlinable func claimChild(at index: Int, bit: UInt32) {
         let maps = self.maps
-        guard maps.borrowedMap & bit != 0 else { return }
+        guard maps.hasSourceSlot else { return }
+        let slot = sourceSlot(maps)
+        guard slot.pointee.borrowedMap & bit != 0 else { return }
         _ = Unmanaged.passUnretained(children[index]).retain()
-        self.maps.borrowedMap &= ~bit
-        if maps.borrowedMap == bit { sourceSlot(maps).pointee = nil }
+        slot.pointee.borrowedMap &= ~bit
+        if slot.pointee.borrowedMap == 0 { slot.pointee.node = nil }
     }
 
     /// Initializes `count` elements at `target` with copies of those at `source`, element by element:
@@ -274,10 +278,7 @@ extension _TrieNode {
             from: node.entries(childCount: oldChildCount), count: oldEntryCount,
             to: spliced.entries(childCount: maps.childCount), at: entryIndex,
             removing: removingEntry, inserting: insertedEntry, moving: isUnique)
-        if movedSource {
-            spliced.maps.borrowedMap = node.borrowedMap
-            swap(&spliced.sourceSlot(spliced.maps).pointee, &node.sourceSlot(node.maps).pointee)
-        }
+        if movedSource { swap(&spliced.sourceSlot(spliced.maps).pointee, &node.sourceSlot(node.maps).pointee) }
         // The old node gave its elements away: it must not deinitialize them again.
         if isUnique { node.maps = _TrieNodeMaps(entryMap: 0, childMap: 0) }
         node = spliced
