@@ -203,6 +203,40 @@ struct HashTrieTests {
         expect(trie, equals: model)
     }
 
+    /// Readers on another thread walk nodes that the writer's next change copies, borrows from and
+    /// absorbs into (`.ci/run` runs it under ThreadSanitizer too).
+    @Test("snapshots read on another thread while the trie changes, copies and absorbs stay consistent")
+    func readersOnAnotherThread() async {
+        let initial = _HashTrie<Int, Entry<Int, Int>>(uniqueValues: (0..<2000).map { Entry(key: $0, value: $0) })
+        let latest = _Lock(initial)
+        let (readerStarted, writerDone) = (EventHarness.Flag(), EventHarness.Flag())
+        let reader = Task.detached {
+            var (readsDuringWrites, problems) = (0, 0)
+            readerStarted.set()
+            while !writerDone.isSet {
+                let snapshot = latest.withLock { $0 }
+                for key in stride(from: 0, to: 2000, by: 7) where snapshot[key].map({ $0.value % 4000 != key }) ?? true
+                {
+                    problems += 1
+                }
+                readsDuringWrites += 1
+            }
+            return (readsDuringWrites, problems)
+        }
+        while !readerStarted.isSet { await Task.yield() }
+        var trie = initial
+        for step in 1...20_000 {
+            let key = step * 7919 % 2000
+            trie.updateValue(Entry(key: key, value: key + 4000 * step))
+            latest.withLock { $0 = trie }
+        }
+        writerDone.set()
+        let (reads, problems) = await reader.value
+        #expect(problems == 0)
+        #expect(reads > 0, "the reader overlapped the writer")
+        trie._checkInvariants()
+    }
+
     @Test("entries aligned beyond a pointer stay aligned")
     func wideValues() {
         var trie = _HashTrie<Int, Entry<Int, Wide>>(
