@@ -60,7 +60,6 @@ extension _HashTrie {
     /// Traps unless the children `node` borrows are its source's, and the source borrows none.
     @inlinable func checkBorrowing(of node: Node) {
         let borrowedMap = node.borrowedMap
-        precondition(borrowedMap == 0 || node.maps.hasSourceSlot, "borrowing without a source slot")
         let source = node.source
         precondition((borrowedMap == 0) == (source == nil), "a source with nothing borrowed, or the reverse")
         if node.maps.hasSourceSlot {

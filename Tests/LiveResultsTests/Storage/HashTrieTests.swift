@@ -32,6 +32,19 @@ private struct Tracked: Equatable, Sendable {
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.token === rhs.token }
 }
 
+/// Hands out ``Tracked`` values and counts how many are still alive.
+private final class LifetimeWatch {
+    private var watched: [WeakToken] = []
+
+    func tracked() -> Tracked {
+        let value = Tracked()
+        watched.append(WeakToken(token: value.token))
+        return value
+    }
+
+    var liveCount: Int { watched.count { $0.token != nil } }
+}
+
 /// A value aligned to 16 bytes, more than a node's child references.
 private struct Wide: Equatable, Sendable {
     var bits: SIMD4<Float>
@@ -133,52 +146,41 @@ struct HashTrieTests {
 
     @Test("a value is released once no version holds it, and only then")
     func lifetimes() {
-        var watched: [WeakToken] = []
-        func tracked() -> Tracked {
-            let value = Tracked()
-            watched.append(WeakToken(token: value.token))
-            return value
-        }
-        func liveCount() -> Int { watched.count { $0.token != nil } }
+        let watch = LifetimeWatch()
 
         var random = SeededGenerator(seed: 7)
-        var trie = _HashTrie<Int, Entry<Int, Tracked>>(uniqueValues: (0..<500).map { Entry(key: $0, value: tracked()) })
+        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
+            uniqueValues: (0..<500).map { Entry(key: $0, value: watch.tracked()) })
         var versions: [_HashTrie<Int, Entry<Int, Tracked>>] = []
         for step in 0..<3000 {
             let key = Int.random(in: 0..<800, using: &random)
             if step % 3 == 0 {
                 trie.removeValue(forKey: key)
             } else {
-                trie.updateValue(Entry(key: key, value: tracked()))
+                trie.updateValue(Entry(key: key, value: watch.tracked()))
             }
             if step % 300 == 0 { versions.append(trie) }
         }
         let held = Set((versions + [trie]).flatMap { $0.map { ObjectIdentifier($0.value.token) } })
-        #expect(liveCount() == held.count)
+        #expect(watch.liveCount == held.count)
         versions.removeAll()
         // Nodes copied while the versions were alive borrow their children from the nodes they replaced,
-        // which keep old values until the trie changes along their paths (see `_TrieNodeHeader`).
-        #expect(liveCount() >= trie.count && liveCount() <= held.count)
-        for key in 0..<800 { trie.updateValue(Entry(key: key, value: tracked())) }
+        // which keep old values until the trie changes along their paths (see `_TrieNode`).
+        #expect(watch.liveCount >= trie.count && watch.liveCount <= held.count)
+        for key in 0..<800 { trie.updateValue(Entry(key: key, value: watch.tracked())) }
         trie._checkInvariants()
-        #expect(liveCount() == trie.count)
+        #expect(watch.liveCount == trie.count)
         trie = _HashTrie()
-        #expect(liveCount() == 0)
+        #expect(watch.liveCount == 0)
     }
 
     @Test("a snapshot let go before the next change is freed by that change, borrowed children included")
     func snapshotAfterEveryChange() {
-        var watched: [WeakToken] = []
-        func tracked() -> Tracked {
-            let value = Tracked()
-            watched.append(WeakToken(token: value.token))
-            return value
-        }
-        func liveCount() -> Int { watched.count { $0.token != nil } }
+        let watch = LifetimeWatch()
 
         var random = SeededGenerator(seed: 11)
         var trie = _HashTrie<Int, Entry<Int, Tracked>>(
-            uniqueValues: (0..<3000).map { Entry(key: $0, value: tracked()) })
+            uniqueValues: (0..<3000).map { Entry(key: $0, value: watch.tracked()) })
         var model = Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) })
         var snapshot = trie
         for step in 0..<2000 {
@@ -186,20 +188,20 @@ struct HashTrieTests {
             if step % 4 == 0 {
                 #expect(trie.removeValue(forKey: key)?.value == model.removeValue(forKey: key))
             } else {
-                let value = tracked()
+                let value = watch.tracked()
                 #expect(trie.updateValue(Entry(key: key, value: value))?.value == model.updateValue(value, forKey: key))
             }
             #expect(snapshot.root.borrowedMap == 0, "the snapshot's nodes lend, they do not borrow")
             snapshot = trie
             // The previous snapshot is gone: what it alone held is freed once the next change begins.
-            #expect(liveCount() <= trie.count + 1)
+            #expect(watch.liveCount <= trie.count + 1)
         }
         trie._checkInvariants()
         expect(trie, equals: model)
         snapshot = _HashTrie()
-        trie.updateValue(Entry(key: 0, value: tracked()))
+        trie.updateValue(Entry(key: 0, value: watch.tracked()))
         _ = model.updateValue(trie[0]!.value, forKey: 0)
-        #expect(liveCount() == trie.count)
+        #expect(watch.liveCount == trie.count)
         expect(trie, equals: model)
     }
 
