@@ -8,6 +8,7 @@ import Foundation
 //   swift run -c release Workload snapshots [n] [events]   the same, taking a snapshot after each event
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
+//   swift run -c release Workload lookups [n] [lookups]    chains of lookups by id (default 1M, 1M)
 
 /// CPU time by `clock`: the calling thread's (`CLOCK_THREAD_CPUTIME_ID`), which unlike the wall clock
 /// does not count time spent waiting for a core on a busy machine, or the process's
@@ -49,7 +50,13 @@ case "refetch":
         "refetch: \(changes.movedItems.count) moves, \(changes.insertedItems.count) inserts, "
             + "\(start.duration(to: .now) / times) each, CPU \(cpuPerRefetch * 1e6) µs each"
     )
+case "lookups":
+    let result = try await LookupChase.run(count: number(0, default: 1_000_000), lookups: number(1, default: 1_000_000))
+    print(
+        "ns per lookup: object(withID:) \(result.object), indexPath(forID:) \(result.indexPath), "
+            + "[Int: Row] \(result.dictionary)"
+    )
 default:
-    print("usage: Workload events|snapshots|fetch|refetch [n] [events]")
+    print("usage: Workload events|snapshots|fetch|refetch|lookups [n] [events]")
     exit(2)
 }

@@ -127,9 +127,13 @@ extension FetchedResultsController {
         waiters.forEach { $0.resume(throwing: error) }
     }
 
-    /// Drops every cached associated value and reports the entities that had one, in one change set.
+    /// Drops every cached associated value and reports the entities that had one, in one change set;
+    /// then frees what released snapshots left behind in the storage.
     @inlinable func memoryPressureReceived() {
-        _state.withLock { $0.dropAssociatedValues() }
+        _state.withLock { state in
+            state.dropAssociatedValues()
+            state.core.storage.releaseUnsharedVersions()
+        }
         deliverPending()
     }
 }

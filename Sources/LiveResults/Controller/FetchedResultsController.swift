@@ -55,7 +55,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-5cnz4``).
+    ///     (see ``associatedValue(_:for:)-5cnz4``) and frees the earlier versions of entities that only
+    ///     released snapshots held, in O(*n*) under its lock.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init(
         definition: FetchDefinition<Entity>,
@@ -83,7 +84,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-5cnz4``).
+    ///     (see ``associatedValue(_:for:)-5cnz4``) and frees the earlier versions of entities that only
+    ///     released snapshots held, in O(*n*) under its lock.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init<Comparator: SortComparator & Sendable>(
         definition: FetchDefinition<Entity>,

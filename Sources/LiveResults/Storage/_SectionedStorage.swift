@@ -30,6 +30,7 @@ import Foundation
         @usableFromInline var items: _Tree<Slot>
         @inlinable var treeKey: String { name }
         @inlinable var treeWeight: Int { items.count }
+        @inlinable static var treeNodeCapacity: Int { 8 }
 
         @usableFromInline
         init(name: String, items: _Tree<Slot>) {
@@ -197,6 +198,15 @@ import Foundation
     /// Replaces a stored entity by `stored`, which has the same id, sequence and place.
     @inlinable mutating func replaceInPlace(_ stored: _StoredEntity<Entity>) {
         records.updateValue(stored)
+    }
+
+    /// Frees the earlier versions of entities that only released snapshots held, where the storage keeps
+    /// them until a change passes by (see ``_HashTrie/absorbAllSources()``). Nothing a live snapshot holds
+    /// is affected, and the contents do not change.
+    ///
+    /// - Complexity: O(*n*).
+    @inlinable mutating func releaseUnsharedVersions() {
+        records.absorbAllSources()
     }
 
     /// Puts the slot of `stored` into its section's tree, creating the section if needed.

@@ -18,31 +18,15 @@ private struct Entry<Key: Hashable & Sendable, Payload: Equatable & Sendable>: _
     var trieKey: Key { key }
 }
 
-/// An object whose lifetime a test follows through weak references.
-private final class Token: Sendable {}
-
-private struct WeakToken {
-    weak var token: Token?
-}
-
-/// A value holding a ``Token``.
+/// A value holding a ``LifetimeWatch/Token``.
 private struct Tracked: Equatable, Sendable {
-    let token = Token()
+    let token: LifetimeWatch.Token
 
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.token === rhs.token }
 }
 
-/// Hands out ``Tracked`` values and counts how many are still alive.
-private final class LifetimeWatch {
-    private var watched: [WeakToken] = []
-
-    func tracked() -> Tracked {
-        let value = Tracked()
-        watched.append(WeakToken(token: value.token))
-        return value
-    }
-
-    var liveCount: Int { watched.count { $0.token != nil } }
+extension LifetimeWatch {
+    fileprivate func tracked() -> Tracked { Tracked(token: token()) }
 }
 
 /// A value aligned to 16 bytes, more than a node's child references.
@@ -203,6 +187,50 @@ struct HashTrieTests {
         _ = model.updateValue(trie[0]!.value, forKey: 0)
         #expect(watch.liveCount == trie.count)
         expect(trie, equals: model)
+    }
+
+    @Test("absorbing every source frees what released versions held, and keeps what live ones hold")
+    func absorbAllSources() {
+        let watch = LifetimeWatch()
+
+        var random = SeededGenerator(seed: 5)
+        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
+            uniqueValues: (0..<2000).map { Entry(key: $0, value: watch.tracked()) })
+        func changeRandomKeys() {
+            for _ in 0..<1500 {
+                let key = Int.random(in: 0..<2500, using: &random)
+                if Bool.random(using: &random) {
+                    trie.updateValue(Entry(key: key, value: watch.tracked()))
+                } else {
+                    trie.removeValue(forKey: key)
+                }
+            }
+        }
+        func tokens(_ versions: _HashTrie<Int, Entry<Int, Tracked>>...) -> Set<ObjectIdentifier> {
+            Set(versions.flatMap { $0.map { ObjectIdentifier($0.value.token) } })
+        }
+        var released: _HashTrie<Int, Entry<Int, Tracked>>? = trie
+        changeRandomKeys()
+        released = nil
+        // The copies made while `released` was alive keep its nodes, and its values, as sources.
+        #expect(released == nil && watch.liveCount > trie.count)
+        trie.absorbAllSources()
+        #expect(watch.liveCount == trie.count)
+        trie._checkInvariants()
+
+        var held: _HashTrie<Int, Entry<Int, Tracked>>? = trie
+        let heldTokens = Dictionary(uniqueKeysWithValues: trie.map { ($0.key, ObjectIdentifier($0.value.token)) })
+        changeRandomKeys()
+        trie.absorbAllSources()
+        #expect(watch.liveCount == tokens(held!, trie).count, "what a live version holds stays")
+        #expect(held!.count == heldTokens.count)
+        #expect(held!.allSatisfy { heldTokens[$0.key] == ObjectIdentifier($0.value.token) }, "a live version is intact")
+        held!._checkInvariants()
+
+        held = nil
+        trie.absorbAllSources()
+        #expect(watch.liveCount == trie.count)
+        trie._checkInvariants()
     }
 
     /// Readers on another thread walk nodes that the writer's next change copies, borrows from and
