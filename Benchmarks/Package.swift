@@ -7,6 +7,7 @@ import PackageDescription
 //   swift run -c release Ratios                   prints the issue 3 targets as measured ratios
 //   swift run -c release MemoryOverhead           prints the memory overhead per entity
 //   swift run -c release Workload events          runs one workload alone, for profilers
+//   bash cachegrind.sh                            instructions and cache misses per event (valgrind)
 let package = Package(
     name: "LiveResultsBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -38,6 +39,7 @@ let package = Package(
         ),
         .executableTarget(name: "MemoryOverhead", dependencies: ["BenchmarkSupport"]),
         .executableTarget(name: "Workload", dependencies: ["BenchmarkSupport"]),
+        .executableTarget(name: "CacheProbe", dependencies: ["BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,6 @@ import Foundation
         @usableFromInline var items: _Tree<Slot>
         @inlinable var treeKey: String { name }
         @inlinable var treeWeight: Int { items.count }
-        @inlinable static var treeNodeCapacity: Int { 8 }
 
         @usableFromInline
         init(name: String, items: _Tree<Slot>) {

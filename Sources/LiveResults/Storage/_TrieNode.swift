@@ -74,6 +74,9 @@
 /// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
 @usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
     @inlinable deinit {
+        // Most nodes freed by changes gave their contents away first (an absorbed source, a node a
+        // splice replaced) and have all-zero maps: the deinit, unspecialized, then reads one word.
+        guard maps.bits != 0 else { return }
         releaseContents(keepingChildren: 0)
     }
 }
@@ -153,7 +156,10 @@ extension _TrieNode {
         } else {
             _NodeReferences.release(UnsafeMutableRawPointer(children), of: maps.childMap, except: skipped)
         }
-        entries(childCount: childCount).deinitialize(count: maps.entryCount)
+        // One element at a time: `deinitialize(count:)` goes through the runtime's generic array
+        // destruction even where the entry type is known.
+        let entries = entries(childCount: childCount)
+        for index in 0..<maps.entryCount { (entries + index).deinitialize(count: 1) }
         if maps.hasSourceSlot { sourceSlot(maps).deinitialize(count: 1) }
     }
 

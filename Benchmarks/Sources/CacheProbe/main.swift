@@ -1,0 +1,42 @@
+import BenchmarkSupport
+import Dispatch
+import Foundation
+
+// Applies the mixed event stream to a controller of n seeded rows, for `cachegrind.sh`: under valgrind's
+// cachegrind the instruction counts and simulated cache misses of a run are the same on every run, which
+// wall-clock times on a shared machine are not.
+//
+//   CacheProbe n events generate     makes the events and applies none (the baseline to subtract)
+//   CacheProbe n events events       applies each event as a batch of its own
+//   CacheProbe n events snapshots    the same, taking a snapshot after each event
+//
+// The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
+// an `async` main.
+
+/// The scenario, handed from the task that loads it to the main thread, which reads it only after the
+/// semaphore says the task is done: `@unchecked Sendable` because that ordering is the semaphore's.
+final class Loaded: @unchecked Sendable {
+    var scenario: EventScenario<LiveResultsDesign>?
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
+    ["generate", "events", "snapshots"].contains(arguments[2])
+else {
+    print("usage: CacheProbe n events generate|events|snapshots")
+    exit(2)
+}
+let loaded = Loaded()
+let done = DispatchSemaphore(value: 0)
+Task.detached {
+    loaded.scenario = try await EventScenario<LiveResultsDesign>(count: count)
+    done.signal()
+}
+done.wait()
+let scenario = loaded.scenario!
+let events = scenario.nextEvents(eventCount)
+switch arguments[2] {
+case "events": print(scenario.applyEach(events), "changes")
+case "snapshots": print(scenario.applyEachTakingSnapshots(events), "changes")
+default: print(events.count, "events")
+}
