@@ -51,17 +51,23 @@
     @inlinable var weight: Int { root?.weight ?? 0 }
     @inlinable var isEmpty: Bool { root == nil }
 
+    /// Yields the element in place: a read of one of its properties (a section's name or count) copies
+    /// nothing, where returning the element would retain everything it references.
+    ///
     /// - Complexity: O(log *n*).
     @inlinable subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < count, "position out of range")
-        var node = root!
-        var offset = position
-        while !node.isLeaf {
-            let child = node.child(containing: offset)
-            node = node.children[child.index].node
-            offset = child.offset
+        _read {
+            precondition(position >= 0 && position < count, "position out of range")
+            // The tree holds the path while the accessor runs.
+            unowned(unsafe) var node = root!
+            var offset = position
+            while !node.isLeaf {
+                let child = node.child(containing: offset)
+                node = node.children[child.index].node
+                offset = child.offset
+            }
+            yield node.elements[offset]
         }
-        return node.elements[offset]
     }
 
     /// The number of leading elements whose key does not satisfy `isAtOrAfter`, for a predicate that is
