@@ -30,6 +30,10 @@ import Foundation
         @usableFromInline var items: _Tree<Slot>
         @inlinable var treeKey: String { name }
         @inlinable var treeWeight: Int { items.count }
+        /// 40 sections of 24 bytes to a leaf: with its header and room for one more, 1032 bytes, which
+        /// glibc's per-thread cache still serves, as it does item leaves (see
+        /// ``_TreeElement/treeNodeCapacity``).
+        @inlinable static var treeNodeCapacity: Int { 40 }
 
         @usableFromInline
         init(name: String, items: _Tree<Slot>) {
