@@ -10,7 +10,7 @@ where Value.TrieKey == Key {
     // referenced (the trie checks `isKnownUniquelyReferenced` before every write and copies otherwise),
     // so a node reachable from more than one trie version, or from another thread, is never written again
     // but for its source slot: a change may have a shared node take over the children it borrows
-    // (`_TrieNode.absorbSource()`). Readers never look at that slot, and versions that share nodes must
+    // (`_TrieNode.absorbSource(keepingSourceIn:)`). Readers never look at that slot, and versions that share nodes must
     // be changed one at a time, which the controller's lock ensures (snapshots are never changed).
 
     @usableFromInline typealias Node = _TrieNode<Value>
@@ -18,7 +18,7 @@ where Value.TrieKey == Key {
     @usableFromInline var root: Node
     @usableFromInline var count: Int
     /// The hash of the last key changed, if that change copied nodes that borrow their children: where
-    /// the next change looks first for sources it can absorb (see ``absorbSourcesAlongLastChange()``).
+    /// the next change looks first for sources it can absorb (see ``absorbSourcesAlongLastChange(keepingSourcesIn:)``).
     @usableFromInline var lastBorrowingChange: UInt64?
 
     @inlinable init() {
@@ -67,9 +67,10 @@ where Value.TrieKey == Key {
     /// - Returns: The value it replaced, if any.
     @discardableResult
     @inlinable mutating func updateValue(_ value: Value) -> Value? {
-        absorbSourcesAlongLastChange()
         let (key, hash) = (value.trieKey, Self.hash(value.trieKey))
-        let old = Self.update(&root, with: value, key: key, hash: hash, shift: 0)
+        let old = changing { trie, spares in
+            Self.update(&trie.root, with: value, key: key, hash: hash, shift: 0, spares: &spares)
+        }
         if old == nil { count += 1 }
         noteChange(at: hash)
         return old
@@ -80,12 +81,29 @@ where Value.TrieKey == Key {
     /// - Returns: The removed value, if any.
     @discardableResult
     @inlinable mutating func removeValue(forKey key: Key) -> Value? {
-        absorbSourcesAlongLastChange()
         let hash = Self.hash(key)
-        let removed = Self.remove(key, hash: hash, shift: 0, from: &root)
+        let removed = changing { trie, spares in
+            Self.remove(key, hash: hash, shift: 0, from: &trie.root, spares: &spares)
+        }
         if removed != nil { count -= 1 }
         noteChange(at: hash)
         return removed
+    }
+
+    /// Runs a change: first the absorbs along the previous change's path, whose freed sources the change
+    /// may reuse for its copies (``_TrieNodeSpares``). Without such a path, as when no snapshot is
+    /// taken, there is nothing to absorb or reuse, and no spares are set up.
+    @inlinable mutating func changing<Result>(
+        _ change: (inout _HashTrie, inout _TrieNodeSpares<Value>) -> Result
+    ) -> Result {
+        guard lastBorrowingChange != nil else {
+            var none = _TrieNodeSpares<Value>.none
+            return change(&self, &none)
+        }
+        return _TrieNodeSpares<Value>.withSpares { spares in
+            absorbSourcesAlongLastChange(keepingSourcesIn: &spares)
+            return change(&self, &spares)
+        }
     }
 
     /// Remembers where a change that copied shared nodes went. Those copies borrow their children from
@@ -97,14 +115,14 @@ where Value.TrieKey == Key {
     /// Has the nodes the last change copied take over their children where nothing else holds their
     /// sources any more: right away, while that path is in the cache, and so that a value this trie no
     /// longer holds is freed once the snapshots holding it are gone and the trie changes again.
-    @inlinable mutating func absorbSourcesAlongLastChange() {
+    @inlinable mutating func absorbSourcesAlongLastChange(keepingSourcesIn spares: inout _TrieNodeSpares<Value>) {
         guard let hash = lastBorrowingChange else { return }
         lastBorrowingChange = nil
         // The path is held by `root`.
         unowned(unsafe) var node = root
         var shift = 0
         while true {
-            node.absorbSource()
+            node.absorbSource(keepingSourceIn: &spares)
             let maps = node.maps
             let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
             guard shift <= Self.maximumShift, maps.childMap & bit != 0 else { return }
@@ -127,20 +145,24 @@ where Value.TrieKey == Key {
     }
 
     @inlinable static func absorbSources(under node: Node) {
-        node.absorbSource()
+        var none = _TrieNodeSpares<Value>.none
+        node.absorbSource(keepingSourceIn: &none)
         // A child still borrowed from a source that a snapshot holds can have a source of its own.
         for index in 0..<node.maps.childCount { absorbSources(under: node.children[index]) }
     }
 
-    @inlinable static func update(_ node: inout Node, with value: Value, key: Key, hash: UInt64, shift: Int) -> Value? {
-        if shift > maximumShift { return updateCollision(&node, with: value, key: key) }
+    @inlinable static func update(
+        _ node: inout Node, with value: Value, key: Key, hash: UInt64, shift: Int,
+        spares: inout _TrieNodeSpares<Value>
+    ) -> Value? {
+        if shift > maximumShift { return updateCollision(&node, with: value, key: key, spares: &spares) }
         let maps = node.maps
         let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
         if maps.entryMap & bit != 0 {
             let index = Node.index(of: bit, in: maps.entryMap)
             let childCount = maps.childMap.nonzeroBitCount
             if node.entries(childCount: childCount)[index].trieKey == key {
-                Node.makeUnique(&node)
+                Node.makeUnique(&node, reusing: &spares)
                 let entry = node.entries(childCount: childCount) + index
                 let old = entry.move()
                 entry.initialize(to: value)
@@ -158,10 +180,12 @@ where Value.TrieKey == Key {
             return nil
         }
         if maps.childMap & bit != 0 {
-            Node.makeUnique(&node)
+            Node.makeUnique(&node, reusing: &spares)
             let index = Node.index(of: bit, in: maps.childMap)
             node.claimChild(at: index, bit: bit)
-            return update(&node.children[index], with: value, key: key, hash: hash, shift: shift + Node.fragmentBits)
+            return update(
+                &node.children[index], with: value, key: key, hash: hash, shift: shift + Node.fragmentBits,
+                spares: &spares)
         }
         let entryMap = maps.entryMap | bit
         Node.splice(
@@ -170,10 +194,12 @@ where Value.TrieKey == Key {
         return nil
     }
 
-    @inlinable static func updateCollision(_ node: inout Node, with value: Value, key: Key) -> Value? {
+    @inlinable static func updateCollision(
+        _ node: inout Node, with value: Value, key: Key, spares: inout _TrieNodeSpares<Value>
+    ) -> Value? {
         let count = Int(node.maps.entryMap)
         for index in 0..<count where node.entries(childCount: 0)[index].trieKey == key {
-            Node.makeUnique(&node)
+            Node.makeUnique(&node, reusing: &spares)
             let entry = node.entries(childCount: 0) + index
             let old = entry.move()
             entry.initialize(to: value)
@@ -215,7 +241,9 @@ where Value.TrieKey == Key {
 
     /// Removes `key` from the subtree `node`, keeping it canonical: a child left with a single entry
     /// moves up into its parent.
-    @inlinable static func remove(_ key: Key, hash: UInt64, shift: Int, from node: inout Node) -> Value? {
+    @inlinable static func remove(
+        _ key: Key, hash: UInt64, shift: Int, from node: inout Node, spares: inout _TrieNodeSpares<Value>
+    ) -> Value? {
         if shift > maximumShift {
             // A collision node of two entries is replaced by its parent (below); this one keeps two.
             let count = Int(node.maps.entryMap)
@@ -257,9 +285,11 @@ where Value.TrieKey == Key {
             pullUp(remaining, replacingChildAt: childIndex, bit: bit, in: &node)
             return removed
         }
-        Node.makeUnique(&node)
+        Node.makeUnique(&node, reusing: &spares)
         node.claimChild(at: childIndex, bit: bit)
-        guard let removed = remove(key, hash: hash, shift: shift + Node.fragmentBits, from: &node.children[childIndex])
+        guard
+            let removed = remove(
+                key, hash: hash, shift: shift + Node.fragmentBits, from: &node.children[childIndex], spares: &spares)
         else {
             return nil
         }

@@ -67,7 +67,7 @@
 /// what a snapshot after every event cost. A copy borrows instead: it points to the children of the node
 /// it copies (its source, which it retains and which keeps them alive) and owns none of them; it owns a
 /// child once it replaces it (``claimChild(at:bit:)``). When nothing but the copy holds the source any
-/// more, the copy takes the borrowed children over and lets the source go (``absorbSource()``). A source
+/// more, the copy takes the borrowed children over and lets the source go (``absorbSource(keepingSourceIn:)``). A source
 /// never borrows itself (a node that borrows is copied the old way), so a node keeps at most one
 /// earlier version alive.
 ///
@@ -85,16 +85,25 @@ extension _TrieNode {
     /// A node with room for exactly the elements `maps` describe, uninitialized, and an empty source slot
     /// if `withSourceSlot`. It owns its children.
     @inlinable static func allocate(_ maps: _TrieNodeMaps, withSourceSlot: Bool = false) -> _TrieNode {
+        var spares = _TrieNodeSpares<Value>.none
+        return allocate(maps, withSourceSlot: withSourceSlot, reusing: &spares)
+    }
+
+    /// ``allocate(_:withSourceSlot:)``, taking a node of the same size from `spares` if there is one.
+    @inlinable static func allocate(
+        _ maps: _TrieNodeMaps, withSourceSlot: Bool, reusing spares: inout _TrieNodeSpares<Value>
+    ) -> _TrieNode {
         var maps = maps
         if !maps.isCollision { maps.hasSourceSlot = withSourceSlot }
-        let (entryCount, childCount) = (maps.entryCount, maps.childCount)
-        var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
-        if entryCount > 0 { bytes += entryAlignmentPadding }
-        if withSourceSlot {
-            bytes += MemoryLayout<_TrieNodeSource>.stride + MemoryLayout<_TrieNodeSource>.alignment
+        let units = units(for: maps)
+        let node: _TrieNode
+        if let spare = spares.take(units: units) {
+            spare.maps = maps
+            node = spare
+        } else {
+            node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
         }
-        let units = (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
-        let node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
+        let (entryCount, childCount) = (maps.entryCount, maps.childCount)
         if entryCount > 0 {
             UnsafeMutableRawPointer(node.entries(childCount: childCount)).bindMemory(
                 to: Value.self, capacity: entryCount)
@@ -104,6 +113,17 @@ extension _TrieNode {
                 .initialize(to: _TrieNodeSource(node: nil, borrowedMap: 0))
         }
         return node
+    }
+
+    /// The size of the tail of a node of layout `maps`, in child references.
+    @inlinable static func units(for maps: _TrieNodeMaps) -> Int {
+        let (entryCount, childCount) = (maps.entryCount, maps.childCount)
+        var bytes = childCount * MemoryLayout<_TrieNode>.stride + entryCount * MemoryLayout<Value>.stride
+        if entryCount > 0 { bytes += entryAlignmentPadding }
+        if maps.hasSourceSlot {
+            bytes += MemoryLayout<_TrieNodeSource>.stride + MemoryLayout<_TrieNodeSource>.alignment
+        }
+        return (bytes + MemoryLayout<_TrieNode>.stride - 1) / MemoryLayout<_TrieNode>.stride
     }
 
     /// The most bytes lost to aligning the entries after the children.
@@ -195,12 +215,12 @@ extension _TrieNode {
     ///
     /// The copy borrows the children (see the type's documentation) unless this node borrows some
     /// itself, in which case the copy retains them all.
-    @inlinable func copy() -> _TrieNode {
-        absorbSource()
+    @inlinable func copy(reusing spares: inout _TrieNodeSpares<Value>) -> _TrieNode {
+        absorbSource(keepingSourceIn: &spares)
         let maps = self.maps
         let (entryCount, childCount) = (maps.entryCount, maps.childCount)
         let borrows = childCount > 0 && borrowedMap == 0
-        let node = Self.allocate(maps, withSourceSlot: borrows)
+        let node = Self.allocate(maps, withSourceSlot: borrows, reusing: &spares)
         if borrows {
             UnsafeMutableRawPointer(node.children).copyMemory(
                 from: children, byteCount: childCount * MemoryLayout<_TrieNode>.stride)
@@ -213,11 +233,12 @@ extension _TrieNode {
     }
 
     /// Takes over the borrowed children if nothing but this node holds their source any more, and lets
-    /// the source go, freeing it and what it does not hand over.
+    /// the source go, freeing it and what it does not hand over; the emptied source goes to `spares`
+    /// if they have room.
     ///
     /// The node may be shared: only its source slot changes, which no reader looks at, and only the
     /// trie's mutations run this, one at a time (see ``_HashTrie``).
-    @inlinable func absorbSource() {
+    @inlinable func absorbSource(keepingSourceIn spares: inout _TrieNodeSpares<Value>) {
         let maps = self.maps
         guard maps.hasSourceSlot else { return }
         let slot = sourceSlot(maps)
@@ -225,8 +246,12 @@ extension _TrieNode {
         // Unique, so no snapshot reaches the source: it can be emptied before it goes.
         let source = unsafeDowncast(slot.pointee.node!, to: _TrieNode.self)
         source.releaseContents(keepingChildren: slot.pointee.borrowedMap)
+        let units = Self.units(for: source.maps)
         source.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
-        slot.pointee = _TrieNodeSource(node: nil, borrowedMap: 0)
+        var taken: AnyObject? = nil
+        swap(&taken, &slot.pointee.node)
+        slot.pointee.borrowedMap = 0
+        if spares.hasRoom { spares.keep(source, units: units) }
     }
 
     /// Makes this node, which must be unique, own its child at fragment `bit` (index `index`), before the
@@ -249,11 +274,11 @@ extension _TrieNode {
         for index in 0..<count { (target + index).initialize(to: source[index]) }
     }
 
-    @inlinable static func makeUnique(_ node: inout _TrieNode) {
+    @inlinable static func makeUnique(_ node: inout _TrieNode, reusing spares: inout _TrieNodeSpares<Value>) {
         if isKnownUniquelyReferenced(&node) {
-            node.absorbSource()
+            node.absorbSource(keepingSourceIn: &spares)
         } else {
-            node = node.copy()
+            node = node.copy(reusing: &spares)
         }
     }
 
