@@ -40,26 +40,35 @@ where Value.TrieKey == Key {
 
     @inlinable subscript(key: Key) -> Value? {
         let hash = Self.hash(key)
-        // The path is held by `root`, so the walk needs no reference counting.
-        unowned(unsafe) var node = root
+        // The path is held by `root`, so the walk takes no references: a method call on an unowned
+        // reference retains and releases the node, an atomic write to a line mostly out of the cache.
+        var node = Unmanaged.passUnretained(root)
         var shift = 0
+        var found: Value?
         while shift <= Self.maximumShift {
-            let maps = node.maps
-            let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
-            if maps.entryMap & bit != 0 {
-                let entry =
-                    node.entries(childCount: maps.childMap.nonzeroBitCount) + Node.index(of: bit, in: maps.entryMap)
-                return entry.pointee.trieKey == key ? entry.pointee : nil
+            let child: Unmanaged<Node>? = node._withUnsafeGuaranteedRef { node in
+                let maps = node.maps
+                let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
+                if maps.entryMap & bit != 0 {
+                    let entry =
+                        node.entries(childCount: maps.childMap.nonzeroBitCount) + Node.index(of: bit, in: maps.entryMap)
+                    if entry.pointee.trieKey == key { found = entry.pointee }
+                    return nil
+                }
+                guard maps.childMap & bit != 0 else { return nil }
+                return Unmanaged.passUnretained(node.children[Node.index(of: bit, in: maps.childMap)])
             }
-            guard maps.childMap & bit != 0 else { return nil }
-            node = node.children[Node.index(of: bit, in: maps.childMap)]
+            guard let child else { return found }
+            node = child
             shift += Node.fragmentBits
         }
-        let entries = node.entries(childCount: 0)
-        for index in 0..<Int(node.maps.entryMap) where entries[index].trieKey == key {
-            return entries[index]
+        return node._withUnsafeGuaranteedRef { node in
+            let entries = node.entries(childCount: 0)
+            for index in 0..<Int(node.maps.entryMap) where entries[index].trieKey == key {
+                return entries[index]
+            }
+            return nil
         }
-        return nil
     }
 
     /// Stores `value` under its key, replacing the value with that key if there is one.
@@ -118,15 +127,19 @@ where Value.TrieKey == Key {
     @inlinable mutating func absorbSourcesAlongLastChange(keepingSourcesIn spares: inout _TrieNodeSpares<Value>) {
         guard let hash = lastBorrowingChange else { return }
         lastBorrowingChange = nil
-        // The path is held by `root`.
-        unowned(unsafe) var node = root
+        // The path is held by `root`: the walk takes no references (a retain and a release per level
+        // otherwise, around the absorb).
+        var node = Unmanaged.passUnretained(root)
         var shift = 0
         while true {
-            node.absorbSource(keepingSourceIn: &spares)
-            let maps = node.maps
+            let maps = node._withUnsafeGuaranteedRef { node in
+                node.absorbSource(keepingSourceIn: &spares)
+                return node.maps
+            }
             let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
             guard shift <= Self.maximumShift, maps.childMap & bit != 0 else { return }
-            node = node.children[Node.index(of: bit, in: maps.childMap)]
+            node = Unmanaged.passUnretained(
+                node._withUnsafeGuaranteedRef { $0.children[Node.index(of: bit, in: maps.childMap)] })
             shift += Node.fragmentBits
         }
     }

@@ -243,14 +243,14 @@ extension _TrieNode {
         guard maps.hasSourceSlot else { return }
         let slot = sourceSlot(maps)
         guard slot.pointee.borrowedMap != 0, isKnownUniquelyReferenced(&slot.pointee.node) else { return }
-        // Unique, so no snapshot reaches the source: it can be emptied before it goes.
-        let source = unsafeDowncast(slot.pointee.node!, to: _TrieNode.self)
-        source.releaseContents(keepingChildren: slot.pointee.borrowedMap)
+        // Unique, so no snapshot reaches the source: it can be emptied before it goes. It is moved out of
+        // the slot, not copied, which would retain and release it.
+        let borrowed = slot.pointee.borrowedMap
+        let source = unsafeDowncast(slot.pointee.node.take().unsafelyUnwrapped, to: _TrieNode.self)
+        slot.pointee.borrowedMap = 0
+        source.releaseContents(keepingChildren: borrowed)
         let units = Self.units(for: source.maps)
         source.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
-        var taken: AnyObject? = nil
-        swap(&taken, &slot.pointee.node)
-        slot.pointee.borrowedMap = 0
         if spares.hasRoom { spares.keep(source, units: units) }
     }
 
