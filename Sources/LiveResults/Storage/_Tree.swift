@@ -58,7 +58,8 @@
     @inlinable subscript(position: Int) -> Element {
         _read {
             precondition(position >= 0 && position < count, "position out of range")
-            // The tree holds the path while the accessor runs.
+            // The tree holds the path while the accessor runs. (A method called on an unowned reference
+            // retains and releases the node: an atomic write to a line mostly out of the cache.)
             unowned(unsafe) var node = root!
             var offset = position
             while !node.isLeaf {
@@ -75,16 +76,20 @@
     ///
     /// - Complexity: O(log *n*) calls of the predicate.
     @inlinable func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
-        guard var node = root else { return 0 }
-        return withoutActuallyEscaping(isAtOrAfter) { isAtOrAfter in
-            let route = _TreeRoute<Element>.boundary(isAtOrAfter, forInsertion: true)
-            var position = 0
-            while !node.isLeaf {
-                let child = route.child(of: node)
-                position += child.before
-                node = node.children[child.index].node
+        guard let root else { return 0 }
+        let route = _TreeRoute.boundary(forInsertion: true)
+        var position = 0
+        // The tree holds the path: the descent takes no references (see the subscript).
+        var node = Unmanaged.passUnretained(root)
+        while true {
+            let step: (before: Int, child: Unmanaged<_TreeNode<Element>>?) = node._withUnsafeGuaranteedRef { node in
+                guard !node.isLeaf else { return (route.index(in: node, isPast: isAtOrAfter), nil) }
+                let child = route.child(of: node, isPast: isAtOrAfter)
+                return (child.before, Unmanaged.passUnretained(node.children[child.index].node))
             }
-            return position + route.index(in: node)
+            position += step.before
+            guard let child = step.child else { return position }
+            node = child
         }
     }
 
@@ -135,7 +140,7 @@
     /// - Complexity: O(log *n*).
     @inlinable mutating func insert(_ element: Element, at position: Int) {
         precondition(position >= 0 && position <= count, "position out of range")
-        insert(element, along: .position(position, forInsertion: true))
+        insert(element, along: .position(position, forInsertion: true), isPast: _TreeRoute.unused)
     }
 
     /// Inserts `element` at the boundary of `isAtOrAfter`, a predicate on keys that is false for a prefix
@@ -145,18 +150,18 @@
     /// - Complexity: O(log *n*) calls of the predicate, in one descent.
     @discardableResult
     @inlinable mutating func insert(_ element: Element, atBoundaryOf isAtOrAfter: (Element.Key) -> Bool) -> Int {
-        withoutActuallyEscaping(isAtOrAfter) { isAtOrAfter in
-            insert(element, along: .boundary(isAtOrAfter, forInsertion: true))
-        }
+        insert(element, along: .boundary(forInsertion: true), isPast: isAtOrAfter)
     }
 
     @discardableResult
-    @inlinable mutating func insert(_ element: Element, along route: _TreeRoute<Element>) -> Int {
+    @inlinable mutating func insert(
+        _ element: Element, along route: _TreeRoute, isPast: (Element.Key) -> Bool
+    ) -> Int {
         guard root != nil else {
             root = _TreeNode.leaf(CollectionOfOne(element))
             return 0
         }
-        let (position, sibling) = Self.insert(element, along: route, into: &root!)
+        let (position, sibling) = Self.insert(element, along: route, isPast: isPast, into: &root!)
         if let sibling { root = _TreeNode.branch([_TreeChild(root!), _TreeChild(sibling)]) }
         return position
     }
@@ -164,7 +169,8 @@
     /// Inserts into the subtree, returning where, and a new right sibling when the node split.
     @inlinable static func insert(
         _ element: Element,
-        along route: _TreeRoute<Element>,
+        along route: _TreeRoute,
+        isPast: (Element.Key) -> Bool,
         into node: inout _TreeNode<Element>
     ) -> (position: Int, sibling: _TreeNode<Element>?) {
         _TreeNode.makeUnique(&node)
@@ -172,11 +178,11 @@
         node.weight += element.treeWeight
         let position: Int
         if node.isLeaf {
-            position = route.index(in: node)
+            position = route.index(in: node, isPast: isPast)
             node.elements.insert(element, at: position)
         } else {
-            let child = route.child(of: node)
-            let inserted = insert(element, along: child.route, into: &node.children[child.index].node)
+            let child = route.child(of: node, isPast: isPast)
+            let inserted = insert(element, along: child.route, isPast: isPast, into: &node.children[child.index].node)
             node.children[child.index].refresh()
             if let sibling = inserted.sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
             position = child.before + inserted.position
@@ -188,7 +194,7 @@
     @discardableResult
     @inlinable mutating func remove(at position: Int) -> Element {
         precondition(position >= 0 && position < count, "position out of range")
-        return remove(along: .position(position, forInsertion: false)).element
+        return remove(along: .position(position, forInsertion: false), isPast: _TreeRoute.unused).element
     }
 
     /// Removes the last element before the boundary of `isPast`, a predicate on keys that is false for a
@@ -199,13 +205,13 @@
     /// - Returns: The position the element had, and the element.
     /// - Complexity: O(log *n*) calls of the predicate, in one descent.
     @inlinable mutating func removeLast(before isPast: (Element.Key) -> Bool) -> (position: Int, element: Element) {
-        withoutActuallyEscaping(isPast) { isPast in
-            remove(along: .boundary(isPast, forInsertion: false))
-        }
+        remove(along: .boundary(forInsertion: false), isPast: isPast)
     }
 
-    @inlinable mutating func remove(along route: _TreeRoute<Element>) -> (position: Int, element: Element) {
-        let removed = Self.remove(along: route, from: &root!)
+    @inlinable mutating func remove(
+        along route: _TreeRoute, isPast: (Element.Key) -> Bool
+    ) -> (position: Int, element: Element) {
+        let removed = Self.remove(along: route, isPast: isPast, from: &root!)
         if root!.width == 0 {
             root = nil
         } else if !root!.isLeaf && root!.children.count == 1 {
@@ -215,18 +221,19 @@
     }
 
     @inlinable static func remove(
-        along route: _TreeRoute<Element>,
+        along route: _TreeRoute,
+        isPast: (Element.Key) -> Bool,
         from node: inout _TreeNode<Element>
     ) -> (position: Int, element: Element) {
         _TreeNode.makeUnique(&node)
         let removed: (position: Int, element: Element)
         if node.isLeaf {
-            let index = route.index(in: node)
+            let index = route.index(in: node, isPast: isPast)
             precondition(index >= 0, "no element to remove before the boundary")
             removed = (index, node.elements.remove(at: index))
         } else {
-            let child = route.child(of: node)
-            let inner = remove(along: child.route, from: &node.children[child.index].node)
+            let child = route.child(of: node, isPast: isPast)
+            let inner = remove(along: child.route, isPast: isPast, from: &node.children[child.index].node)
             removed = (child.before + inner.position, inner.element)
             node.children[child.index].refresh()
             if node.children[child.index].node.width < node.children[child.index].node.minimumWidth {

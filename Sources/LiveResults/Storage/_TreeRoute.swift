@@ -2,22 +2,31 @@
 ///
 /// Mutating by key in one descent (rather than searching for a position, then descending again to
 /// mutate there) halves the nodes an event visits, and the position comes out of the same descent.
-@usableFromInline enum _TreeRoute<Element: _TreeElement> {
+///
+/// A route by key follows a predicate on keys that is false for a prefix of the elements and true for
+/// the rest. The predicate is not stored in the route but passed beside it, as a non-escaping closure:
+/// stored, it would have to escape (`withoutActuallyEscaping`), and its context, which captures the
+/// storage, was then allocated on the heap for every search.
+@usableFromInline enum _TreeRoute: Sendable {
     /// To a position: an existing element's, or, with `forInsertion`, a position up to the end.
     case position(Int, forInsertion: Bool)
-    /// To the boundary of a predicate on keys that is false for a prefix of the elements and true for
-    /// the rest: with `forInsertion`, to insert at the boundary; otherwise to the last element before it.
-    /// The predicate escapes only for the duration of one descent (`withoutActuallyEscaping`).
-    case boundary((Element.Key) -> Bool, forInsertion: Bool)
+    /// To the boundary of the predicate: with `forInsertion`, to insert at the boundary; otherwise to
+    /// the last element before it.
+    case boundary(forInsertion: Bool)
+
+    /// The predicate of a route by position, which never calls it.
+    @inlinable static func unused<Key>(_ key: Key) -> Bool { false }
 
     /// The child of an internal node to descend into, the number of elements before it, and the route
     /// inside it.
-    @inlinable func child(of node: _TreeNode<Element>) -> (index: Int, before: Int, route: _TreeRoute) {
+    @inlinable func child<Element>(
+        of node: _TreeNode<Element>, isPast: (Element.Key) -> Bool
+    ) -> (index: Int, before: Int, route: _TreeRoute) {
         switch self {
         case .position(let position, let forInsertion):
             let child = node.child(containing: position, forInsertion: forInsertion)
             return (child.index, position - child.offset, .position(child.offset, forInsertion: forInsertion))
-        case .boundary(let isPast, _):
+        case .boundary:
             // The last child whose first key is before the boundary holds the boundary.
             var low = 1
             var high = node.children.count
@@ -32,11 +41,11 @@
     }
 
     /// The index in a leaf where the route ends.
-    @inlinable func index(in leaf: _TreeNode<Element>) -> Int {
+    @inlinable func index<Element>(in leaf: _TreeNode<Element>, isPast: (Element.Key) -> Bool) -> Int {
         switch self {
         case .position(let position, _):
             return position
-        case .boundary(let isPast, let forInsertion):
+        case .boundary(let forInsertion):
             var low = 0
             var high = leaf.elements.count
             while low < high {
