@@ -10,15 +10,17 @@ where Value.TrieKey == Key {
     // referenced (the trie checks `isKnownUniquelyReferenced` before every write and copies otherwise),
     // so a node reachable from more than one trie version, or from another thread, is never written again
     // but for its source slot: a change may have a shared node take over the children it borrows
-    // (`_TrieNode.absorbSource(keepingSourceIn:)`). Readers never look at that slot, and versions that share nodes must
-    // be changed one at a time, which the controller's lock ensures (snapshots are never changed).
+    // (`_TrieNode.absorbSource(keepingSourceIn:)`). Readers never look at that slot, and versions that
+    // share nodes must be changed one at a time, which the controller's lock ensures (snapshots are never
+    // changed).
 
     @usableFromInline typealias Node = _TrieNode<Value>
 
     @usableFromInline var root: Node
     @usableFromInline var count: Int
     /// The hash of the last key changed, if that change copied nodes that borrow their children: where
-    /// the next change looks first for sources it can absorb (see ``absorbSourcesAlongLastChange(keepingSourcesIn:)``).
+    /// the next change looks first for sources it can absorb (see
+    /// ``absorbSourcesAlongLastChange(keepingSourcesIn:)``).
     @usableFromInline var lastBorrowingChange: UInt64?
 
     @inlinable init() {

@@ -58,16 +58,20 @@
     @inlinable subscript(position: Int) -> Element {
         _read {
             precondition(position >= 0 && position < count, "position out of range")
-            // The tree holds the path while the accessor runs. (A method called on an unowned reference
-            // retains and releases the node: an atomic write to a line mostly out of the cache.)
-            unowned(unsafe) var node = root!
+            // The tree holds the path while the accessor runs, so the descent takes no references (even
+            // through an `unowned(unsafe)` variable, a method call retains and releases the node: an
+            // atomic write to a line mostly out of the cache), and the element is yielded from the
+            // leaf's buffer, a view of raw pointers.
+            var node = Unmanaged.passUnretained(root!)
             var offset = position
-            while !node.isLeaf {
+            while let child = node._withUnsafeGuaranteedRef({ node -> (Unmanaged<_TreeNode<Element>>, Int)? in
+                guard !node.isLeaf else { return nil }
                 let child = node.child(containing: offset)
-                node = node.children[child.index].node
-                offset = child.offset
+                return (Unmanaged.passUnretained(node.children[child.index].node), child.offset)
+            }) {
+                (node, offset) = child
             }
-            yield node.elements[offset]
+            yield node._withUnsafeGuaranteedRef { $0.elements }[offset]
         }
     }
 

@@ -67,9 +67,9 @@
 /// what a snapshot after every event cost. A copy borrows instead: it points to the children of the node
 /// it copies (its source, which it retains and which keeps them alive) and owns none of them; it owns a
 /// child once it replaces it (``claimChild(at:bit:)``). When nothing but the copy holds the source any
-/// more, the copy takes the borrowed children over and lets the source go (``absorbSource(keepingSourceIn:)``). A source
-/// never borrows itself (a node that borrows is copied the old way), so a node keeps at most one
-/// earlier version alive.
+/// more, the copy takes the borrowed children over and lets the source go
+/// (``absorbSource(keepingSourceIn:)``). A source never borrows itself (a node that borrows is copied the
+/// old way), so a node keeps at most one earlier version alive.
 ///
 /// Not `Sendable` (no `ManagedBuffer` is): ``_HashTrie`` vouches for its nodes.
 @usableFromInline final class _TrieNode<Value: _HashTrieValue>: ManagedBuffer<_TrieNodeMaps, _TrieNode<Value>> {
@@ -100,6 +100,8 @@ extension _TrieNode {
         if let spare = spares.take(units: units) {
             spare.maps = maps
             node = spare
+            // Its tail held another layout: the children may go where entries were.
+            UnsafeMutableRawPointer(node.children).bindMemory(to: _TrieNode.self, capacity: maps.childCount)
         } else {
             node = unsafeDowncast(create(minimumCapacity: units) { _ in maps }, to: _TrieNode.self)
         }
