@@ -58,20 +58,8 @@
     @inlinable subscript(position: Int) -> Element {
         _read {
             precondition(position >= 0 && position < count, "position out of range")
-            // The tree holds the path while the accessor runs, so the descent takes no references (even
-            // through an `unowned(unsafe)` variable, a method call retains and releases the node: an
-            // atomic write to a line mostly out of the cache), and the element is yielded from the
-            // leaf's buffer, a view of raw pointers.
-            var node = Unmanaged.passUnretained(root!)
-            var offset = position
-            while let child = node._withUnsafeGuaranteedRef({ node -> (Unmanaged<_TreeNode<Element>>, Int)? in
-                guard !node.isLeaf else { return nil }
-                let child = node.child(containing: offset)
-                return (Unmanaged.passUnretained(node.children[child.index].node), child.offset)
-            }) {
-                (node, offset) = child
-            }
-            yield node._withUnsafeGuaranteedRef { $0.elements }[offset]
+            let end = end(of: .position(position, forInsertion: false), isPast: _TreeRoute.unused)
+            yield end.elements[end.index]
         }
     }
 
@@ -80,20 +68,36 @@
     ///
     /// - Complexity: O(log *n*) calls of the predicate.
     @inlinable func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
-        guard let root else { return 0 }
-        let route = _TreeRoute.boundary(forInsertion: true)
-        var position = 0
-        // The tree holds the path: the descent takes no references (see the subscript).
-        var node = Unmanaged.passUnretained(root)
+        guard root != nil else { return 0 }
+        let end = end(of: .boundary(forInsertion: true), isPast: isAtOrAfter)
+        return end.before + end.index
+    }
+
+    /// Where a read-only `route` ends: the leaf's elements, the index in them, and the number of
+    /// elements before the leaf. The tree must not be empty.
+    ///
+    /// The descent takes no references, since the tree holds the path while the caller reads (a method
+    /// called even through an `unowned(unsafe)` variable retains and releases the node: an atomic write
+    /// to a line mostly out of the cache), and the leaf comes as its buffer, a view of raw pointers
+    /// valid while the tree is unchanged.
+    @inlinable func end(
+        of route: _TreeRoute, isPast: (Element.Key) -> Bool
+    ) -> (elements: _TreeNodeBuffer<Element>, index: Int, before: Int) {
+        var (node, route, before) = (Unmanaged.passUnretained(root!), route, 0)
         while true {
-            let step: (before: Int, child: Unmanaged<_TreeNode<Element>>?) = node._withUnsafeGuaranteedRef { node in
-                guard !node.isLeaf else { return (route.index(in: node, isPast: isAtOrAfter), nil) }
-                let child = route.child(of: node, isPast: isAtOrAfter)
-                return (child.before, Unmanaged.passUnretained(node.children[child.index].node))
+            let step: (child: Unmanaged<_TreeNode<Element>>, before: Int, route: _TreeRoute)? =
+                node._withUnsafeGuaranteedRef { node in
+                    guard !node.isLeaf else { return nil }
+                    let child = route.child(of: node, isPast: isPast)
+                    return (Unmanaged.passUnretained(node.children[child.index].node), child.before, child.route)
+                }
+            guard let step else {
+                return node._withUnsafeGuaranteedRef { leaf in
+                    (leaf.elements, route.index(in: leaf, isPast: isPast), before)
+                }
             }
-            position += step.before
-            guard let child = step.child else { return position }
-            node = child
+            (node, route) = (step.child, step.route)
+            before += step.before
         }
     }
 

@@ -251,9 +251,9 @@ extension _TrieNode {
         let source = unsafeDowncast(slot.pointee.node.take().unsafelyUnwrapped, to: _TrieNode.self)
         slot.pointee.borrowedMap = 0
         source.releaseContents(keepingChildren: borrowed)
-        let units = Self.units(for: source.maps)
+        let keptUnits = spares.hasRoom ? Self.units(for: source.maps) : nil
         source.maps = _TrieNodeMaps(entryMap: 0, childMap: 0)
-        if spares.hasRoom { spares.keep(source, units: units) }
+        if let keptUnits { spares.keep(source, units: keptUnits) }
     }
 
     /// Makes this node, which must be unique, own its child at fragment `bit` (index `index`), before the
