@@ -25,8 +25,16 @@ private struct Tracked: Equatable, Sendable {
     static func == (lhs: Self, rhs: Self) -> Bool { lhs.token === rhs.token }
 }
 
+/// A trie of values whose lifetimes a ``LifetimeWatch`` follows.
+private typealias TrackedTrie = _HashTrie<Int, Entry<Int, Tracked>>
+
 extension LifetimeWatch {
     fileprivate func tracked() -> Tracked { Tracked(token: token()) }
+
+    /// A trie of `count` tracked values under the keys `0..<count`.
+    fileprivate func trackedTrie(count: Int) -> TrackedTrie {
+        TrackedTrie(uniqueValues: (0..<count).map { Entry(key: $0, value: tracked()) })
+    }
 }
 
 /// A value aligned to 16 bytes, more than a node's child references.
@@ -133,9 +141,8 @@ struct HashTrieTests {
         let watch = LifetimeWatch()
 
         var random = SeededGenerator(seed: 7)
-        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
-            uniqueValues: (0..<500).map { Entry(key: $0, value: watch.tracked()) })
-        var versions: [_HashTrie<Int, Entry<Int, Tracked>>] = []
+        var trie = watch.trackedTrie(count: 500)
+        var versions: [TrackedTrie] = []
         for step in 0..<3000 {
             let key = Int.random(in: 0..<800, using: &random)
             if step % 3 == 0 {
@@ -163,8 +170,7 @@ struct HashTrieTests {
         let watch = LifetimeWatch()
 
         var random = SeededGenerator(seed: 11)
-        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
-            uniqueValues: (0..<3000).map { Entry(key: $0, value: watch.tracked()) })
+        var trie = watch.trackedTrie(count: 3000)
         var model = Dictionary(uniqueKeysWithValues: trie.map { ($0.key, $0.value) })
         var snapshot = trie
         for step in 0..<2000 {
@@ -196,8 +202,7 @@ struct HashTrieTests {
         let watch = LifetimeWatch()
 
         var random = SeededGenerator(seed: 5)
-        var trie = _HashTrie<Int, Entry<Int, Tracked>>(
-            uniqueValues: (0..<2000).map { Entry(key: $0, value: watch.tracked()) })
+        var trie = watch.trackedTrie(count: 2000)
         func changeRandomKeys() {
             for _ in 0..<1500 {
                 let key = Int.random(in: 0..<2500, using: &random)
@@ -208,10 +213,10 @@ struct HashTrieTests {
                 }
             }
         }
-        func tokens(_ versions: _HashTrie<Int, Entry<Int, Tracked>>...) -> Set<ObjectIdentifier> {
+        func tokens(_ versions: TrackedTrie...) -> Set<ObjectIdentifier> {
             Set(versions.flatMap { $0.map { ObjectIdentifier($0.value.token) } })
         }
-        var released: _HashTrie<Int, Entry<Int, Tracked>>? = trie
+        var released: TrackedTrie? = trie
         changeRandomKeys()
         released = nil
         // The copies made while `released` was alive keep its nodes, and its values, as sources.
@@ -220,7 +225,7 @@ struct HashTrieTests {
         #expect(watch.liveCount == trie.count)
         trie._checkInvariants()
 
-        var held: _HashTrie<Int, Entry<Int, Tracked>>? = trie
+        var held: TrackedTrie? = trie
         let heldTokens = Dictionary(uniqueKeysWithValues: trie.map { ($0.key, ObjectIdentifier($0.value.token)) })
         changeRandomKeys()
         trie.absorbAllSources()
