@@ -1,6 +1,7 @@
 extension _Tree {
     /// Traps unless the tree is well formed: every node but the root at least half full and none over
-    /// capacity, all leaves at one depth, and every cached count, weight and first key exact.
+    /// capacity, all leaves at one depth, every node's height one more than its children's, and every
+    /// cached count, weight and first key exact.
     ///
     /// - Parameter keysAreEqual: Compares cached first keys with the elements' keys.
     /// - Complexity: O(*n*); for tests.
@@ -21,6 +22,7 @@ extension _Tree {
                 )
             } else {
                 for child in node.children {
+                    precondition(child.node.height + 1 == node.height, "a child's height is not one below")
                     let childSummary = check(child.node, depth: depth + 1, isRoot: false)
                     precondition(child.count == childSummary.count, "stale count of a child")
                     precondition(child.weight == childSummary.weight, "stale weight of a child")

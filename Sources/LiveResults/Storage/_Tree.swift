@@ -21,10 +21,11 @@
 
     /// The root of a tree whose leaves, in order, are `leaves`: the internal levels, built bottom up.
     @inlinable static func root(over leaves: [_TreeNode<Element>]) -> _TreeNode<Element>? {
-        var level = leaves
+        var (level, height) = (leaves, UInt8(0))
         while level.count > 1 {
-            level = partition(level, capacity: _TreeNode<Element>.branchCapacity).map {
-                _TreeNode.branch($0.lazy.map(_TreeChild.init))
+            height += 1
+            level = partition(level, capacity: _TreeNode<Element>.branchCapacity).map { [height] in
+                _TreeNode.branch($0.lazy.map(_TreeChild.init), height: height)
             }
         }
         return level.first
@@ -89,6 +90,7 @@
                 node._withUnsafeGuaranteedRef { node in
                     guard !node.isLeaf else { return nil }
                     let child = route.child(of: node, isPast: isPast)
+                    node.prefetch(childAt: child.index)
                     return (Unmanaged.passUnretained(node.children[child.index].node), child.before, child.route)
                 }
             guard let step else {
@@ -170,7 +172,9 @@
             return 0
         }
         let (position, sibling) = Self.insert(element, along: route, isPast: isPast, into: &root!)
-        if let sibling { root = _TreeNode.branch([_TreeChild(root!), _TreeChild(sibling)]) }
+        if let sibling {
+            root = _TreeNode.branch([_TreeChild(root!), _TreeChild(sibling)], height: sibling.height + 1)
+        }
         return position
     }
 
@@ -190,6 +194,7 @@
             node.elements.insert(element, at: position)
         } else {
             let child = route.child(of: node, isPast: isPast)
+            node.prefetch(childAt: child.index)
             let inserted = insert(element, along: child.route, isPast: isPast, into: &node.children[child.index].node)
             node.children[child.index].refresh()
             if let sibling = inserted.sibling { node.children.insert(_TreeChild(sibling), at: child.index + 1) }
@@ -241,6 +246,7 @@
             removed = (index, node.elements.remove(at: index))
         } else {
             let child = route.child(of: node, isPast: isPast)
+            node.prefetch(childAt: child.index)
             let inner = remove(along: child.route, isPast: isPast, from: &node.children[child.index].node)
             removed = (child.before + inner.position, inner.element)
             node.children[child.index].refresh()

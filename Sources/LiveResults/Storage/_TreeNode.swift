@@ -42,8 +42,9 @@ extension _TreeNode {
     /// The fewest elements or children of this node, unless it is the root.
     @inlinable var minimumWidth: Int { maximumWidth / 2 }
 
-    /// A node of the given kind, holding no elements or children yet.
-    @inlinable static func allocate(isLeaf: Bool) -> _TreeNode {
+    /// A node at `height` (0 for a leaf), holding no elements or children yet.
+    @inlinable static func allocate(height: UInt8) -> _TreeNode {
+        let isLeaf = height == 0
         let (stride, alignment, room) =
             isLeaf
             ? (MemoryLayout<Element>.stride, MemoryLayout<Element>.alignment, leafCapacity + 1)
@@ -55,12 +56,12 @@ extension _TreeNode {
         let unit = MemoryLayout<UInt64>.stride
         assert(MemoryLayout<_TreeChild<Element>>.offset(of: \.node) == 0, "the deinit finds a child's node first")
         let header = _TreeNodeHeader(
-            isLeaf: isLeaf, childrenAreReferencesAndData: _isPOD(Element.Key.self), tailPadding: 0,
+            height: height, childrenAreReferencesAndData: _isPOD(Element.Key.self), tailPadding: 0,
             childStride: UInt16(MemoryLayout<_TreeChild<Element>>.stride))
         let node = unsafeDowncast(
             create(minimumCapacity: (room * stride + padding + unit - 1) / unit) { _ in header }, to: _TreeNode.self)
         let tail = UnsafeMutableRawPointer(node.withUnsafeMutablePointerToElements { $0 })
-        let start = alignment > MemoryLayout<UInt64>.alignment ? tail.alignedUp(toMultipleOf: alignment) : tail
+        let start = node.contentsStart(isLeaf: isLeaf)
         node.headerAddress.pointee.tailPadding = UInt8(start - tail)
         if isLeaf {
             start.bindMemory(to: Element.self, capacity: room)
@@ -72,21 +73,21 @@ extension _TreeNode {
 
     /// A leaf holding `elements`, at least one.
     @inlinable static func leaf(_ elements: some Sequence<Element>) -> _TreeNode {
-        make(isLeaf: true, holding: elements, in: \.elements)
+        make(height: 0, holding: elements, in: \.elements)
     }
 
-    /// An internal node holding `children`, at least one.
-    @inlinable static func branch(_ children: some Sequence<_TreeChild<Element>>) -> _TreeNode {
-        make(isLeaf: false, holding: children, in: \.children)
+    /// An internal node holding `children`, at least one, all of height `height - 1`.
+    @inlinable static func branch(_ children: some Sequence<_TreeChild<Element>>, height: UInt8) -> _TreeNode {
+        make(height: height, holding: children, in: \.children)
     }
 
     /// A node holding `contents`, at least one.
     @inlinable static func make<Contents: Sequence>(
-        isLeaf: Bool,
+        height: UInt8,
         holding contents: Contents,
         in buffer: (_TreeNode) -> _TreeNodeBuffer<Contents.Element>
     ) -> _TreeNode {
-        let node = allocate(isLeaf: isLeaf)
+        let node = allocate(height: height)
         let target = buffer(node)
         for element in contents { target.append(element) }
         precondition(node.width > 0, "a node holds at least one element or child")
@@ -101,6 +102,36 @@ extension _TreeNode {
 
     @inlinable var headerAddress: UnsafeMutablePointer<_TreeNodeHeader> {
         withUnsafeMutablePointerToHeader { $0 }
+    }
+
+    /// Where the tail's elements (`isLeaf`) or children start, from the node's address alone: unlike
+    /// ``tailStart``, it does not wait for the header to arrive.
+    @inlinable func contentsStart(isLeaf: Bool) -> UnsafeMutableRawPointer {
+        let tail = UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 })
+        let alignment = isLeaf ? MemoryLayout<Element>.alignment : MemoryLayout<_TreeChild<Element>>.alignment
+        return alignment > MemoryLayout<UInt64>.alignment ? tail.alignedUp(toMultipleOf: alignment) : tail
+    }
+
+    /// Starts loading the lines of the child at `index` that a search of it reads (see ``_Prefetch``),
+    /// before anything of the child is read: this node's height says whether the child is a leaf, and the
+    /// child's count beside it is then its number of elements. Of an internal child, the header and the
+    /// children that every internal node but the root has are loaded.
+    @inlinable func prefetch(childAt index: Int) {
+        let slot = children.base + index
+        let (childIsLeaf, count) = (height == 1, slot.pointee.count)
+        // The child's address, read without a retain: `node` is a child's first field.
+        let address = UnsafeRawPointer(slot).load(as: UnsafeRawPointer.self)
+        Unmanaged<_TreeNode>.fromOpaque(address)._withUnsafeGuaranteedRef { child in
+            let header = _Prefetch.load(child.headerAddress)
+            let start = child.contentsStart(isLeaf: childIsLeaf)
+            let contents =
+                childIsLeaf
+                ? _Prefetch.load(elementsFrom: start.assumingMemoryBound(to: Element.self), count: count)
+                : _Prefetch.load(
+                    elementsFrom: start.assumingMemoryBound(to: _TreeChild<Element>.self),
+                    count: Self.branchCapacity / 2)
+            _Prefetch.keep(header | contents)
+        }
     }
 
     /// Where the tail's elements or children start.
@@ -141,12 +172,14 @@ extension _TreeNode {
 
     @inlinable var isLeaf: Bool { headerAddress.pointee.isLeaf }
 
+    @inlinable var height: UInt8 { headerAddress.pointee.height }
+
     /// The number of elements (leaf) or children (internal node).
     @inlinable var width: Int { headerAddress.pointee.width }
 
     /// A copy holding copies of the elements or children: one allocation.
     @inlinable func copy() -> _TreeNode {
-        let node = Self.allocate(isLeaf: isLeaf)
+        let node = Self.allocate(height: height)
         (node.count, node.weight) = (count, weight)
         if isLeaf {
             node.elements.append(contentsOf: elements)
@@ -191,7 +224,7 @@ extension _TreeNode {
     /// Moves the upper half into a new right sibling.
     @inlinable func split() -> _TreeNode {
         let middle = width / 2
-        let sibling = Self.allocate(isLeaf: isLeaf)
+        let sibling = Self.allocate(height: height)
         if isLeaf {
             elements.moveSuffix(from: middle, appendingTo: sibling.elements)
         } else {

@@ -11,8 +11,10 @@
     @usableFromInline var weight: Int
     /// The number of elements (leaf) or children (internal node) initialized in the tail.
     @usableFromInline var width: Int
-    /// Whether the tail holds elements rather than children.
-    @usableFromInline var isLeaf: Bool
+    /// The number of levels below the node: 0 for a leaf, whose tail holds elements rather than children.
+    /// A node's height never changes (a B+tree grows and shrinks at the root), so a descent knows from a
+    /// node whether its children are leaves before it reads them.
+    @usableFromInline var height: UInt8
     /// Whether a child is a node reference and plain data: freeing a node then only releases the
     /// references.
     @usableFromInline var childrenAreReferencesAndData: Bool
@@ -22,14 +24,16 @@
     @usableFromInline var childStride: UInt16
 
     @inlinable init(
-        isLeaf: Bool, childrenAreReferencesAndData: Bool, tailPadding: UInt8, childStride: UInt16
+        height: UInt8, childrenAreReferencesAndData: Bool, tailPadding: UInt8, childStride: UInt16
     ) {
         self.count = 0
         self.weight = 0
         self.width = 0
-        self.isLeaf = isLeaf
+        self.height = height
         self.childrenAreReferencesAndData = childrenAreReferencesAndData
         self.tailPadding = tailPadding
         self.childStride = childStride
     }
+
+    @inlinable var isLeaf: Bool { height == 0 }
 }
