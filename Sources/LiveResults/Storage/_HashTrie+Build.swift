@@ -77,8 +77,9 @@ extension _HashTrie {
         }
         if maps.entryMap == 0 && maps.childMap.nonzeroBitCount == 1 {
             // One fragment for all: a single child, and nothing to reorder.
-            node.children.initialize(
-                to: build(values, entries: entries, count: count, shift: shift + Node.fragmentBits))
+            let child = build(values, entries: entries, count: count, shift: shift + Node.fragmentBits)
+            node.children.initialize(to: child)
+            node.childMaps(childCount: 1).initialize(to: child.maps.recorded)
             return node
         }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { cursors in
@@ -115,7 +116,10 @@ extension _HashTrie {
                 }
                 remaining &= remaining &- 1
             }
-            let (children, target) = (node.children, node.entries(childCount: maps.childMap.nonzeroBitCount))
+            let childCount = maps.childMap.nonzeroBitCount
+            let (children, childMaps, target) = (
+                node.children, node.childMaps(childCount: childCount), node.entries(childCount: childCount)
+            )
             var (childIndex, entryIndex) = (0, 0)
             start = 0
             remaining = seen
@@ -125,9 +129,10 @@ extension _HashTrie {
                     (target + entryIndex).initialize(to: values[entries[start].index])
                     entryIndex += 1
                 } else {
-                    (children + childIndex).initialize(
-                        to: build(
-                            values, entries: entries + start, count: end - start, shift: shift + Node.fragmentBits))
+                    let child = build(
+                        values, entries: entries + start, count: end - start, shift: shift + Node.fragmentBits)
+                    (children + childIndex).initialize(to: child)
+                    (childMaps + childIndex).initialize(to: child.maps.recorded)
                     childIndex += 1
                 }
                 start = end

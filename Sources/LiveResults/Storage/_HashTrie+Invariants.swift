@@ -2,8 +2,9 @@ extension _HashTrie {
     /// Traps unless the trie is well formed and canonical: each node's maps are disjoint and fit its
     /// level, its allocation holds the elements they count, every entry sits where its hash leads, collision
     /// nodes (two or more entries of one whole hash, distinct keys) exist exactly below the last
-    /// fragment, no node but the root is empty or a lone entry, every borrowed child is its source's (and
-    /// the source borrows nothing), and `count` is exact.
+    /// fragment, no node but the root is empty or a lone entry, every child's maps recorded in its parent
+    /// are its own, every borrowed child is its source's (and the source borrows nothing), and `count` is
+    /// exact.
     ///
     /// - Complexity: O(*n*); for tests.
     @inlinable func _checkInvariants() {
@@ -45,6 +46,9 @@ extension _HashTrie {
             var total = entryCount
             remaining = maps.childMap
             for index in 0..<childCount {
+                precondition(
+                    node.childMaps(childCount: childCount)[index] == node.children[index].maps.recorded,
+                    "a child's recorded maps are stale")
                 let fragment = UInt64(remaining.trailingZeroBitCount)
                 remaining &= remaining &- 1
                 total += check(

@@ -45,23 +45,34 @@ where Value.TrieKey == Key {
         // The path is held by `root`, so the walk takes no references: a method call on an unowned
         // reference retains and releases the node, an atomic write to a line mostly out of the cache.
         var node = Unmanaged.passUnretained(root)
+        // Below the root, a node's maps come from its parent's record of them, so each level waits for
+        // one line of the node (the entry or the child it wants), not for its header first.
+        var maps = root.maps
         var shift = 0
         var found: Value?
         while shift <= Self.maximumShift {
-            let child: Unmanaged<Node>? = node._withUnsafeGuaranteedRef { node in
-                let maps = node.maps
+            let child: (node: Unmanaged<Node>, maps: _TrieNodeMaps)? = node._withUnsafeGuaranteedRef { node in
                 let bit = UInt32(1) &<< Node.fragment(of: hash, at: shift)
+                let childCount = maps.childMap.nonzeroBitCount
                 if maps.entryMap & bit != 0 {
-                    let entry =
-                        node.entries(childCount: maps.childMap.nonzeroBitCount) + Node.index(of: bit, in: maps.entryMap)
+                    let entry = node.entries(childCount: childCount) + Node.index(of: bit, in: maps.entryMap)
                     if entry.pointee.trieKey == key { found = entry.pointee }
                     return nil
                 }
                 guard maps.childMap & bit != 0 else { return nil }
-                return Unmanaged.passUnretained(node.children[Node.index(of: bit, in: maps.childMap)])
+                let index = Node.index(of: bit, in: maps.childMap)
+                return (
+                    Unmanaged.passUnretained(node.children[index]),
+                    _TrieNodeMaps(recorded: node.childMaps(childCount: childCount)[index])
+                )
             }
             guard let child else { return found }
-            node = child
+            (node, maps) = child
+            // The header is not needed here, but a change that follows the lookup on the same path reads
+            // it: loaded now, it arrives with the line the lookup waits for, not after.
+            node._withUnsafeGuaranteedRef { node in
+                node.withUnsafeMutablePointerToHeader { _Prefetch.keep(_Prefetch.load($0)) }
+            }
             shift += Node.fragmentBits
         }
         return node._withUnsafeGuaranteedRef { node in
@@ -198,9 +209,11 @@ where Value.TrieKey == Key {
             Node.makeUnique(&node, reusing: &spares)
             let index = Node.index(of: bit, in: maps.childMap)
             node.claimChild(at: index, bit: bit)
-            return update(
+            let old = update(
                 &node.children[index], with: value, key: key, hash: hash, shift: shift + Node.fragmentBits,
                 spares: &spares)
+            node.recordMaps(ofChildAt: index, childCount: maps.childCount)
+            return old
         }
         let entryMap = maps.entryMap | bit
         Node.splice(
@@ -243,6 +256,7 @@ where Value.TrieKey == Key {
             let child = pair(first, hash: firstHash, with: second, hash: secondHash, shift: shift + Node.fragmentBits)
             let node = Node.allocate(_TrieNodeMaps(entryMap: 0, childMap: UInt32(1) &<< firstFragment))
             node.children.initialize(to: child)
+            node.childMaps(childCount: 1).initialize(to: child.maps.recorded)
             return node
         }
         let node = Node.allocate(
@@ -308,6 +322,7 @@ where Value.TrieKey == Key {
         else {
             return nil
         }
+        node.recordMaps(ofChildAt: childIndex, childCount: maps.childCount)
         if node.children[childIndex].maps.isSingleEntry {
             pullUp(
                 node.children[childIndex].entries(childCount: 0)[0], replacingChildAt: childIndex, bit: bit, in: &node)

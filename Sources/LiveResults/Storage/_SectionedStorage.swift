@@ -84,13 +84,15 @@ import Foundation
 
     /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
     /// abbreviations look at the entities.
-    @inlinable func slot(_ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64) -> Bool {
+    @inlinable @inline(__always) func slot(
+        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64
+    ) -> Bool {
         Self.slot(slot, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
     }
 
     /// ``slot(_:precedes:abbreviatedAs:)`` for code that mutates the section tree meanwhile, and so
     /// cannot call a method of the storage.
-    @inlinable static func slot(
+    @inlinable @inline(__always) static func slot(
         _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64,
         ordering: _EntityOrdering<Entity>, records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
     ) -> Bool {

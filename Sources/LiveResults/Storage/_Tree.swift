@@ -68,7 +68,7 @@
     /// false for a prefix of the elements and true for the rest.
     ///
     /// - Complexity: O(log *n*) calls of the predicate.
-    @inlinable func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
+    @inlinable @inline(__always) func partitioningIndex(where isAtOrAfter: (Element.Key) -> Bool) -> Int {
         guard root != nil else { return 0 }
         let end = end(of: .boundary(forInsertion: true), isPast: isAtOrAfter)
         return end.before + end.index
@@ -81,7 +81,7 @@
     /// called even through an `unowned(unsafe)` variable retains and releases the node: an atomic write
     /// to a line mostly out of the cache), and the leaf comes as its buffer, a view of raw pointers
     /// valid while the tree is unchanged.
-    @inlinable func end(
+    @inlinable @inline(__always) func end(
         of route: _TreeRoute, isPast: (Element.Key) -> Bool
     ) -> (elements: _TreeNodeBuffer<Element>, index: Int, before: Int) {
         var (node, route, before) = (Unmanaged.passUnretained(root!), route, 0)

@@ -19,7 +19,7 @@
 
     /// The child of an internal node to descend into, the number of elements before it, and the route
     /// inside it.
-    @inlinable func child<Element>(
+    @inlinable @inline(__always) func child<Element>(
         of node: _TreeNode<Element>, isPast: (Element.Key) -> Bool
     ) -> (index: Int, before: Int, route: _TreeRoute) {
         switch self {
@@ -41,7 +41,8 @@
     }
 
     /// The index in a leaf where the route ends.
-    @inlinable func index<Element>(in leaf: _TreeNode<Element>, isPast: (Element.Key) -> Bool) -> Int {
+    @inlinable @inline(__always) func index<Element>(in leaf: _TreeNode<Element>, isPast: (Element.Key) -> Bool) -> Int
+    {
         switch self {
         case .position(let position, _):
             return position
