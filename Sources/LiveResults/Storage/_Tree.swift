@@ -81,6 +81,10 @@
     /// called even through an `unowned(unsafe)` variable retains and releases the node: an atomic write
     /// to a line mostly out of the cache), and the leaf comes as its buffer, a view of raw pointers
     /// valid while the tree is unchanged.
+    ///
+    /// Always inlined, with ``partitioningIndex(where:)`` and the route's steps: left to the optimizer,
+    /// whether they were inlined into the storage's searches changed with unrelated code, and as calls
+    /// (the predicate then a closure call per comparison) they cost 8% more instructions per event.
     @inlinable @inline(__always) func end(
         of route: _TreeRoute, isPast: (Element.Key) -> Bool
     ) -> (elements: _TreeNodeBuffer<Element>, index: Int, before: Int) {
