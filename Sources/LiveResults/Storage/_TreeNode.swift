@@ -40,7 +40,12 @@ extension _TreeNode {
     /// The most elements or children of this node.
     @inlinable var maximumWidth: Int { isLeaf ? Self.leafCapacity : Self.branchCapacity }
     /// The fewest elements or children of this node, unless it is the root.
-    @inlinable var minimumWidth: Int { maximumWidth / 2 }
+    @inlinable var minimumWidth: Int { Self.minimumWidth(isLeaf: isLeaf) }
+
+    /// The fewest elements (`isLeaf`) or children of a node other than the root: half its capacity.
+    @inlinable static func minimumWidth(isLeaf: Bool) -> Int {
+        (isLeaf ? leafCapacity : branchCapacity) / 2
+    }
 
     /// A node at `height` (0 for a leaf), holding no elements or children yet.
     @inlinable static func allocate(height: UInt8) -> _TreeNode {
@@ -129,7 +134,7 @@ extension _TreeNode {
                 ? _Prefetch.load(elementsFrom: start.assumingMemoryBound(to: Element.self), count: count)
                 : _Prefetch.load(
                     elementsFrom: start.assumingMemoryBound(to: _TreeChild<Element>.self),
-                    count: Self.branchCapacity / 2)
+                    count: Self.minimumWidth(isLeaf: false))
             _Prefetch.keep(header | contents)
         }
     }
