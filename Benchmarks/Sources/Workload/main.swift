@@ -9,6 +9,7 @@ import Foundation
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 //   swift run -c release Workload lookups [n] [lookups]    chains of lookups by id (default 1M, 1M)
+//   swift run -c release Workload memory                   this machine's memory latencies (MemoryLatency)
 
 /// CPU time by `clock`: the calling thread's (`CLOCK_THREAD_CPUTIME_ID`), which unlike the wall clock
 /// does not count time spent waiting for a core on a busy machine, or the process's
@@ -56,7 +57,13 @@ case "lookups":
         "ns per lookup: object(withID:) \(result.object), indexPath(forID:) \(result.indexPath), "
             + "[Int: Row] \(result.dictionary)"
     )
+case "memory":
+    let report = MemoryLatency.measure()
+    print(
+        "ns per dependent load \(report.dependentLoad), per independent load \(report.independentLoad), "
+            + "per retain of a cold object \(report.coldRetain)"
+    )
 default:
-    print("usage: Workload events|snapshots|fetch|refetch|lookups [n] [events]")
+    print("usage: Workload events|snapshots|fetch|refetch|lookups|memory [n] [events]")
     exit(2)
 }
