@@ -331,7 +331,7 @@ private final class DecodingSource: EventSource, Sendable {
         case garbage(String)
     }
 
-    private let subscribers = Mutex<[UInt64: EventSubscriber<Item>]>([:])
+    private let subscribers = Locked<[UInt64: EventSubscriber<Item>]>([:])
     private let nextID = Atomic<UInt64>(0)
 
     func subscribe(_ subscriber: EventSubscriber<Item>) -> EventSubscription {

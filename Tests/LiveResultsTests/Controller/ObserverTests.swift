@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import LiveResults
-import Synchronization
 import Testing
 
 /// The delegate, the `changes` sequence and the callback scheduler (DESIGN.md §6, §8).
@@ -197,7 +196,7 @@ private enum CallShape: Equatable {
 /// What a callback read from the controller.
 private final class Reads: Sendable {
     typealias Read = (model: SnapshotModel<Item>, inserted: Item?, sectionCount: Int)
-    private let reads = Mutex<[Read]>([])
+    private let reads = Locked<[Read]>([])
 
     func record(_ model: SnapshotModel<Item>, _ inserted: Item?, _ sectionCount: Int) {
         reads.withLock { $0.append((model, inserted, sectionCount)) }
@@ -215,7 +214,7 @@ private final class Reentry: Sendable {
     }
 
     private let events: [EntityEvent<Item>]
-    private let state = Mutex<(steps: [Step], result: (SnapshotModel<Item>, ChangeSet<Item>)?)>(([], nil))
+    private let state = Locked<(steps: [Step], result: (SnapshotModel<Item>, ChangeSet<Item>)?)>(([], nil))
 
     init(events: [EntityEvent<Item>]) {
         self.events = events
@@ -239,7 +238,7 @@ private final class Reentry: Sendable {
 /// A delegate that records each change set and whether it arrived on `queue`.
 private final class QueueProbe: FetchedResultsControllerDelegate, Sendable {
     private let key = DispatchSpecificKey<Bool>()
-    private let received = Mutex<[(changes: ChangeSet<Item>, onQueue: Bool)]>([])
+    private let received = Locked<[(changes: ChangeSet<Item>, onQueue: Bool)]>([])
 
     init(queue: DispatchQueue) {
         queue.setSpecific(key: key, value: true)
@@ -260,7 +259,7 @@ private final class QueueProbe: FetchedResultsControllerDelegate, Sendable {
 /// Applies its events one at a time from inside the first callback, recording each change set.
 private final class Backlog: Sendable {
     private let events: [EntityEvent<Item>]
-    private let state = Mutex<(started: Bool, changeSets: [ChangeSet<Item>])>((false, []))
+    private let state = Locked<(started: Bool, changeSets: [ChangeSet<Item>])>((false, []))
 
     init(events: [EntityEvent<Item>]) {
         self.events = events

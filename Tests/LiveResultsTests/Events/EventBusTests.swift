@@ -1,6 +1,5 @@
 import Foundation
 import LiveResults
-import Synchronization
 import Testing
 
 /// `EventBus`, the in-process `EventSource`, and `controller.observe(_:)` (DESIGN.md §5, §8).
@@ -201,7 +200,7 @@ struct EventBusTests {
 
 /// A minimal custom `EventSource`.
 private final class ManualSource: EventSource, Sendable {
-    private let subscribers = Mutex<(byID: [Int: EventSubscriber<Item>], next: Int)>(([:], 0))
+    private let subscribers = Locked<(byID: [Int: EventSubscriber<Item>], next: Int)>(([:], 0))
 
     var subscriberCount: Int { subscribers.withLock { $0.byID.count } }
 

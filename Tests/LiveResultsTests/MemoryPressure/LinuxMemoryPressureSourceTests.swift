@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import LiveResults
@@ -110,7 +109,7 @@ struct LinuxMemoryPressureSourceTests {
     @Test func signalsOnceEachTimeThePressureRisesAboveTheThreshold() throws {
         let file = try PressureFile(someAvg10: 5)
         let source = try LinuxMemoryPressureSource(path: file.path, threshold: 10, interval: .seconds(3600))
-        let signals = Mutex(0)
+        let signals = Locked(0)
         let subscription = source.subscribe { signals.withLock { $0 += 1 } }
         var observed: [Int] = []
         for average in [5.0, 20, 30, 10, 25, 9.99, 10.01, 10.01, 0, 50] {
@@ -127,7 +126,7 @@ struct LinuxMemoryPressureSourceTests {
     @Test func anUnreadableFileChangesNothing() throws {
         let file = try PressureFile(someAvg10: 50)
         let source = try LinuxMemoryPressureSource(path: file.path, interval: .seconds(3600))
-        let signals = Mutex(0)
+        let signals = Locked(0)
         let subscription = source.subscribe { signals.withLock { $0 += 1 } }
         source.check()
         try FileManager.default.removeItem(atPath: file.path)
@@ -140,7 +139,7 @@ struct LinuxMemoryPressureSourceTests {
 
     @Test func pollsWhileSubscribedAndStopsAfterTheLastSubscriptionEnds() async throws {
         let file = try PressureFile(someAvg10: 1)
-        let signals = Mutex(0)
+        let signals = Locked(0)
         var subscription: EventSubscription? = try LinuxMemoryPressureSource(
             path: file.path, threshold: 10, interval: .milliseconds(2)
         ).subscribe { signals.withLock { $0 += 1 } }  // the subscription keeps the source alive

@@ -1,12 +1,11 @@
 import LiveResults
-import Synchronization
 import Testing
 
 @Suite("Memory pressure signal")
 struct MemoryPressureSignalTests {
     @Test func sendCallsEverySubscriberUntilItsSubscriptionEnds() {
         let signal = MemoryPressureSignal()
-        let counts = Mutex([0, 0])
+        let counts = Locked([0, 0])
         let first = signal.subscribe { counts.withLock { $0[0] += 1 } }
         var second: EventSubscription? = signal.subscribe { counts.withLock { $0[1] += 1 } }
         #expect(signal.subscriberCount == 2)
@@ -26,8 +25,8 @@ struct MemoryPressureSignalTests {
 
     @Test func aHandlerMaySubscribeAndSendAgain() {
         let signal = MemoryPressureSignal()
-        let count = Mutex(0)
-        let inner = Mutex<EventSubscription?>(nil)
+        let count = Locked(0)
+        let inner = Locked<EventSubscription?>(nil)
         let outer = signal.subscribe {
             let isFirst = count.withLock { count in
                 count += 1

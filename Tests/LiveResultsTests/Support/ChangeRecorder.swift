@@ -1,6 +1,5 @@
 import Foundation
 import LiveResults
-import Synchronization
 
 /// A delegate that records every callback, in order.
 final class ChangeRecorder<Entity: FetchableEntity>: FetchedResultsControllerDelegate, Sendable {
@@ -11,7 +10,7 @@ final class ChangeRecorder<Entity: FetchableEntity>: FetchedResultsControllerDel
         case didChange(ChangeSet<Entity>)
     }
 
-    private let recorded = Mutex<[Call]>([])
+    private let recorded = Locked<[Call]>([])
     /// Runs inside `didChangeContent`, for re-entrancy tests.
     let onDidChange: (@Sendable (FetchedResultsController<Entity>, ChangeSet<Entity>) -> Void)?
 

@@ -11,7 +11,7 @@ enum EventHarness {
 
     /// Collects what a controller reports to its `diagnostics` handler.
     final class DiagnosticLog: Sendable {
-        private let entries = Mutex<[ControllerDiagnostic<Item>]>([])
+        private let entries = Locked<[ControllerDiagnostic<Item>]>([])
 
         var handler: @Sendable (ControllerDiagnostic<Item>) -> Void {
             { [self] diagnostic in entries.withLock { $0.append(diagnostic) } }
@@ -48,10 +48,10 @@ enum EventHarness {
         typealias Hook = @Sendable (FetchedResultsController<Entity>, ChangeSet<Entity>) -> Void
         typealias Delivery = (changes: ChangeSet<Entity>, after: SnapshotModel<Entity>)
 
-        private let state: Mutex<(initial: SnapshotModel<Entity>, deliveries: [Delivery], hook: Hook?)>
+        private let state: Locked<(initial: SnapshotModel<Entity>, deliveries: [Delivery], hook: Hook?)>
 
         init(initial: SnapshotModel<Entity>, hook: Hook? = nil) {
-            state = Mutex((initial, [], hook))
+            state = Locked((initial, [], hook))
         }
 
         /// Forgets the deliveries so far; the chain starts again from `initial`.

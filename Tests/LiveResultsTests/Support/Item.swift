@@ -1,6 +1,5 @@
 import Foundation
 import LiveResults
-import Synchronization
 
 /// The entity of most tests: a section, a score to sort by, and a title that is content only.
 struct Item: FetchableEntity, CustomStringConvertible {
@@ -23,10 +22,10 @@ struct Item: FetchableEntity, CustomStringConvertible {
 final class FakeStore: Sendable {
     struct Failure: Error, Equatable {}
 
-    private let contents: Mutex<(items: [Item], fails: Bool, calls: Int)>
+    private let contents: Locked<(items: [Item], fails: Bool, calls: Int)>
 
     init(_ items: [Item] = []) {
-        contents = Mutex((items, false, 0))
+        contents = Locked((items, false, 0))
     }
 
     var items: [Item] {

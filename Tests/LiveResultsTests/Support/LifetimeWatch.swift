@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands out tokens, objects whose lifetimes a test follows through weak references, and counts how
 /// many are still alive: a value holding a token is alive as long as its token is.
 final class LifetimeWatch: Sendable {
@@ -9,7 +7,7 @@ final class LifetimeWatch: Sendable {
         weak var token: Token?
     }
 
-    private let watched = Mutex<[WeakToken]>([])
+    private let watched = Locked<[WeakToken]>([])
 
     func token() -> Token {
         let token = Token()
