@@ -77,9 +77,8 @@ extension _HashTrie {
         }
         if maps.entryMap == 0 && maps.childMap.nonzeroBitCount == 1 {
             // One fragment for all: a single child, and nothing to reorder.
-            let child = build(values, entries: entries, count: count, shift: shift + Node.fragmentBits)
-            node.children.initialize(to: child)
-            node.childMaps(childCount: 1).initialize(to: child.maps.recorded)
+            node.initializeChild(
+                build(values, entries: entries, count: count, shift: shift + Node.fragmentBits), at: 0, childCount: 1)
             return node
         }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { cursors in
@@ -117,9 +116,7 @@ extension _HashTrie {
                 remaining &= remaining &- 1
             }
             let childCount = maps.childMap.nonzeroBitCount
-            let (children, childMaps, target) = (
-                node.children, node.childMaps(childCount: childCount), node.entries(childCount: childCount)
-            )
+            let target = node.entries(childCount: childCount)
             var (childIndex, entryIndex) = (0, 0)
             start = 0
             remaining = seen
@@ -131,8 +128,7 @@ extension _HashTrie {
                 } else {
                     let child = build(
                         values, entries: entries + start, count: end - start, shift: shift + Node.fragmentBits)
-                    (children + childIndex).initialize(to: child)
-                    (childMaps + childIndex).initialize(to: child.maps.recorded)
+                    node.initializeChild(child, at: childIndex, childCount: childCount)
                     childIndex += 1
                 }
                 start = end

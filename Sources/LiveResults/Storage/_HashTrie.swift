@@ -255,8 +255,7 @@ where Value.TrieKey == Key {
         if firstFragment == secondFragment {
             let child = pair(first, hash: firstHash, with: second, hash: secondHash, shift: shift + Node.fragmentBits)
             let node = Node.allocate(_TrieNodeMaps(entryMap: 0, childMap: UInt32(1) &<< firstFragment))
-            node.children.initialize(to: child)
-            node.childMaps(childCount: 1).initialize(to: child.maps.recorded)
+            node.initializeChild(child, at: 0, childCount: 1)
             return node
         }
         let node = Node.allocate(

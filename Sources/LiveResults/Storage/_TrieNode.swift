@@ -220,6 +220,13 @@ extension _TrieNode {
         UnsafeMutableRawPointer(children + childCount).assumingMemoryBound(to: UInt32.self)
     }
 
+    /// Puts `child` in the uninitialized place `index` of this node's `childCount` children, with its
+    /// maps recorded: every new child goes in this way, so no record is ever missing.
+    @inlinable func initializeChild(_ child: _TrieNode, at index: Int, childCount: Int) {
+        (children + index).initialize(to: child)
+        (childMaps(childCount: childCount) + index).initialize(to: child.maps.recorded)
+    }
+
     /// Records the maps of the child at `index`, after it changed, in this node, which must be unique.
     @inlinable func recordMaps(ofChildAt index: Int, childCount: Int) {
         childMaps(childCount: childCount)[index] = children[index].maps.recorded
