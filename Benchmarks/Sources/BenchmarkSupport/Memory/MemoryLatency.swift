@@ -37,8 +37,7 @@ public enum MemoryLatency {
         // them, so the chase visits every line before it repeats.
         let buffer = UnsafeMutablePointer<Int>.allocate(capacity: lines * 8)
         defer { buffer.deallocate() }
-        var order = Array(0..<lines)
-        for index in stride(from: lines - 1, to: 0, by: -1) { order.swapAt(index, random.below(index + 1)) }
+        let order = Array(0..<lines).shuffled(using: &random)
         for index in 0..<lines { buffer[order[index] * 8] = order[(index + 1) % lines] }
         let dependent = nanoseconds(per: operations) {
             var line = 0
@@ -53,8 +52,7 @@ public enum MemoryLatency {
     }
 
     private static func retains(objects: Int, operations: Int, random: inout SplitMix64) -> Double {
-        var heap = (0..<objects).map { _ in Cold() }
-        for index in stride(from: objects - 1, to: 0, by: -1) { heap.swapAt(index, random.below(index + 1)) }
+        let heap = (0..<objects).map { _ in Cold() }.shuffled(using: &random)
         let references = heap.map { Unmanaged.passUnretained($0) }
         let targets = (0..<operations).map { _ in random.below(objects) }
         let retain = nanoseconds(per: operations) {
