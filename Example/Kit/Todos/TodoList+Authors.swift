@@ -26,7 +26,7 @@ extension TodoList {
         var authors: [TodoItem.ID: Author] = [:]
         do {
             for item in snapshot.fetchedObjects where item.authorID != nil {
-                authors[item.id] = try await controller.associatedValue(self.authors, for: item)
+                authors[item.id] = try await controller.loadAssociatedValue(self.authors, for: item)
             }
         } catch {
             throw .authorsUnavailable("\(error)")

@@ -17,7 +17,7 @@ import LiveResults
 /// try await todos.load()
 /// let item = try todos.add(title: "Buy milk", project: "Home", priority: 2, authorID: "ana")
 /// todos.takeUpdates()      // [.changed(+§0 +0.0)]
-/// try await todos.controller.associatedValue(todos.authors, for: item)    // Author "ana", or nil
+/// try await todos.controller.loadAssociatedValue(todos.authors, for: item)    // Author "ana", or nil
 /// ```
 public final class TodoList: Sendable {
     /// The sort order inside a project: priority (1 first), then title.

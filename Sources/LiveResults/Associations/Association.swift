@@ -2,7 +2,7 @@
 /// post, the customer of an order.
 ///
 /// An association names the key of the related value in the entity, and a batch request that turns
-/// keys into values. ``FetchedResultsController/associatedValue(_:for:)-5cnz4``
+/// keys into values. ``FetchedResultsController/associatedValue(_:for:)``
 /// returns the cached value, or `nil` and starts one request for the keys of the entities around the
 /// one asked for; when the values arrive, a change set reports those entities as updated.
 ///

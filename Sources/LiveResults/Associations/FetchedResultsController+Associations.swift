@@ -1,7 +1,7 @@
 import Foundation
 
 extension FetchedResultsController {
-    /// A task waiting in the `async` ``associatedValue(_:for:)-8gp7q``, to resume outside the lock.
+    /// A task waiting in the `async` ``loadAssociatedValue(_:for:)``, to resume outside the lock.
     @usableFromInline typealias AssociationWaiter = _AssociationWaiters<Entity.ID>.Continuation
 
     /// How many entities one association request covers: the entity read and its neighbours in display
@@ -34,8 +34,8 @@ extension FetchedResultsController {
     /// ```
     ///
     /// An entity that is not shown has no value: `nil`, and no request. After a request failed, reads
-    /// return `nil` without requesting for the association's ``AssociationBackoff`` pause. In `async`
-    /// code this name calls the waiting variant; call this one from a synchronous function.
+    /// return `nil` without requesting for the association's ``AssociationBackoff`` pause. It compiles
+    /// and behaves the same in `async` code; ``loadAssociatedValue(_:for:)`` is the variant that waits.
     ///
     /// - Complexity: O(1) on average when the value is cached. Otherwise O(log *n* + *s* + *w*) for
     ///   *n* entities, *s* sections and a window of *w* entities.
@@ -51,18 +51,18 @@ extension FetchedResultsController {
     /// The entity's associated value, fetched first if it is not cached.
     ///
     /// It returns at once when the value is cached, or when the entity is not shown (`nil`). Otherwise it
-    /// starts a request as ``associatedValue(_:for:)-5cnz4`` does, or joins the request in flight, and
+    /// starts a request as ``associatedValue(_:for:)`` does, or joins the request in flight, and
     /// waits for it. If the entity is deleted or its keys change meanwhile, it reads again.
     ///
     /// ```swift
-    /// let author = try await controller.associatedValue(authors, for: post)
+    /// let author = try await controller.loadAssociatedValue(authors, for: post)
     /// ```
     ///
     /// - Returns: The value, or `nil` when the entity has none (a missing result or a `nil` key).
     /// - Throws: The request's error; during the backoff after a failure, the last error;
     ///   `CancellationError` if the task is cancelled.
     /// - Complexity: As the synchronous read, plus the wait for the request.
-    @inlinable public func associatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
+    @inlinable public func loadAssociatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
         async throws -> Value?
     {
         let key = _AssociationWaiters.Key(association: ObjectIdentifier(association), id: entity.id)

@@ -1,4 +1,4 @@
-/// The tasks waiting in ``FetchedResultsController/associatedValue(_:for:)-8gp7q``
+/// The tasks waiting in ``FetchedResultsController/loadAssociatedValue(_:for:)``
 /// (the `async` variant) for an entity's value, by association and entity.
 ///
 /// A waiter is resumed when its entity's wait ends (it got its value, or it was released); it then

@@ -55,7 +55,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-5cnz4``) and frees the earlier versions of entities that only
+    ///     (see ``associatedValue(_:for:)``) and frees the earlier versions of entities that only
     ///     released snapshots held, in O(*n*) under its lock.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init(
@@ -84,7 +84,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   - sectionNameKeyPath: The section of each entity; `nil` puts everything in one section named `""`.
     ///   - sectionOrder: The order of the sections; ascending by name by default.
     ///   - memoryPressure: On each of its signals, the controller drops its cached associated values
-    ///     (see ``associatedValue(_:for:)-5cnz4``) and frees the earlier versions of entities that only
+    ///     (see ``associatedValue(_:for:)``) and frees the earlier versions of entities that only
     ///     released snapshots held, in O(*n*) under its lock.
     ///   - diagnostics: Receives what the controller ignored or survived (see ``ControllerDiagnostic``).
     @inlinable public convenience init<Comparator: SortComparator & Sendable>(

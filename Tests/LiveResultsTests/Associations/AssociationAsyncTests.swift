@@ -2,7 +2,7 @@ import Foundation
 @_spi(Testing) import LiveResults
 import Testing
 
-/// `try await associatedValue(_:for:)` waits for the value.
+/// `try await loadAssociatedValue(_:for:)` waits for the value.
 @Suite("Association async reads", .timeLimit(.minutes(1)))
 struct AssociationAsyncTests {
     @Test func itWaitsForTheRequestItStarted() async throws {
@@ -18,11 +18,25 @@ struct AssociationAsyncTests {
     @Test func itReturnsACachedValueOrNoValueAtOnce() async throws {
         let fixture = try await PostFixture.loaded([Post(1), Post(2), Post(3, editorID: 4)])
         fixture.backend.missing = [20]
-        #expect(try await fixture.controller.associatedValue(fixture.authors, for: fixture.post(1)) == "v10")
-        #expect(try await fixture.controller.associatedValue(fixture.authors, for: fixture.post(2)) == nil)
+        #expect(try await fixture.controller.loadAssociatedValue(fixture.authors, for: fixture.post(1)) == "v10")
+        #expect(try await fixture.controller.loadAssociatedValue(fixture.authors, for: fixture.post(2)) == nil)
         let editors = fixture.backend.editors()
-        #expect(try await fixture.controller.associatedValue(editors, for: fixture.post(1)) == nil, "a nil key")
-        #expect(try await fixture.controller.associatedValue(fixture.backend.tags(), for: fixture.post(1)) == [])
+        #expect(try await fixture.controller.loadAssociatedValue(editors, for: fixture.post(1)) == nil, "a nil key")
+        #expect(try await fixture.controller.loadAssociatedValue(fixture.backend.tags(), for: fixture.post(1)) == [])
+        #expect(fixture.backend.requests == [[10, 20, 30]])
+        await fixture.settle()
+    }
+
+    /// DESIGN §7: the synchronous read compiles as written inside an `async` function (no `try`, no
+    /// `await`: Swift must not pick the waiting variant) and behaves as it does in synchronous code.
+    @Test func theSynchronousReadWorksAsWrittenInAsyncCode() async throws {
+        let fixture = try await PostFixture.loaded(PostFixture.numbered(3))
+        let post = fixture.post(2)
+        let first: String? = fixture.controller.associatedValue(fixture.authors, for: post)
+        #expect(first == nil, "not cached yet: nil, and a request starts")
+        let changes = try #require(await fixture.deliveries(1).first)
+        fixture.expectOnlyUpdates(changes, ids: [1, 2, 3])
+        #expect(fixture.controller.associatedValue(fixture.authors, for: post) == "v20")
         #expect(fixture.backend.requests == [[10, 20, 30]])
         await fixture.settle()
     }
@@ -36,7 +50,7 @@ struct AssociationAsyncTests {
         let values = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<50 {
                 let post = posts[index % posts.count]
-                group.addTask { try await controller.associatedValue(authors, for: post) }
+                group.addTask { try await controller.loadAssociatedValue(authors, for: post) }
             }
             #expect(await fixture.backend.started(1))
             gate.open()

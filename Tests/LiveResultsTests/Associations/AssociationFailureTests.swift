@@ -68,11 +68,11 @@ struct AssociationFailureTests {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(2), backoff: backoff)
         fixture.backend.isFailing = true
         await #expect(throws: AssociationBackend.Failure()) {
-            try await fixture.controller.associatedValue(fixture.authors, for: fixture.post(1))
+            try await fixture.controller.loadAssociatedValue(fixture.authors, for: fixture.post(1))
         }
         fixture.backend.isFailing = false
         await #expect(throws: AssociationBackend.Failure()) {
-            try await fixture.controller.associatedValue(fixture.authors, for: fixture.post(2))
+            try await fixture.controller.loadAssociatedValue(fixture.authors, for: fixture.post(2))
         }
         #expect(fixture.backend.requests.count == 1)
         await fixture.settle()

@@ -246,7 +246,7 @@ struct AssociationScenarioTests {
     @Test func anEntityThatIsNotShownHasNoValueAndRequestsNothing() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(2))
         #expect(fixture.read(fixture.authors, Post(9)) == nil)
-        #expect(try await fixture.controller.associatedValue(fixture.authors, for: Post(9)) == nil)
+        #expect(try await fixture.controller.loadAssociatedValue(fixture.authors, for: Post(9)) == nil)
         #expect(fixture.backend.requests.isEmpty)
     }
 }

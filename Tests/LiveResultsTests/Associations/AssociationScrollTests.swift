@@ -29,7 +29,7 @@ struct AssociationScrollTests {
     @Test func waitingForEachValueCostsTheSame() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(200))
         for post in fixture.controller.fetchedObjects {
-            #expect(try await fixture.controller.associatedValue(fixture.authors, for: post) == "v\(post.authorID)")
+            #expect(try await fixture.controller.loadAssociatedValue(fixture.authors, for: post) == "v\(post.authorID)")
         }
         let expected = 1 + (200 - 10) / 5
         #expect(fixture.backend.requests.count == expected)

@@ -209,7 +209,7 @@ struct PostFixture {
         return gate
     }
 
-    /// Holds the requests, starts `try await associatedValue(authors, for:)` for post `id` in a task
+    /// Holds the requests, starts `try await loadAssociatedValue(authors, for:)` for post `id` in a task
     /// (cancelled before the call if `cancelled`), and waits until its request started.
     func heldAsyncRead(
         of id: Int, cancelled: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
@@ -218,7 +218,7 @@ struct PostFixture {
         let (controller, authors, post) = (controller, authors, post(id))
         let reader = Task {
             if cancelled { withUnsafeCurrentTask { $0?.cancel() } }
-            return try await controller.associatedValue(authors, for: post)
+            return try await controller.loadAssociatedValue(authors, for: post)
         }
         #expect(await backend.started(1), sourceLocation: sourceLocation)
         return (reader, gate)
