@@ -20,6 +20,12 @@ public enum ControllerDiagnostic<Entity: FetchableEntity>: Sendable {
     /// An association's batch request threw. The entities it was for stay without a value, and the
     /// association pauses its requests for its ``AssociationBackoff``.
     case associationFailed(any Error)
+    /// A page request threw. What was shown stays; the cursor stays too, so the same page can be loaded
+    /// again (see ``FetchedResultsController/loadNextPage()``).
+    case pageFailed(any Error)
+    /// A page arrived after a ``FetchedResultsController/reset()`` or after a fetch started, and was
+    /// dropped: the pages shown come from a newer fetch.
+    case pageDropped
 }
 
 /// Counters of what a ``FetchedResultsController`` dropped or survived.
@@ -36,6 +42,10 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var failedSources = 0
     /// Association requests that threw.
     public var failedAssociationRequests = 0
+    /// Page requests that threw.
+    public var failedPages = 0
+    /// Pages dropped because they arrived after a reset or after a fetch started.
+    public var droppedPages = 0
 
     /// Creates zeroed counters.
     @inlinable public init() {}

@@ -17,7 +17,8 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// Fetches the full result. Called by every ``FetchedResultsController/performFetch()``.
     public typealias Request = @Sendable () async throws -> [Entity]
 
-    /// Fetches the full result.
+    /// Fetches the full result. For a paginated definition, it fetches the first page; the controller
+    /// loads pages through the definition's page request instead.
     public var request: Request
 
     /// Decides whether an entity is shown.
@@ -26,6 +27,9 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// The associations a controller registers when it is created. An association that is not listed
     /// registers when it is first read.
     public var associations: [any AssociationProtocol<Entity>]
+
+    /// The pages of a paginated definition; `nil` for a definition that fetches everything at once.
+    @usableFromInline var _pages: _PageSource<Entity>?
 
     /// Creates a definition from a request, an optional inclusion rule and optional associations.
     ///
@@ -58,5 +62,13 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     ) {
         self.init(
             request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false }, associations: associations)
+    }
+}
+
+extension FetchDefinition {
+    /// Loads what a fetch shows: the request's result, or the pages of a paginated definition by `plan`.
+    @inlinable func loadChain(_ plan: (forward: Int, backward: Int)) async throws -> _PageChain<Entity> {
+        guard let _pages else { return _PageChain(request: try await request()) }
+        return try await _pages.loadChain(forward: plan.forward, backward: plan.backward)
     }
 }

@@ -153,6 +153,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// fetch or a ``reset()`` starts before this one ends, this one's result is dropped and it returns
     /// an empty change set.
     ///
+    /// With a paginated definition, the first fetch loads the first page. A refetch reloads as many
+    /// pages as are shown, in order from the first cursor, stopping at a page without a cursor onward,
+    /// and reports the whole difference as one change set; pages in flight when it starts are dropped.
+    ///
     /// - Returns: The change set the fetch caused.
     /// - Complexity: O(*n*) expected for *n* entities when the first sort key is a number or a date
     ///   (a radix sort of it, and hash tables of ids), plus O(*k* log *k*) comparisons for each run of
@@ -160,15 +164,16 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   O(*m* log *m*) for the *m* runs of entities that kept their order in a refetch; plus the request.
     @discardableResult
     @inlinable public func performFetch() async throws -> ChangeSet<Entity> {
-        let generation = _state.withLock { state in
+        let (generation, plan) = _state.withLock { state in
             state.fetchGeneration += 1
             state.fetchState = .loading
             if state.eventsDuringFetch == nil { state.eventsDuringFetch = [] }
-            return state.fetchGeneration
+            state.paging.fetchStarted()
+            return (state.fetchGeneration, state.isLive ? state.paging.reloadPlan : (1, 0))
         }
-        let fetched: [Entity]
+        let chain: _PageChain<Entity>
         do {
-            fetched = try await definition.request()
+            chain = try await definition.loadChain(plan)
         } catch {
             let isCurrent = _state.withLock { state in
                 guard state.fetchGeneration == generation else { return false }
@@ -180,19 +185,22 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             if isCurrent { report(.fetchFailed(error)) }
             throw error
         }
+        let fetched = chain.folded(isIncluded: definition.isIncluded)
         let (changes, duplicateIDs, waiters, replaced) = _state.withLock {
             state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter], _SectionedStorage<Entity>?) in
             guard state.fetchGeneration == generation else { return (ChangeSet(), [], [], nil) }
             // Kept until the lock is released, so that freeing the old storage does not hold it.
             let replaced = state.core.storage
-            let result = state.core.replaceAll(with: fetched, thenReplaying: state.eventsDuringFetch ?? [])
+            let result = state.core.replaceAll(with: fetched.entities, thenReplaying: state.eventsDuringFetch ?? [])
+            let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
             state.eventsDuringFetch = nil
             state.isLive = true
             state.fetchState = .loaded
-            state.statistics.duplicateFetchedIDs += result.duplicateIDs.count
+            state.paging.fetched(chain)
+            state.statistics.duplicateFetchedIDs += duplicateIDs.count
             let waiters = state.reconcileAssociations()
             state.enqueue(result.changes)
-            return (result.changes, result.duplicateIDs, waiters, replaced)
+            return (result.changes, duplicateIDs, waiters, replaced)
         }
         withExtendedLifetime(replaced) {}
         if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
@@ -293,6 +301,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.fetchState = .idle
             state.isLive = false
             state.eventsDuringFetch = nil
+            state.paging.forget()
             return state.core.removeAll()
         }
     }

@@ -33,6 +33,8 @@
     /// Events received while a fetch is in flight, replayed onto its result; `nil` when none is.
     @usableFromInline var eventsDuringFetch: [EntityEvent<Entity>]?
     @usableFromInline var statistics = ControllerStatistics()
+    /// The cursors and page loads of a paginated definition (one page without cursors otherwise).
+    @usableFromInline var paging = _Paging<Entity>()
 
     /// Events from sources, waiting for the thread that drains them.
     @usableFromInline var inbox: [EntityEvent<Entity>] = []
@@ -64,6 +66,9 @@
     @inlinable var snapshot: FetchedResultsSnapshot<Entity> {
         FetchedResultsSnapshot(_storage: core.storage)
     }
+
+    /// Whether a fetch is in flight.
+    @inlinable var isFetching: Bool { eventsDuringFetch != nil }
 
     /// Whether a change set waits for delivery.
     @inlinable var hasPendingDeliveries: Bool { pendingHead < pending.count }

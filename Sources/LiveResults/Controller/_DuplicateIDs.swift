@@ -73,6 +73,27 @@
         return later
     }
 
+    /// `entities` without the later occurrences of repeated ids, and those occurrences' ids.
+    ///
+    /// - Complexity: O(*n*) expected; no copy when no id repeats.
+    @inlinable static func firstOccurrences<Entity: Identifiable>(in entities: [Entity]) -> (
+        entities: [Entity], repeatedIDs: [Entity.ID]
+    ) {
+        let later = laterOccurrences(in: entities)
+        guard !later.isEmpty else { return (entities, []) }
+        var kept: [Entity] = []
+        kept.reserveCapacity(entities.count - later.count)
+        var nextLater = 0
+        for (offset, entity) in entities.enumerated() {
+            if nextLater < later.count && later[nextLater] == offset {
+                nextLater += 1
+            } else {
+                kept.append(entity)
+            }
+        }
+        return (kept, later.map { entities[$0].id })
+    }
+
     /// The low half of an id's hash and the index of its entity: eight bytes. The block an entry is in
     /// stands for the top bits of the hash; ids are compared where the low halves are equal.
     @usableFromInline struct Entry {
