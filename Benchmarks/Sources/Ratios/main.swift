@@ -1,15 +1,15 @@
 import BenchmarkSupport
 import Foundation
 
-// Measures each target pair of issue 3 in this one process and prints them as a table of ratios.
+// Measures each performance target pair (issue 3, and the pagination target of issue 17) in this one process and prints them as a table of ratios.
 // Unmet targets are reported, not failed: the exit status is 0 whenever the measurements ran.
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
 //   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
-//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, memory
+//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, memory
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print("usage: Ratios [--quick] [events] [fetch] [refetch] [memory]")
+    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [memory]")
     exit(2)
 }
 #if DEBUG
@@ -21,9 +21,10 @@ var rows: [RatioRow] = []
 if options.measures(.events) { rows += try await EventRatios(options: options).rows() }
 if options.measures(.fetch) { rows.append(try await FetchRatios(options: options).initialFetch()) }
 if options.measures(.refetch) { rows += try await FetchRatios(options: options).refetch() }
+if options.measures(.pages) { rows.append(try await PageRatios(options: options).appendedPage()) }
 if options.measures(.memory) { rows += try await MemoryRatios(options: options).rows() }
 
-print("LiveResults performance targets (issue 3), measured in one run")
+print("LiveResults performance targets, measured in one run")
 print("n = \(options.sizes); median of \(options.repetitions) repetitions after a warm-up;")
 print("\(Dataset.sectionNames.count) sections; one SortDescriptor(\\Row.score); events in the mix 40% title update,")
 print("20% score change, 10% section change, 15% insert, 15% delete.")

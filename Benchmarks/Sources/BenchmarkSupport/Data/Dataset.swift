@@ -20,6 +20,12 @@ public enum Dataset {
         return (0..<count).map { id in randomRow(id: id, using: &random) }
     }
 
+    /// Rows with the ids `ids`, random sections and scores drawn from `seed`.
+    public static func rows(ids: Range<Int>, seed: UInt64) -> [Row] {
+        var random = SplitMix64(seed: seed)
+        return ids.map { id in randomRow(id: id, using: &random) }
+    }
+
     /// A row with a random section and score.
     static func randomRow(id: Int, using random: inout SplitMix64) -> Row {
         Row(id: id, section: randomSection(using: &random), score: random.below(scoreRange), title: "title \(id)")
