@@ -29,8 +29,9 @@ struct PageRatios {
                     return time
                 },
             ])
+        let size = Dataset.label(pageSize)
         return RatioRow(
-            name: "Page of \(Dataset.label(pageSize)) appended at \(label) / one batch of \(Dataset.label(pageSize)) inserts",
+            name: "Page of \(size) appended at \(label) / one batch of \(size) inserts",
             measured: "page \(times[0].formatted), batch \(times[1].formatted)",
             value: times[0] / times[1], unit: "×", target: .atMost(1.5))
     }
