@@ -53,7 +53,7 @@ import Foundation
 }
 
 /// An entity with its insertion sequence, the last key of the ordering rule.
-@usableFromInline struct _StoredEntity<Entity: FetchableEntity>: Sendable {
+@usableFromInline struct _StoredEntity<Entity: FetchableEntity>: Sendable, Equatable {
     @usableFromInline var entity: Entity
     /// Position in the fetch result for fetched entities, arrival order for later inserts.
     @usableFromInline var sequence: UInt64

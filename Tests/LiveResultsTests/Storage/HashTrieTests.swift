@@ -44,6 +44,45 @@ private struct Wide: Equatable, Sendable {
 
 @Suite("Persistent hash trie")
 struct HashTrieTests {
+    /// `keysChanged(since:)` lists every key whose value differs between two versions (a superset of
+    /// them), and nothing when the versions are equal; with keys that share fragments and whole hashes.
+    @Test("the keys changed between two versions", arguments: [UInt64(1), 2, 3])
+    func keysChangedBetweenVersions(seed: UInt64) {
+        typealias Trie = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>
+        var random = SeededGenerator(seed: seed)
+        func key() -> CollidingKey {
+            let value = Int.random(in: 0..<400, using: &random)
+            // Few distinct hashes: many shared fragments, and collision nodes below the last one.
+            return CollidingKey(value: value, hashBits: value % 3 == 0 ? value % 7 : value)
+        }
+        var trie = Trie()
+        var model: [CollidingKey: Int] = [:]
+        for step in 0..<300 {
+            let (key, value) = (key(), step)
+            trie.updateValue(Entry(key: key, value: value))
+            model[key] = value
+        }
+        for round in 0..<200 {
+            let (old, oldModel) = (trie, model)
+            #expect(trie.keysChanged(since: old).isEmpty)
+            for step in 0..<Int.random(in: 0...12, using: &random) {
+                let key = key()
+                if Int.random(in: 0..<3, using: &random) == 0 {
+                    trie.removeValue(forKey: key)
+                    model[key] = nil
+                } else {
+                    let value = Int.random(in: 0..<3, using: &random) == 0 ? (model[key] ?? step) : round * 100 + step
+                    trie.updateValue(Entry(key: key, value: value))
+                    model[key] = value
+                }
+            }
+            let changed = Set(oldModel.keys).union(model.keys).filter { oldModel[$0] != model[$0] }
+            let listed = trie.keysChanged(since: old)
+            #expect(changed.isSubset(of: Set(listed)), "round \(round)")
+            #expect(listed.count <= 16 * 20 * max(1, changed.count), "only the paths the changes copied")
+        }
+    }
+
     @Test(
         "random updates and removals agree with a dictionary; old versions stay intact", arguments: [UInt64(1), 2, 3])
     func randomOperations(seed: UInt64) {
