@@ -99,6 +99,6 @@ extension _ControllerState {
         for id in ids {
             if let indexPath = core.storage.indexPath(forID: id) { builder.update(id, at: indexPath) }
         }
-        enqueue(builder.build())
+        enqueue(builder.build(), .values)
     }
 }

@@ -1,8 +1,17 @@
 extension FetchedResultsController {
     /// The object that receives every change set through callbacks. Held weakly.
+    ///
+    /// With a ``coalescingInterval``, setting it first delivers what coalescing held to the delegate
+    /// before, so that the new one's first change set starts from the current results.
     @inlinable public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
-        set { _state.withLock { $0.delegate = newValue } }
+        set {
+            _state.withLock { state in
+                state.flushCoalesced(at: .now)
+                state.delegate = newValue
+            }
+            deliverPending()
+        }
     }
 
     /// Where delegate callbacks run: ``CallbackScheduler/immediate`` by default.
@@ -37,10 +46,13 @@ extension FetchedResultsController {
         let (stream, continuation) = AsyncStream.makeStream(
             of: ChangeSet<Entity>.self, bufferingPolicy: bufferingPolicy)
         let id = _state.withLock { state in
+            // What coalescing held goes to the earlier observers: this one starts from the current results.
+            state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
             state.continuations[state.nextContinuationID] = continuation
             return state.nextContinuationID
         }
+        deliverPending()
         continuation.onTermination = { [weak self] _ in
             _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
         }
@@ -51,11 +63,14 @@ extension FetchedResultsController {
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
+        var coalescingDeadline: ContinuousClock.Instant?
         var next = _state.withLock { state -> _ControllerState<Entity>.Delivery? in
+            if state.coalescing.held != nil { coalescingDeadline = state.releaseCoalesced(at: .now) }
             guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
             state.isDelivering = true
             return state.nextDelivery()
         }
+        if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
         while let delivery = next {
             deliver(delivery)
             next = _state.withLock { $0.nextDelivery() }

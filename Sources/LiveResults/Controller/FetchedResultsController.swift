@@ -107,11 +107,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     // MARK: Reading
 
-    /// The results now, as an immutable value that stays valid while the controller changes.
+    /// The results now, as an immutable value that stays valid while the controller changes; while the
+    /// controller is paused (see ``pause()``), the results as they were when it paused.
     ///
     /// - Complexity: O(1); no entity is copied.
     @inlinable public var snapshot: FetchedResultsSnapshot<Entity> {
-        _state.withLock { $0.snapshot }
+        _state.withLock { $0.visibleSnapshot }
     }
 
     /// Where the controller is in its fetch cycle.
@@ -199,7 +200,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
             let waiters = state.reconcileAssociations()
-            state.enqueue(result.changes)
+            state.enqueue(result.changes, .rebuild)
             return (result.changes, duplicateIDs, waiters, replaced)
         }
         withExtendedLifetime(replaced) {}
@@ -287,11 +288,18 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     @inlinable func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
-        mutate { $0.core.resort(by: rule) }
+        mutate { state in
+            let changes = state.core.resort(by: rule)
+            state.enqueue(changes, .rebuild)
+            return changes
+        }
     }
 
     /// Empties the controller, reporting every item and section as deleted, and stops live updates
     /// until the next ``performFetch()``. A fetch in flight is abandoned.
+    ///
+    /// A paused controller resumes: the change set returned and delivered then deletes everything the
+    /// frozen snapshot showed.
     ///
     /// - Complexity: O(*n*).
     @discardableResult
@@ -302,17 +310,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.isLive = false
             state.eventsDuringFetch = nil
             state.paging.forget()
-            return state.core.removeAll()
+            let changes = state.core.removeAll()
+            state.enqueue(changes, .rebuild)
+            return state.paused == nil ? changes : state.resume(at: .now)
         }
     }
 
-    /// Runs a mutation under the lock, queues its change set and delivers it.
+    /// Runs a mutation that queues its change set under the lock, then delivers.
     @inlinable func mutate(_ body: (inout _ControllerState<Entity>) -> ChangeSet<Entity>) -> ChangeSet<Entity> {
-        let changes = _state.withLock { state in
-            let changes = body(&state)
-            state.enqueue(changes)
-            return changes
-        }
+        let changes = _state.withLock { body(&$0) }
         deliverPending()
         return changes
     }

@@ -59,6 +59,10 @@
     /// Keeps the controller subscribed to its memory-pressure source.
     @usableFromInline var memoryPressureSubscription: EventSubscription?
 
+    /// What changed since `pause()`, held back from the observers; `nil` when not paused.
+    @usableFromInline var paused: _HeldChanges<Entity>?
+    @usableFromInline var coalescing = _Coalescing<Entity>()
+
     @inlinable init(core: _ResultsCore<Entity>) {
         self.core = core
     }
@@ -73,18 +77,17 @@
     /// Whether a change set waits for delivery.
     @inlinable var hasPendingDeliveries: Bool { pendingHead < pending.count }
 
-    /// Queues a non-empty change set for delivery to the observers registered now, if there are any.
-    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) {
-        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty else { return }
-        pending.append(
-            Delivery(
-                changes: changes,
-                snapshot: snapshot,
-                delegate: delegate,
-                scheduler: callbackScheduler,
-                continuations: Array(continuations.values)
-            )
-        )
+    /// Queues a non-empty change set for delivery to the observers registered now, if there are any, or
+    /// holds it back while paused or coalescing.
+    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>, _ kind: _HeldChanges<Entity>.Kind = .events) {
+        guard !changes.isEmpty else { return }
+        if paused != nil {
+            paused!.hold(changes, kind)
+        } else if coalescing.held != nil {
+            coalescing.held!.hold(changes, kind)
+        } else {
+            appendDelivery(changes)
+        }
     }
 
     /// Takes the next change set to deliver, or ends the delivering turn.
