@@ -257,7 +257,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             let result = run(&state.core)
             let waiters = state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
-            return (result.changes, 0, result.invalidated, waiters, state.hasPendingDeliveries)
+            return (result.changes, 0, result.invalidated, waiters, state.hasPendingDeliveries || state.isCoalescing)
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }
         if invalidated { refetchInBackground() }

@@ -75,7 +75,9 @@ extension FetchedResultsController {
         Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard let self else { return }
-            _state.withLock { $0.coalescing.isScheduled = false }
+            _state.withLock { state in
+                if state.coalescing.scheduled == deadline { state.coalescing.scheduled = nil }
+            }
             deliverPending()
         }
     }

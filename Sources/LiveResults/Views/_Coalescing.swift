@@ -5,8 +5,8 @@
     /// What changed since the last delivery; `nil` while coalescing is off.
     @usableFromInline var held: _HeldChanges<Entity>?
     @usableFromInline var lastDelivery: ContinuousClock.Instant?
-    /// Whether a task waits to deliver at the end of the interval.
-    @usableFromInline var isScheduled = false
+    /// When the task that waits to deliver at the end of the interval wakes, if one waits.
+    @usableFromInline var scheduled: ContinuousClock.Instant?
 
     @inlinable init() {}
 
@@ -24,8 +24,8 @@
     @inlinable mutating func due(at now: ContinuousClock.Instant) -> Due {
         guard let held, !held.isEmpty else { return .nothing }
         guard let lastDelivery, now < lastDelivery + interval else { return .now }
-        guard !isScheduled else { return .nothing }
-        isScheduled = true
+        guard scheduled == nil else { return .nothing }
+        scheduled = lastDelivery + interval
         return .at(lastDelivery + interval)
     }
 

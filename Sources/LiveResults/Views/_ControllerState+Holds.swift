@@ -5,6 +5,10 @@ extension _ControllerState {
         FetchedResultsSnapshot(_storage: paused?.base ?? core.storage)
     }
 
+    /// Whether a coalescing interval is set: a change may then have to be delivered, or a delivery
+    /// scheduled, although nothing was queued.
+    @inlinable var isCoalescing: Bool { coalescing.held != nil }
+
     /// Queues a change set for the observers registered now, past any hold.
     @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
         guard !changes.isEmpty, delegate != nil || !continuations.isEmpty else { return }
@@ -70,5 +74,7 @@ extension _ControllerState {
             coalescing.held = _HeldChanges(base: paused?.base ?? core.storage)
         }
         coalescing.interval = interval
+        // A delivery scheduled by the old interval may come too late for the new one.
+        coalescing.scheduled = nil
     }
 }
