@@ -78,6 +78,7 @@ public enum TodoFormatter {
         switch change.kind {
         case .insert(let index): "inserted section \(index) \"\(change.name)\""
         case .delete(let index): "deleted section \(index) \"\(change.name)\""
+        case .update(let index): "updated section \(index) \"\(change.name)\""
         }
     }
 

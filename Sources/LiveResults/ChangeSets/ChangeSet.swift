@@ -39,11 +39,17 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
     public var movedItems: [ItemMove]
     /// Surviving entities whose content changed, in new coordinates, ascending.
     public var updatedItems: [IndexPath]
+    /// Sections whose presentation changed without an item change saying so, in new coordinates,
+    /// ascending: a ``CollapsibleSections`` section that was collapsed or expanded, or whose number of
+    /// hidden items changed. Always empty from a ``FetchedResultsController``.
+    public var updatedSections: [Int]
 
     /// The names of ``deletedSections``, in the same order.
     public var deletedSectionNames: [String]
     /// The names of ``insertedSections``, in the same order.
     public var insertedSectionNames: [String]
+    /// The names of ``updatedSections``, in the same order.
+    public var updatedSectionNames: [String]
     /// The ids of ``deletedItems``, in the same order.
     public var deletedItemIDs: [Entity.ID]
     /// The ids of ``insertedItems``, in the same order.
@@ -61,8 +67,10 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
         insertedItems = []
         movedItems = []
         updatedItems = []
+        updatedSections = []
         deletedSectionNames = []
         insertedSectionNames = []
+        updatedSectionNames = []
         deletedItemIDs = []
         insertedItemIDs = []
         movedItemIDs = []
@@ -71,16 +79,18 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
 
     /// Whether nothing changed.
     @inlinable public var isEmpty: Bool {
-        deletedSections.isEmpty && insertedSections.isEmpty && deletedItems.isEmpty
+        deletedSections.isEmpty && insertedSections.isEmpty && updatedSections.isEmpty && deletedItems.isEmpty
             && insertedItems.isEmpty && movedItems.isEmpty && updatedItems.isEmpty
     }
 }
 
 extension ChangeSet {
-    /// Every section change: deletions (old coordinates) first, then insertions (new coordinates).
+    /// Every section change: deletions (old coordinates) first, then insertions, then updates (new
+    /// coordinates).
     @inlinable public var sectionChanges: [SectionChange] {
         zip(deletedSections, deletedSectionNames).map { SectionChange(kind: .delete($0), name: $1) }
             + zip(insertedSections, insertedSectionNames).map { SectionChange(kind: .insert($0), name: $1) }
+            + zip(updatedSections, updatedSectionNames).map { SectionChange(kind: .update($0), name: $1) }
     }
 
     /// Every item change with its entity id: deletions, insertions, moves, then updates.
@@ -93,12 +103,12 @@ extension ChangeSet {
 }
 
 extension ChangeSet: CustomStringConvertible {
-    /// A compact, readable summary such as `+§1 -0.2 +1.0 ~0.1 0.3→1.1`.
+    /// A compact, readable summary such as `+§1 ~§2 -0.2 +1.0 ~0.1 0.3→1.1`.
     @inlinable public var description: String {
         if isEmpty { return "no changes" }
         func path(_ indexPath: IndexPath) -> String { "\(indexPath[0]).\(indexPath[1])" }
         let parts: [String] =
-            deletedSections.map { "-§\($0)" } + insertedSections.map { "+§\($0)" }
+            deletedSections.map { "-§\($0)" } + insertedSections.map { "+§\($0)" } + updatedSections.map { "~§\($0)" }
             + deletedItems.map { "-\(path($0))" } + insertedItems.map { "+\(path($0))" }
             + movedItems.map(\.description) + updatedItems.map { "~\(path($0))" }
         return parts.joined(separator: " ")
@@ -113,6 +123,9 @@ public struct SectionChange: Hashable, Sendable {
         case insert(Int)
         /// The section at this index (old coordinates) was deleted.
         case delete(Int)
+        /// The section at this index (new coordinates) changed its presentation: see
+        /// ``ChangeSet/updatedSections``.
+        case update(Int)
     }
 
     /// What happened.
