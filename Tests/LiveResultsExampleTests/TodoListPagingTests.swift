@@ -136,16 +136,16 @@ struct TodoListPagingTests {
         #expect(changes.insertedSections == [0])
     }
 
-    @Test("A page that cannot be read throws, changes nothing, and can be loaded again")
+    @Test("A page that cannot be read throws, or answers `more` with an error, changes nothing, and loads on a retry")
     func failedPage() async throws {
         struct Unreachable: Error, CustomStringConvertible {
             var description: String { "the disk is unplugged" }
         }
         let store = InMemoryKeyValueStore()
         _ = try repository(store, saving: Self.tasks(1...4))
-        let failuresLeft = Mutex(1)
+        let failuresLeft = Mutex(2)
         let todos = TodoList(store: store, pageSize: 2) { repository, after in
-            // The first page reads; the second fails once, then reads.
+            // The first page reads; the second fails twice, then reads.
             if after != nil {
                 try failuresLeft.withLock { left in
                     guard left > 0 else { return }
@@ -161,6 +161,11 @@ struct TodoListPagingTests {
         #expect(shownIDs(todos) == [1, 2])
         #expect(todos.hasMore)
         #expect(todos.controller.pagination.lastError is Unreachable)
+        #expect(
+            await Interpreter(todos: todos).handle("more").lines == [
+                #"error: the next page could not be read: the disk is unplugged; "more" tries again"#
+            ])
+        #expect(shownIDs(todos) == [1, 2])
 
         #expect(try await todos.loadMore()?.insertedItems.count == 2)
         #expect(shownIDs(todos) == [1, 2, 3, 4])
