@@ -56,7 +56,8 @@ public struct Interpreter: Sendable {
             return try await changed { "added \($0.describe(item)) to \(project)" }
         case .generate(let count, let project):
             let items = try todos.generate(count: count, project: project)
-            let ids = items.count == 1 ? "#\(items[0].id)" : "#\(items[0].id) to #\(items[items.count - 1].id)"
+            let (first, last) = (items[0].id, items[items.count - 1].id)
+            let ids = first == last ? "#\(first)" : "#\(first) to #\(last)"
             return try await changed { _ in "generated \(TodoFormatter.count(count, "to-do")) in \(project): \(ids)" }
         case .edit(let id, let edit):
             let item = try todos.edit(id: id) { apply(edit, to: &$0) }

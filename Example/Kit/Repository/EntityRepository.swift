@@ -181,6 +181,7 @@ public final class EntityRepository<Entity: StorableEntity>: Sendable {
     /// - Throws: ``KeyValueStoreError`` if the store could not save them; nothing is published then.
     /// - Complexity: O(*k*) for *k* entities, plus encoding them and the store's one write.
     public func saveAll(_ entities: [Entity]) throws {
+        guard !entities.isEmpty else { return }
         let encoder = Self.encoder
         var values: [String: Data] = [:]
         var events: [EntityEvent<Entity>] = []

@@ -96,7 +96,7 @@ public final class TodoList: Sendable {
 
     /// Fetches the first page of to-dos from the store; a refetch reloads as many pages as are loaded.
     ///
-    /// - Complexity: O(*n* log *n*) for *n* stored to-dos.
+    /// - Complexity: O(*p* *n* log *n*) for *p* pages and *n* stored to-dos: each page lists the store's keys.
     public func load() async throws {
         try await controller.performFetch()
     }
