@@ -8,7 +8,7 @@
 // MARK: Entities
 
 /// The author of a post.
-public struct Author: Identifiable, Hashable, Sendable {
+public struct Author: Identifiable, Hashable, Codable, Sendable {
     public let id: String
     public var name: String
 
@@ -19,7 +19,7 @@ public struct Author: Identifiable, Hashable, Sendable {
 }
 
 /// A tag of a post.
-public struct Tag: Identifiable, Hashable, Sendable {
+public struct Tag: Identifiable, Hashable, Codable, Sendable {
     public let id: String
     public var name: String
 
@@ -30,7 +30,7 @@ public struct Tag: Identifiable, Hashable, Sendable {
 }
 
 /// The documents' entity.
-public struct Post: FetchableEntity, Hashable {
+public struct Post: FetchableEntity, Hashable, Codable {
     public let id: Int
     public var title: String
     public var topic: String
@@ -95,6 +95,20 @@ public struct SampleBackend: Sendable {
 }
 
 public let api = SampleBackend()
+
+/// The client of a message broker: `subscribe` calls `handler` with the payload of each message on a topic.
+public final class MessageBroker: Sendable {
+    public struct Token: Hashable, Sendable {
+        let topic: String
+    }
+
+    public init() {}
+
+    public func subscribe(topic: String, handler: @escaping @Sendable (Data) -> Void) -> Token { Token(topic: topic) }
+    public func unsubscribe(_ token: Token) {}
+}
+
+public let broker = MessageBroker()
 public let store = SampleBackend()
 
 /// The example app's repositories.
