@@ -243,7 +243,8 @@ func verifyOutput(package: String, binaries: String) throws {
             failures += 1
         }
         if actual == expected.map(\.text) {
-            print("ok: \(group.displayPath):\(first) (\(group.name)) printed its \(expected.count) lines")
+            let lines = expected.count == 1 ? "1 line" : "\(expected.count) lines"
+            print("ok: \(group.displayPath):\(first) (\(group.name)) printed the \(lines) it shows")
             continue
         }
         failures += 1
