@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles every ```swift block of the README and of the DocC catalog's pages against the library, so
+# Compiles every ```swift block of the READMEs and of the DocC catalog's pages against the library, so
 # that a renamed API cannot leave a document that no longer compiles, and runs the blocks marked
 # expect-output, comparing what they print with the `// Prints "…"` comments the document shows.
 #
@@ -10,7 +10,8 @@
 # a fence: `<!-- snippet: skip REASON -->`, `<!-- snippet: continue -->`, `<!-- snippet: expect-output -->`
 # (see DEVELOPMENT.md, "Documentation").
 #
-# Usage: Scripts/check-snippets.sh [DOCUMENT...]   (default: README.md and the catalog's .md files)
+# Usage: Scripts/check-snippets.sh [DOCUMENT...]
+#        (default: README.md, Example/README.md and the catalog's .md files)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,7 +27,7 @@ header() {
 if [[ $# -gt 0 ]]; then
     documents=("$@")
 else
-    documents=(README.md)
+    documents=(README.md Example/README.md)
     while IFS= read -r page; do documents+=("$page"); done \
         < <(find Sources/LiveResults/LiveResults.docc -name '*.md' | LC_ALL=C sort)
 fi
@@ -46,7 +47,7 @@ if ! swift build --package-path "$package" 2>&1 | tee "$log"; then
     exit 1
 fi
 # Warnings in the documents (or the prelude) fail too: a deprecated API has no place in them.
-warnings="$(grep -F ': warning:' "$log" | grep -F -e "$repository/README.md" -e "$repository/Sources/LiveResults/LiveResults.docc/" -e "/$package/Sources/" | sort -u || true)"
+warnings="$(grep -F ': warning:' "$log" | grep -F -e "$repository/README.md" -e "$repository/Example/README.md" -e "$repository/Sources/LiveResults/LiveResults.docc/" -e "/$package/Sources/" | sort -u || true)"
 if [[ -n "$warnings" ]]; then
     echo
     echo "error: the snippets have warnings:" >&2

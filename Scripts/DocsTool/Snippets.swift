@@ -58,9 +58,17 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
     let package = absolutePath(package)
     var groups: [SnippetGroup] = []
     var skipped = 0
+    var prefixes = Set<String>()
     for document in documents.map(absolutePath) {
         let displayPath = relativePath(document, to: repository)
-        let prefix = moduleNamePrefix(for: displayPath)
+        // The file's name, or its whole path when another document has the same name.
+        var prefix = moduleNamePrefix(for: (displayPath as NSString).lastPathComponent)
+        if !prefixes.insert(prefix).inserted {
+            prefix = moduleNamePrefix(for: displayPath)
+            guard prefixes.insert(prefix).inserted else {
+                throw ToolError("error: \(displayPath) is given twice")
+            }
+        }
         for block in try codeBlocks(inDocument: document) {
             let mark = block.mark
             guard block.language == "swift" else {
@@ -136,10 +144,10 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
     )
 }
 
-/// A C99 identifier made of a document's path: `README`, `LiveResults_GettingStarted`.
-func moduleNamePrefix(for displayPath: String) -> String {
-    let name = ((displayPath as NSString).lastPathComponent as NSString).deletingPathExtension
-    let cleaned = String(name.map { $0.isLetter || $0.isNumber ? $0 : "_" })
+/// A C99 identifier made of a document's path without its extension: `README`, `Example_README`.
+func moduleNamePrefix(for path: String) -> String {
+    let name = (path as NSString).deletingPathExtension
+    let cleaned = String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
     return cleaned.first?.isNumber == true ? "_" + cleaned : cleaned
 }
 
