@@ -39,10 +39,11 @@ public struct Post: FetchableEntity, Hashable, Codable {
     public var authorID: Author.ID
     public var editorID: Author.ID?
     public var tagIDs: [Tag.ID]
+    public var createdAt: Date
 
     public init(
         id: Int, title: String, topic: String = "swift", score: Int = 0, isPublished: Bool = true,
-        authorID: Author.ID = "ana", editorID: Author.ID? = nil, tagIDs: [Tag.ID] = []
+        authorID: Author.ID = "ana", editorID: Author.ID? = nil, tagIDs: [Tag.ID] = [], createdAt: Date? = nil
     ) {
         self.id = id
         self.title = title
@@ -52,6 +53,7 @@ public struct Post: FetchableEntity, Hashable, Codable {
         self.authorID = authorID
         self.editorID = editorID
         self.tagIDs = tagIDs
+        self.createdAt = createdAt ?? Date(timeIntervalSince1970: Double(id) * 60)
     }
 }
 
@@ -96,6 +98,45 @@ public struct SampleBackend: Sendable {
 
 public let api = SampleBackend()
 
+// MARK: Pages
+
+/// Where a page of the sample feed starts.
+public enum FeedCursor: Sendable {
+    case start
+    case after(Post.ID)
+}
+
+/// A page of the sample feed, as an API would answer.
+public struct FeedResponse: Sendable {
+    public var posts: [Post]
+    public var nextCursor: FeedCursor?
+}
+
+extension SampleBackend {
+    /// Two posts a page, after a cursor.
+    public func posts(after cursor: FeedCursor) async throws -> FeedResponse {
+        let rest: ArraySlice<Post>
+        switch cursor {
+        case .start: rest = posts[...]
+        case .after(let id): rest = posts.drop { $0.id != id }.dropFirst()
+        }
+        let page = Array(rest.prefix(2))
+        return FeedResponse(posts: page, nextCursor: rest.count > 2 ? page.last.map { .after($0.id) } : nil)
+    }
+
+    /// Page `page` (from 1) of two posts.
+    public func posts(page: Int) async throws -> [Post] { Array(posts.dropFirst((page - 1) * 2).prefix(2)) }
+
+    public func posts(offset: Int, limit: Int) async throws -> [Post] { Array(posts.dropFirst(offset).prefix(limit)) }
+
+    /// Up to `limit` posts created before `date` (all when `nil`), newest first.
+    public func posts(olderThan date: Date?, limit: Int) async throws -> [Post] {
+        Array(
+            posts.filter { $0.createdAt < (date ?? .distantFuture) }.sorted { $0.createdAt > $1.createdAt }.prefix(
+                limit))
+    }
+}
+
 /// The client of a message broker: `subscribe` calls `handler` with the payload of each message on a topic.
 public final class MessageBroker: Sendable {
     public struct Token: Hashable, Sendable {
@@ -120,6 +161,17 @@ public struct SampleRepository<Entity: Identifiable & Sendable>: Sendable where 
     public func fetchAll() -> [Entity] { all }
     public func entities(withIDs ids: [Entity.ID]) -> [Entity.ID: Entity] {
         Dictionary(all.filter { ids.contains($0.id) }.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
+extension SampleRepository where Entity: FetchableEntity, Entity.ID: Comparable {
+    /// Up to `limit` entities after the id `cursor` (from the start when `nil`), in id order, and the last
+    /// id read as the next page's cursor while more follow.
+    public func fetchPage(after cursor: Entity.ID?, limit: Int) -> Page<Entity, Entity.ID?> {
+        let sorted = all.sorted { $0.id < $1.id }.filter { cursor == nil || $0.id > cursor! }
+        let page = Array(sorted.prefix(limit))
+        guard let last = page.last, sorted.count > limit else { return Page(page, next: nil) }
+        return Page(page, next: .some(last.id))
     }
 }
 
