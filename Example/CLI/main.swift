@@ -1,4 +1,4 @@
-// `swift run LiveResultsExample [--interactive] [--store PATH] [--help]`
+// `swift run LiveResultsExample [--interactive [--page-size N]] [--store PATH] [--help]`
 //
 // A to-do list in a UserDefaults-style store, shown live by a FetchedResultsController. Everything
 // but the terminal lives in LiveResultsExampleKit, where the tests can reach it.

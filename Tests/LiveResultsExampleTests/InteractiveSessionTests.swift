@@ -54,4 +54,53 @@ struct InteractiveSessionTests {
             ])
         #expect(prompts == 2)
     }
+
+    @Test("Piped commands page through the store with more; generated to-dos are shown at once, whatever the pages")
+    func paging() async throws {
+        let store = InMemoryKeyValueStore()
+        _ = try repository(
+            store, saving: (1...3).map { TodoItem(id: $0, title: "Task \($0)", project: "P", priority: 1) })
+        let console = FakeConsole(input: ["generate 2 Later", "more", "more", "more"])
+        try await InteractiveSession.run(
+            store: store, pageSize: 2, input: console.console.readLine, output: console.console.print,
+            echoesInput: true)
+        let all = [
+            #"  section 0 "Later""#, "    0.0  #4 Task 4 (p1)", "    0.1  #5 Task 5 (p2)", #"  section 1 "P""#,
+            "    1.0  #1 Task 1 (p1)", "    1.1  #2 Task 2 (p1)", "    1.2  #3 Task 3 (p1)",
+        ]
+        #expect(
+            console.output == [
+                "2 to-dos in 1 project:",
+                #"  section 0 "P""#,
+                "    0.0  #1 Task 1 (p1)",
+                "    0.1  #2 Task 2 (p1)",
+                #"showing 2 to-dos; type "more" for the next page"#,
+                Self.authorsLine,
+                #"Type "help" for the commands."#,
+                "> generate 2 Later",
+                "generated 2 to-dos in Later: #4 to #5",
+                #"  changes: inserted section 0 "Later"; inserted #4 at 0.0; inserted #5 at 0.1"#,
+                #"  section 0 "Later""#,
+                "    0.0  #4 Task 4 (p1)",
+                "    0.1  #5 Task 5 (p2)",
+                #"  section 1 "P""#,
+                "    1.0  #1 Task 1 (p1)",
+                "    1.1  #2 Task 2 (p1)",
+                #"showing 4 to-dos; type "more" for the next page"#,
+                // Stored ids 3 and 4: #4 is shown already.
+                "> more",
+                "loaded page 2: 1 more to-do",
+                "  changes: inserted #3 at 1.2",
+            ] + all + [
+                #"showing 5 to-dos; type "more" for the next page"#,
+                // Stored id 5, the last.
+                "> more",
+                "loaded page 3: nothing new, the last page",
+                "  changes: none",
+            ] + all + [
+                "> more",
+                "all to-dos are shown",
+                "  changes: none",
+            ] + all)
+    }
 }

@@ -36,6 +36,24 @@ struct KeyValueStoreTests {
         }
     }
 
+    @Test("setValues stores every value in one call, replacing those there", arguments: StoreKind.allCases)
+    func setValues(kind: StoreKind) async throws {
+        try await withTemporaryFolder { folder in
+            let store = try kind.makeStore(in: folder)
+            try store.set("old", forKey: "todo.1")
+            try store.set("kept", forKey: "todo.3")
+            try store.setValues(["todo.1": Data("one".utf8), "todo.2": Data("two".utf8)])
+            try store.setValues([:])
+
+            // A new instance reads what the file holds; the in-memory store has only itself.
+            let reopened = kind == .memory ? store : try kind.makeStore(in: folder)
+            #expect(reopened.keys(withPrefix: "todo.") == ["todo.1", "todo.2", "todo.3"])
+            #expect(try reopened.data(forKey: "todo.1") == Data("one".utf8))
+            #expect(try reopened.data(forKey: "todo.2") == Data("two".utf8))
+            #expect(try reopened.data(forKey: "todo.3") == Data("kept".utf8))
+        }
+    }
+
     @Test("A value that is not data is reported by what it is", arguments: [StoreKind.file, .userDefaults])
     func notData(kind: StoreKind) async throws {
         try await withTemporaryFolder { folder in

@@ -67,6 +67,20 @@ struct PersistenceTests {
         }
     }
 
+    @Test("A batch that cannot be saved throws and stores none of its values")
+    func failedBatch() async throws {
+        try await withTemporaryFolder { folder in
+            let blocker = folder.appendingPathComponent("file")
+            try "not a folder".write(to: blocker, atomically: true, encoding: .utf8)
+            let todos = TodoList(store: try FileKeyValueStore(path: blocker.appendingPathComponent("todos.plist").path))
+            try await todos.load()
+
+            #expect(throws: TodoListError.self) { try todos.generate(count: 3, project: "Later") }
+            #expect(todos.repository.store.keys(withPrefix: "") == [])
+            #expect(todos.takeUpdates() == [])
+        }
+    }
+
     @Test("A write that cannot be saved throws and changes nothing")
     func failedWrite() async throws {
         try await withTemporaryFolder { folder in

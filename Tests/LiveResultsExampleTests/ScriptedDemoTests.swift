@@ -140,8 +140,46 @@ struct ScriptedDemoTests {
         "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
         "    2.2  #3 Write report (p1, by Ana Lima)",
         "",
-        "Done: 6 to-dos in 3 projects, all saved in the store.",
-        "Authors fetched in 3 requests for 6 keys: one batch each time the list needed some.",
+        // The new to-dos are stored ids 9 to 20. A second list's first page of 5 stored ids holds an
+        // unreadable one: it shows 4 to-dos, and the pages go on. Its first fetch reports them inserted.
+        "Step 9: add 12 to-dos to a new project, Later, then open a second list that reads 5 stored to-dos a page",
+        "  Pages follow the stored ids: the first reads 1 to 4 and 6, which cannot be read, so it shows 4 to-dos;"
+            + " more ids follow, so there is a next page.",
+        #"  skipped "todo.6": missing field "title" (written by an older version?)"#,
+        #"  changes: inserted section 0 "Home"; inserted section 1 "Work"; inserted #1 at 0.0; inserted #4 at 1.0; "#
+            + "inserted #2 at 1.1; inserted #3 at 1.2",
+        "  authors requested in one batch: ana, ben",
+        "  authors arrived: updated #1 at 0.0; updated #4 at 1.0; updated #2 at 1.1; updated #3 at 1.2",
+        #"  section 0 "Home""#,
+        "    0.0  #1 Buy oat milk (p2, by Ana Lima)",
+        #"  section 1 "Work""#,
+        "    1.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    1.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    1.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        // Stored ids 7 to 11 join as live inserts do, in two new sections; only zoe is not cached yet.
+        "Step 10: load the next page of the second list: stored ids 7 to 11",
+        #"  changes: inserted section 0 "Errands"; inserted section 2 "Later"; inserted #8 at 0.0; "#
+            + "inserted #7 at 1.0; inserted #9 at 2.0; inserted #10 at 2.1; inserted #11 at 2.2",
+        "  authors requested in one batch: zoe",
+        "  authors arrived: updated #8 at 0.0",
+        #"  section 0 "Errands""#,
+        "    0.0  #8 Buy stamps (p2, by zoe (unknown author))",
+        #"  section 1 "Home""#,
+        "    1.0  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    1.1  #1 Buy oat milk (p2, by Ana Lima)",
+        #"  section 2 "Later""#,
+        "    2.0  #9 Task 9 (p1)",
+        "    2.1  #10 Task 10 (p2)",
+        "    2.2  #11 Task 11 (p3)",
+        #"  section 3 "Work""#,
+        "    3.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    3.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    3.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        "Done: 9 to-dos in 4 projects shown from 2 pages, all saved in the store.",
+        "Authors fetched in 3 requests for 6 keys by the first list, 2 requests for 3 keys by the second: "
+            + "one batch each time a list needed some.",
     ]
 
     @Test("The demo prints exactly the lists and change sets the ordering rule gives")
@@ -162,25 +200,29 @@ struct ScriptedDemoTests {
             #expect(lines == Self.expectedLines)
         }
         #expect(store.contents["settings.theme"]?.asText == "kept")
-        #expect(store.keys(withPrefix: "todo.").count == 7)  // 6 to-dos and the older version's value
+        #expect(store.keys(withPrefix: "todo.").count == 19)  // 18 to-dos and the older version's value
     }
 
-    @Test("After each step, the list is the stored to-dos sorted by project, priority, then title")
+    @Test("After each step, the list is the stored to-dos of its pages, sorted by project, priority, then title")
     func listsFollowTheOrderingRule() async throws {
-        let store = InMemoryKeyValueStore()
-        try await ScriptedDemo.run(store: store) { _ in }
-        let todos = TodoList(store: InMemoryKeyValueStore())
+        var todos = TodoList(store: InMemoryKeyValueStore())
         try await todos.load()
         for item in ScriptedDemo.seed {
             try todos.repository.save(item)
         }
+        var pagesSeen: [Int] = []
         for step in ScriptedDemo.steps {
-            try await step.action(todos)
-            let expected = todos.repository.fetchAll().sorted {
+            todos = try await step.action(todos)
+            // No step writes past the pages a list loaded, so a list shows what its pages scanned.
+            let scanned = Set(todos.repository.storedIDs().prefix(todos.pageSize * todos.pagesLoaded))
+            let expected = todos.repository.fetchAll().filter { scanned.contains($0.id) }.sorted {
                 ($0.project, $0.priority, $0.title) < ($1.project, $1.priority, $1.title)
             }
             #expect(Array(todos.controller.fetchedObjects) == expected)
             #expect(todos.controller.sections.map(\.name) == Array(Set(expected.map(\.project))).sorted())
+            pagesSeen.append(todos.pagesLoaded)
         }
+        #expect(pagesSeen == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2])
+        #expect(todos.hasMore)
     }
 }

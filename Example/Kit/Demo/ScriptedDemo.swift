@@ -4,7 +4,8 @@ import LiveResults
 /// The default mode: seeds a store, then adds, renames, re-prioritises, moves between projects and
 /// deletes to-dos, printing after each step the change set the controller reported and the list.
 /// Authors come through the ``TodoList/authors`` association: the demo prints each batch request,
-/// the change set that reports their arrival, and at the end how many requests it made.
+/// the change set that reports their arrival, and at the end how many requests it made. Its last
+/// steps open a second list that reads the store a page at a time, and load its next page.
 ///
 /// It starts by replacing every to-do in the store with its ``seed``, so it prints the same lines
 /// on every run. It needs no timing: each step's change set is ready when the step returns.
@@ -55,6 +56,19 @@ public enum ScriptedDemo {
             try todos.authorRepository.save(Author(id: "ben", name: "Benjamin Okafor"))
             todos.forgetAuthors()
         },
+        DemoStep.opening(
+            "add 12 to-dos to a new project, Later, then open a second list that reads 5 stored to-dos a page",
+            note: "Pages follow the stored ids: the first reads 1 to 4 and 6, which cannot be read, so it shows 4"
+                + " to-dos; more ids follow, so there is a next page."
+        ) { todos in
+            try todos.generate(count: 12, project: "Later")
+            let paged = TodoList(store: todos.repository.store, pageSize: 5)
+            try await paged.load()
+            return paged
+        },
+        DemoStep("load the next page of the second list: stored ids 7 to 11") { todos in
+            try await todos.loadMore()
+        },
     ]
 
     /// Runs the demo on `store`, replacing the to-dos in it.
@@ -66,21 +80,25 @@ public enum ScriptedDemo {
     public static func run(store: any KeyValueStore, output: (String) -> Void) async throws {
         try reset(store)
         output("Seeded \(seed.count) to-dos, and under \"\(legacyValue.key)\" a value from an older version.")
-        let todos = TodoList(store: store)
-        try await todos.load()
-        let first = try await todos.listing()
-        output("Fetched \(TodoFormatter.summary(of: first.snapshot)):")
-        TodoFormatter.lines(for: first, showsChanges: false).forEach(output)
+        let first = TodoList(store: store)
+        try await first.load()
+        let listing = try await first.listing()
+        output("Fetched \(TodoFormatter.summary(of: listing.snapshot)):")
+        TodoFormatter.lines(for: listing, showsChanges: false).forEach(output)
+        var todos = first
         for (number, step) in steps.enumerated() {
             output("")
             output("Step \(number + 1): \(step.title)")
             step.note.map { output("  \($0)") }
-            try await step.action(todos)
+            todos = try await step.action(todos)
             TodoFormatter.lines(for: try await todos.listing()).forEach(output)
         }
         output("")
-        output("Done: \(TodoFormatter.summary(of: todos.controller.snapshot)), all saved in the store.")
-        output("Authors fetched in \(todos.authorRequestCount): one batch each time the list needed some.")
+        let shown = TodoFormatter.summary(of: todos.controller.snapshot)
+        output("Done: \(shown) shown from \(TodoFormatter.count(todos.pagesLoaded, "page")), all saved in the store.")
+        output(
+            "Authors fetched in \(first.authorRequestCount) by the first list, \(todos.authorRequestCount) by the"
+                + " second: one batch each time a list needed some.")
     }
 
     /// Replaces every to-do in `store` with the ``seed`` and the ``legacyValue``, and every author with
@@ -95,8 +113,6 @@ public enum ScriptedDemo {
     {
         let repository = EntityRepository<Entity>(store: store)
         try repository.deleteAll()
-        for entity in entities {
-            try repository.save(entity)
-        }
+        try repository.saveAll(entities)
     }
 }

@@ -1,4 +1,7 @@
 extension Command {
+    /// The most to-dos one `generate` stores: enough to page through, few enough to write at once.
+    public static let maximumGenerated = 10_000
+
     /// Parses a line of the interactive mode.
     ///
     /// Words are separated by spaces; a title is every word after the others. A blank line, or one
@@ -29,6 +32,9 @@ extension Command {
             let priority = try arguments.number("PRIORITY")
             let author = arguments.trailingMention()
             return .add(title: try arguments.text("TITLE"), project: project, priority: priority, authorID: author)
+        case "generate":
+            let count = try arguments.number("COUNT", in: 1...maximumGenerated)
+            return .generate(count: count, project: arguments.optionalWord() ?? "Inbox")
         case "edit":
             return .edit(id: try arguments.number("ID"), try parseEdit(&arguments))
         case "move":
@@ -37,6 +43,8 @@ extension Command {
             return .delete(id: try arguments.number("ID"))
         case "list":
             return .list
+        case "more":
+            return .more
         case "help":
             return .help
         case "quit":

@@ -2,6 +2,8 @@
 public enum Command: Equatable, Sendable {
     /// `add PROJECT PRIORITY TITLE... [@AUTHOR]`
     case add(title: String, project: String, priority: Int, authorID: String?)
+    /// `generate COUNT [PROJECT]`, the project `Inbox` if none is given
+    case generate(count: Int, project: String)
     /// `edit ID title TITLE...`, `edit ID priority PRIORITY`, `edit ID author AUTHOR|-`
     case edit(id: Int, TodoEdit)
     /// `move ID PROJECT`
@@ -10,6 +12,8 @@ public enum Command: Equatable, Sendable {
     case delete(id: Int)
     /// `list`
     case list
+    /// `more`
+    case more
     /// `help`
     case help
     /// `quit`

@@ -8,16 +8,22 @@ public struct CommandSyntax: Sendable {
     public var summary: String
 
     /// Every command, in the order `help` lists them.
-    public static let all = [add, edit, move, delete, list, help, quit]
+    public static let all = [add, generate, edit, move, delete, list, more, help, quit]
 
     static let add = CommandSyntax(
         name: "add", usage: "add PROJECT PRIORITY TITLE... [@AUTHOR]", summary: "adds a to-do (priority 1 comes first)")
+    static let generate = CommandSyntax(
+        name: "generate", usage: "generate COUNT [PROJECT]",
+        summary: "adds COUNT to-dos in one write (\"Task N\", priorities 1, 2, 3, 1…) to PROJECT, or to Inbox")
     static let edit = CommandSyntax(
         name: "edit", usage: "edit ID title TITLE... | edit ID priority PRIORITY | edit ID author AUTHOR|-",
         summary: "changes a to-do's title, priority or author (- for none)")
     static let move = CommandSyntax(name: "move", usage: "move ID PROJECT", summary: "moves a to-do to another project")
     static let delete = CommandSyntax(name: "delete", usage: "delete ID", summary: "deletes a to-do")
-    static let list = CommandSyntax(name: "list", usage: "list", summary: "shows the to-dos")
+    static let list = CommandSyntax(
+        name: "list", usage: "list",
+        summary: "shows every to-do loaded (other replies show the first \(Interpreter.maximumRows))")
+    static let more = CommandSyntax(name: "more", usage: "more", summary: "loads the next page of to-dos")
     static let help = CommandSyntax(name: "help", usage: "help", summary: "shows this help")
     static let quit = CommandSyntax(
         name: "quit", usage: "quit", summary: "leaves (so does the end of the input); every change is already saved")

@@ -4,6 +4,8 @@ public enum InteractiveSession {
     ///
     /// - Parameters:
     ///   - store: Where the to-dos are kept.
+    ///   - pageSize: How many stored to-dos a page reads: the list opens with the first page, and
+    ///     `more` loads the next.
     ///   - input: The next line, or `nil` at the end of the input (such as `readLine()`).
     ///   - output: Receives each line of output.
     ///   - prompt: Called before each line is read, such as to print `> ` on a terminal.
@@ -12,16 +14,17 @@ public enum InteractiveSession {
     /// - Throws: A store error while loading; errors in commands are answered, not thrown.
     public static func run(
         store: any KeyValueStore,
+        pageSize: Int = TodoList.defaultPageSize,
         input: () -> String?,
         output: (String) -> Void,
         prompt: () -> Void = {},
         echoesInput: Bool = false
     ) async throws {
-        let todos = TodoList(store: store)
+        let todos = TodoList(store: store, pageSize: pageSize)
         try await todos.load()
         try seedAuthors(todos)
-        try await welcomeLines(todos).forEach(output)
         let interpreter = Interpreter(todos: todos)
+        try await welcomeLines(interpreter).forEach(output)
         while true {
             prompt()
             guard let line = input() else { return }
@@ -38,12 +41,14 @@ public enum InteractiveSession {
         try ScriptedDemo.authors.forEach(todos.authorRepository.save)
     }
 
-    /// What the session prints first: how many to-dos, the values skipped, the list, the authors.
-    static func welcomeLines(_ todos: TodoList) async throws -> [String] {
+    /// What the session prints first: how many to-dos, the values skipped, the list of the first
+    /// page, whether there are more, the authors.
+    static func welcomeLines(_ interpreter: Interpreter) async throws -> [String] {
+        let todos = interpreter.todos
         let listing = try await todos.listing()
         let authors = todos.authorRepository.fetchAll().map { "@\($0.id) \($0.name)" }.joined(separator: ", ")
         return ["\(TodoFormatter.summary(of: listing.snapshot)):"]
-            + TodoFormatter.lines(for: listing, showsChanges: false)
+            + TodoFormatter.lines(for: listing, showsChanges: false) + interpreter.pagingLines(for: listing)
             + ["Authors: \(authors); any other @id shows as an unknown author.", "Type \"help\" for the commands."]
     }
 }

@@ -15,9 +15,17 @@ import LiveResults
 /// A to-do whose author is not cached yet is shown once the ``TodoList/authors`` association has
 /// fetched it: the reply then also says which authors were requested, and which to-dos got one.
 ///
+/// The list holds the to-dos of the pages loaded, and those written since. `more` loads the next page
+/// and answers as a change does; while there is a next page, every list ends with
+/// `showing 20 to-dos; type "more" for the next page`. A reply to a change, `more` included, lists the
+/// first ``maximumRows`` to-dos and says how many it leaves out; `list` lists them all.
+///
 /// A line that is not a command, or names an id with no readable to-do, answers with `error: ` and
 /// a message, and changes nothing.
 public struct Interpreter: Sendable {
+    /// How many to-dos the reply to a change shows at most, so that `generate 10000` answers in a page.
+    public static let maximumRows = 20
+
     /// The list the commands change.
     public let todos: TodoList
 
@@ -46,6 +54,11 @@ public struct Interpreter: Sendable {
         case .add(let title, let project, let priority, let authorID):
             let item = try todos.add(title: title, project: project, priority: priority, authorID: authorID)
             return try await changed { "added \($0.describe(item)) to \(project)" }
+        case .generate(let count, let project):
+            let items = try todos.generate(count: count, project: project)
+            let (first, last) = (items[0].id, items[items.count - 1].id)
+            let ids = first == last ? "#\(first)" : "#\(first) to #\(last)"
+            return try await changed { _ in "generated \(TodoFormatter.count(count, "to-do")) in \(project): \(ids)" }
         case .edit(let id, let edit):
             let item = try todos.edit(id: id) { apply(edit, to: &$0) }
             return try await changed { "edited \($0.describe(item))" }
@@ -56,7 +69,11 @@ public struct Interpreter: Sendable {
             try todos.delete(id: id)
             return try await changed { _ in "deleted #\(id)" }
         case .list:
-            return InterpreterReply(TodoFormatter.lines(for: try await todos.listing(), showsChanges: false))
+            let listing = try await todos.listing()
+            return InterpreterReply(TodoFormatter.lines(for: listing, showsChanges: false) + pagingLines(for: listing))
+        case .more:
+            let changes = try await todos.loadMore()
+            return try await changed { _ in describe(loaded: changes) }
         case .help:
             return InterpreterReply(CommandSyntax.helpLines)
         case .quit:
@@ -72,9 +89,29 @@ public struct Interpreter: Sendable {
         }
     }
 
-    /// The summary of the listing, then the change set the command caused, then the list.
+    /// `loaded page 2: 5 more to-dos`, `loaded page 4: 3 more to-dos, the last page`, or
+    /// `all to-dos are shown` when there was no page to load.
+    private func describe(loaded changes: ChangeSet<TodoItem>?) -> String {
+        guard let changes else { return "all to-dos are shown" }
+        // The page's to-dos that were shown already (written since the first page) are no insert.
+        let added = changes.insertedItems.count
+        return "loaded page \(todos.pagesLoaded): "
+            + (added == 0 ? "nothing new" : TodoFormatter.count(added, "more to-do"))
+            + (todos.hasMore ? "" : ", the last page")
+    }
+
+    /// The summary of the listing, then the change set the command caused, then the list, cut short
+    /// after ``maximumRows`` to-dos.
     private func changed(_ summary: (TodoListing) -> String) async throws(TodoListError) -> InterpreterReply {
         let listing = try await todos.listing()
-        return InterpreterReply([summary(listing)] + TodoFormatter.lines(for: listing))
+        return InterpreterReply(
+            [summary(listing)] + TodoFormatter.lines(for: listing, maximumRows: Self.maximumRows)
+                + pagingLines(for: listing))
+    }
+
+    /// `showing 20 to-dos; type "more" for the next page` while there is a next page, else nothing.
+    func pagingLines(for listing: TodoListing) -> [String] {
+        guard todos.hasMore else { return [] }
+        return ["showing \(TodoFormatter.count(listing.snapshot.count, "to-do")); type \"more\" for the next page"]
     }
 }

@@ -21,6 +21,20 @@ struct _Arguments {
         return number
     }
 
+    /// The next word, as a whole number in `range`.
+    mutating func number(_ name: String, in range: ClosedRange<Int>) throws(CommandError) -> Int {
+        let number = try number(name)
+        guard range.contains(number) else {
+            throw .outOfRange(name, value: number, range: range, usage: syntax.usage)
+        }
+        return number
+    }
+
+    /// The next word, if there is one.
+    mutating func optionalWord() -> String? {
+        words.popFirst().map(String.init)
+    }
+
     /// All the words left, at least one, joined by single spaces.
     mutating func text(_ name: String) throws(CommandError) -> String {
         guard !words.isEmpty else { throw .missingArgument(name, usage: syntax.usage) }

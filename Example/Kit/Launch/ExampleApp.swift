@@ -43,7 +43,7 @@ public enum ExampleApp {
         case .demo:
             try await runDemo(storePath: options.storePath, console: console)
         case .interactive:
-            try await runInteractive(store: openStore(path: options.storePath), console)
+            try await runInteractive(store: openStore(path: options.storePath), pageSize: options.pageSize, console)
         }
     }
 
@@ -68,10 +68,10 @@ public enum ExampleApp {
         console.print("Continue with: swift run LiveResultsExample --interactive --store \(storePath)")
     }
 
-    private static func runInteractive(store: any KeyValueStore, _ console: Console) async throws {
+    private static func runInteractive(store: any KeyValueStore, pageSize: Int, _ console: Console) async throws {
         console.print("LiveResults example, interactive. Store: \(store.location)")
         try await InteractiveSession.run(
-            store: store, input: console.readLine, output: console.print, prompt: console.prompt,
+            store: store, pageSize: pageSize, input: console.readLine, output: console.print, prompt: console.prompt,
             echoesInput: !console.isTerminal)
     }
 

@@ -14,7 +14,13 @@ import LiveResults
 ///   section 1 "Home"
 ///     1.0  #7 Call plumber (p1, by Ben Okafor)
 /// ```
+///
+/// A change set of more than ``maximumChanges`` changes is cut short, so that a thousand inserts make
+/// one readable line; a list is cut short only when asked.
 public enum TodoFormatter {
+    /// The changes a change set's line shows before it says how many more there are.
+    public static let maximumChanges = 20
+
     /// `#7 Call plumber (p1, by Ben Okafor)`, `#8 Buy stamps (p2, by zoe (unknown author))` when no
     /// author is stored under its `authorID`, or `#5 Mow lawn (p3)` without `authorID`.
     ///
@@ -29,7 +35,8 @@ public enum TodoFormatter {
         "\(count(snapshot.count, "to-do")) in \(count(snapshot.sections.count, "project"))"
     }
 
-    private static func count(_ count: Int, _ noun: String) -> String {
+    /// `3 to-dos`, or `1 to-do`.
+    static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
@@ -39,25 +46,38 @@ public enum TodoFormatter {
     }
 
     /// The lines of a listing: its updates (only the notes unless `showsChanges`), the authors it
-    /// requested and received, then the list.
-    public static func lines(for listing: TodoListing, showsChanges: Bool = true) -> [String] {
+    /// requested and received, then the list, cut short after `maximumRows` to-dos.
+    public static func lines(for listing: TodoListing, showsChanges: Bool = true, maximumRows: Int = .max)
+        -> [String]
+    {
         (showsChanges ? lines(for: listing.updates) : notes(in: listing.updates))
-            + authorLines(for: listing.authorUpdates) + lines(for: listing.snapshot, authors: listing.authors)
+            + authorLines(for: listing.authorUpdates)
+            + lines(for: listing.snapshot, authors: listing.authors, maximumRows: maximumRows)
     }
 
-    /// Every section and to-do of `snapshot`, one per line, or `  (no to-dos)`.
+    /// The sections and to-dos of `snapshot`, one per line, or `  (no to-dos)`; after the first
+    /// `maximumRows` to-dos, `  … 980 to-dos not listed here` instead of the others.
     ///
-    /// - Parameter authors: The author of each to-do that has one, by to-do id.
-    /// - Complexity: O(*n*) for *n* to-dos.
-    public static func lines(for snapshot: FetchedResultsSnapshot<TodoItem>, authors: [TodoItem.ID: Author]) -> [String]
-    {
+    /// - Parameters:
+    ///   - authors: The author of each to-do that has one, by to-do id.
+    ///   - maximumRows: How many to-dos to show at most; all of them by default.
+    /// - Complexity: O(*s* + *r*) for *s* sections and *r* to-dos shown.
+    public static func lines(
+        for snapshot: FetchedResultsSnapshot<TodoItem>, authors: [TodoItem.ID: Author], maximumRows: Int = .max
+    ) -> [String] {
         guard !snapshot.isEmpty else { return ["  (no to-dos)"] }
-        return snapshot.sections.enumerated().flatMap { index, section in
-            ["  section \(index) \"\(section.name)\""]
-                + section.objects.enumerated().map { item, todo in
-                    "    \(describe(IndexPath(item: item, section: index)))  \(describe(todo, author: authors[todo.id]))"
-                }
+        var lines: [String] = []
+        var rows = 0
+        for (index, section) in snapshot.sections.enumerated() where rows < maximumRows {
+            lines.append("  section \(index) \"\(section.name)\"")
+            for (item, todo) in section.objects.prefix(maximumRows - rows).enumerated() {
+                let indexPath = IndexPath(item: item, section: index)
+                lines.append("    \(describe(indexPath))  \(describe(todo, author: authors[todo.id]))")
+                rows += 1
+            }
         }
+        if rows < snapshot.count { lines.append("  … \(count(snapshot.count - rows, "to-do")) not listed here") }
+        return lines
     }
 
     /// `  changes: inserted section 0 "Errands"; inserted #8 at 0.0`, or `  changes: none`.
@@ -67,10 +87,13 @@ public enum TodoFormatter {
         "  changes: \(describe(changes))"
     }
 
-    /// `inserted section 0 "Errands"; inserted #8 at 0.0`, or `none`.
+    /// `inserted section 0 "Errands"; inserted #8 at 0.0`, or `none`; after the first ``maximumChanges``
+    /// changes, `… 980 more changes` instead of the others.
     public static func describe(_ changes: ChangeSet<TodoItem>) -> String {
         let parts = changes.sectionChanges.map(describe) + changes.itemChanges.map(describe)
-        return parts.isEmpty ? "none" : parts.joined(separator: "; ")
+        guard parts.count > maximumChanges else { return parts.isEmpty ? "none" : parts.joined(separator: "; ") }
+        return (parts.prefix(maximumChanges) + ["… \(count(parts.count - maximumChanges, "more change"))"])
+            .joined(separator: "; ")
     }
 
     /// `deleted section 1 "Garden"`.

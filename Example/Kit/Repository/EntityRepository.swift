@@ -4,7 +4,8 @@ import LiveResults
 /// Keeps entities in a ``KeyValueStore`` as JSON under `Entity.keyPrefix + id`, and publishes an
 /// ``EntityEvent`` on its event bus after every write.
 ///
-/// A ``FetchedResultsController`` fetches with ``fetchAll()`` and follows ``events``:
+/// A ``FetchedResultsController`` fetches with ``fetchAll()`` (or page by page with
+/// ``fetchPage(after:limit:)``) and follows ``events``:
 ///
 /// ```swift
 /// let todos = EntityRepository<TodoItem>(store: store)
@@ -85,10 +86,44 @@ public final class EntityRepository<Entity: StorableEntity>: Sendable {
     ///
     /// - Complexity: O(*k*) for *k* ids, plus decoding.
     public func entities(withIDs ids: [Entity.ID]) -> [Entity.ID: Entity] {
-        var entities: [Entity.ID: Entity] = [:]
+        Dictionary(readable(ids).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// One page of the stored entities, in id order: the readable entities among the first `limit`
+    /// stored ids after `cursor`, and as the next page's cursor the last id it scanned, if more ids
+    /// follow. A value that cannot be read is reported and left out, so a page can hold fewer than
+    /// `limit` entities (even none) and still have a next page.
+    ///
+    /// ```swift
+    /// let definition = FetchDefinition<TodoItem>(firstPage: nil) { after in
+    ///     todos.fetchPage(after: after, limit: 20)
+    /// }
+    /// ```
+    ///
+    /// A key that does not end with an id is in no page (``fetchAll()`` reports it).
+    ///
+    /// - Parameters:
+    ///   - cursor: The last id the page before scanned, or `nil` for the first page.
+    ///   - limit: How many stored ids a page scans; more than 0.
+    /// - Complexity: O(*n* log *n*) for *n* stored values (the store keeps its keys in no order), plus
+    ///   decoding the page's values.
+    public func fetchPage(after cursor: Entity.ID?, limit: Int) -> Page<Entity, Entity.ID?> {
+        precondition(limit > 0, "a page scans at least one id")
+        let ids = storedIDs()
+        let start = cursor.map { cursor in ids.firstIndex { $0 > cursor } ?? ids.endIndex } ?? ids.startIndex
+        let scanned = ids[start...].prefix(limit)
+        let entities = readable(scanned)
+        guard let last = scanned.last, scanned.endIndex < ids.endIndex else { return Page(entities, next: nil) }
+        // The cursor is itself optional: `.some(last)` names the id, where a bare `nil` would end the pages.
+        return Page(entities, next: .some(last))
+    }
+
+    /// The entities with these ids that can be read, in the order of the ids; reports the others.
+    private func readable(_ ids: some Sequence<Entity.ID>) -> [Entity] {
+        var entities: [Entity] = []
         for id in ids {
             do {
-                entities[id] = try entity(withID: id)
+                if let entity = try entity(withID: id) { entities.append(entity) }
             } catch {
                 reportIssue(error)
             }
@@ -134,10 +169,29 @@ public final class EntityRepository<Entity: StorableEntity>: Sendable {
     /// - Throws: ``KeyValueStoreError`` if the store could not save it; nothing is published then.
     /// - Complexity: O(1), plus encoding and the store's write.
     public func save(_ entity: Entity) throws {
-        let key = key(for: entity.id)
-        let isNew = !store.hasValue(forKey: key)
-        try store.set(Self.encoder.encode(entity), forKey: key)
-        events.publish(isNew ? .inserted(entity) : .updated(entity))
+        try saveAll([entity])
+    }
+
+    /// Stores `entities` in one write of the store, then publishes their events in one batch: `inserted`
+    /// for each whose key held nothing, else `updated`. A controller that follows ``events`` reports
+    /// them in one change set.
+    ///
+    /// Of several entities with one id, the last is stored.
+    ///
+    /// - Throws: ``KeyValueStoreError`` if the store could not save them; nothing is published then.
+    /// - Complexity: O(*k*) for *k* entities, plus encoding them and the store's one write.
+    public func saveAll(_ entities: [Entity]) throws {
+        guard !entities.isEmpty else { return }
+        let encoder = Self.encoder
+        var values: [String: Data] = [:]
+        var events: [EntityEvent<Entity>] = []
+        for entity in entities {
+            let key = key(for: entity.id)
+            values[key] = try encoder.encode(entity)
+            events.append(store.hasValue(forKey: key) ? .updated(entity) : .inserted(entity))
+        }
+        try store.setValues(values)
+        self.events.publish(events)
     }
 
     /// Removes the value stored under the key of `id`, readable or not, then publishes `deleted`.

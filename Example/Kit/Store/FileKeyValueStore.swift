@@ -6,8 +6,9 @@ import Synchronization
 /// The file has the same format as a `UserDefaults` suite on Linux (an XML property list
 /// dictionary), so either store can open the other's file. The store reads the file once, when it
 /// opens; every write saves the whole dictionary to a temporary file and renames it over the old
-/// one, so a crash leaves the old file or the new one, never half of one. A file that exists but is
-/// not a property list dictionary is refused, not replaced.
+/// one, so a crash leaves the old file or the new one, never half of one. As every write costs the
+/// whole file, ``setValues(_:)`` stores many values in one. A file that exists but is not a property
+/// list dictionary is refused, not replaced.
 ///
 /// One process at a time should write a given file: the last writer wins.
 ///
@@ -50,6 +51,14 @@ public final class FileKeyValueStore: KeyValueStore {
 
     public func set(_ data: Data, forKey key: String) throws {
         try write { $0[key] = data }
+    }
+
+    public func setValues(_ values: [String: Data]) throws {
+        try write { stored in
+            for (key, data) in values {
+                stored[key] = data
+            }
+        }
     }
 
     public func removeValue(forKey key: String) throws {

@@ -42,6 +42,10 @@ public final class InMemoryKeyValueStore: KeyValueStore {
         values.withLock { $0[key] = data }
     }
 
+    public func setValues(_ values: [String: Data]) {
+        self.values.withLock { $0.merge(values) { _, new in new } }
+    }
+
     public func removeValue(forKey key: String) {
         _ = values.withLock { $0.removeValue(forKey: key) }
     }

@@ -38,6 +38,14 @@ public protocol KeyValueStore: Sendable {
     /// - Complexity: O(1) in memory; the persistent stores also write their file.
     func set(_ data: Data, forKey key: String) throws
 
+    /// Stores each value under its key, replacing any values there, in one write: the persistent
+    /// stores save their file once, not once per value.
+    ///
+    /// - Throws: ``KeyValueStoreError/writeFailed(location:reason:)`` if they could not be saved; then
+    ///   none of them is stored, except in ``UserDefaultsKeyValueStore``, which cannot take a write back.
+    /// - Complexity: O(*k*) in memory for *k* values; the persistent stores also write their file, once.
+    func setValues(_ values: [String: Data]) throws
+
     /// Removes the value under `key`, if any, and makes the removal durable before returning.
     ///
     /// - Throws: ``KeyValueStoreError/writeFailed(location:reason:)`` if it could not be saved.

@@ -10,8 +10,8 @@ import Synchronization
 /// - an absolute path such as `"/tmp/demo/todos"` lives in `/tmp/demo/todos.plist`.
 ///
 /// Missing folders are created on the first write, and writes from several processes are merged.
-/// Every ``set(_:forKey:)`` and ``removeValue(forKey:)`` synchronizes, so a value is on disk when
-/// it returns.
+/// Every ``set(_:forKey:)``, ``setValues(_:)`` and ``removeValue(forKey:)`` synchronizes (once), so a
+/// value is on disk when it returns.
 ///
 /// `UserDefaults` on Linux treats a file it cannot parse as empty, so its next write would replace
 /// every entry: this store refuses to open such a file instead. It also rewrites its file in place
@@ -81,6 +81,14 @@ public final class UserDefaultsKeyValueStore: KeyValueStore {
 
     public func set(_ data: Data, forKey key: String) throws {
         try write { $0.set(data, forKey: key) }
+    }
+
+    public func setValues(_ values: [String: Data]) throws {
+        try write { defaults in
+            for (key, data) in values {
+                defaults.set(data, forKey: key)
+            }
+        }
     }
 
     public func removeValue(forKey key: String) throws {

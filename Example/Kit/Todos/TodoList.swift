@@ -12,14 +12,21 @@ import LiveResults
 /// Each to-do's author comes through the ``authors`` association, from the same store: see
 /// ``listing()``.
 ///
+/// The controller loads the stored to-dos a page at a time, in id order: ``load()`` the first page,
+/// ``loadMore()`` each next one. To-dos written through the ``repository`` join the list at once, as
+/// live events do, whatever the pages loaded.
+///
 /// ```swift
-/// let todos = TodoList(store: InMemoryKeyValueStore())
+/// let todos = TodoList(store: InMemoryKeyValueStore(), pageSize: 20)
 /// try await todos.load()
 /// let item = try todos.add(title: "Buy milk", project: "Home", priority: 2, authorID: "ana")
 /// todos.takeUpdates()      // [.changed(+§0 +0.0)]
 /// try await todos.controller.loadAssociatedValue(todos.authors, for: item)    // Author "ana", or nil
 /// ```
 public final class TodoList: Sendable {
+    /// How many stored to-dos a page reads, unless the list is told otherwise.
+    public static let defaultPageSize = 20
+
     /// The sort order inside a project: priority (1 first), then title.
     public static let sortDescriptors = [
         SortDescriptor(\TodoItem.priority), SortDescriptor(\TodoItem.title, comparator: .lexical),
@@ -33,6 +40,8 @@ public final class TodoList: Sendable {
     public let authorRepository: EntityRepository<Author>
     /// Each to-do's author, read from ``authorRepository`` in batches and cached by the controller.
     public let authors: Association<TodoItem, Author>
+    /// How many stored to-dos a page reads: readable or not, so a page can show fewer.
+    public let pageSize: Int
 
     /// Drops the controller's cached authors when sent: see ``forgetAuthors()``.
     let memoryPressure = MemoryPressureSignal()
@@ -40,16 +49,37 @@ public final class TodoList: Sendable {
     /// Cancels itself when the list is released.
     private let subscription: EventSubscription
 
-    /// Creates a list over `store`. Call ``load()`` to fetch.
+    /// Creates a list over `store`. Call ``load()`` to fetch the first page.
     ///
-    /// - Parameter store: Where the to-dos are kept.
-    public init(store: any KeyValueStore) {
+    /// - Parameters:
+    ///   - store: Where the to-dos are kept.
+    ///   - pageSize: How many stored to-dos a page reads; more than 0.
+    public convenience init(store: any KeyValueStore, pageSize: Int = defaultPageSize) {
+        self.init(store: store, pageSize: pageSize) { repository, after in
+            repository.fetchPage(after: after, limit: pageSize)
+        }
+    }
+
+    /// Creates a list whose pages come from `readPage`, which is given the repository and the page's
+    /// cursor: the store's pages, or, in tests, pages that fail.
+    init(
+        store: any KeyValueStore,
+        pageSize: Int,
+        readPage: @escaping @Sendable (EntityRepository<TodoItem>, _ after: Int?) async throws -> Page<TodoItem, Int?>
+    ) {
+        precondition(pageSize > 0, "a page reads at least one to-do")
         let log = _UpdateLog()
         let repository = EntityRepository<TodoItem>(store: store, reportIssue: { log.record(.skipped($0)) })
         authorRepository = EntityRepository<Author>(store: store, reportIssue: { log.record(.skipped($0)) })
         authors = Self.authorsAssociation(reading: authorRepository, log: log)
+        // The general form, with the last stored id scanned as the cursor. Not `keyedPages(by: \.id, …)`:
+        // its pages stop at the first one with fewer entities than the limit, and a page that scans an
+        // unreadable value (such as the demo's older one) has fewer, although more to-dos follow it.
+        let pages = FetchDefinition<TodoItem>(
+            firstPage: Int?.none, pageRequest: { after in try await readPage(repository, after) },
+            associations: [authors])
         controller = FetchedResultsController(
-            definition: FetchDefinition(request: { repository.fetchAll() }, associations: [authors]),
+            definition: pages,
             sortDescriptors: Self.sortDescriptors,
             sectionNameKeyPath: \TodoItem.project,
             memoryPressure: memoryPressure,
@@ -60,12 +90,13 @@ public final class TodoList: Sendable {
         controller.delegate = log
         subscription = controller.observe(repository.events)
         self.repository = repository
+        self.pageSize = pageSize
         self.log = log
     }
 
-    /// Fetches every readable to-do from the store: the first fetch, or a refetch.
+    /// Fetches the first page of to-dos from the store; a refetch reloads as many pages as are loaded.
     ///
-    /// - Complexity: O(*n* log *n*) for *n* to-dos.
+    /// - Complexity: O(*p* *n* log *n*) for *p* pages and *n* stored to-dos: each page lists the store's keys.
     public func load() async throws {
         try await controller.performFetch()
     }
@@ -86,10 +117,36 @@ public final class TodoList: Sendable {
     public func add(title: String, project: String, priority: Int, authorID: String? = nil) throws(TodoListError)
         -> TodoItem
     {
-        let id = (repository.storedIDs().last ?? 0) + 1
-        let item = TodoItem(id: id, title: title, project: project, priority: priority, authorID: authorID)
+        let item = TodoItem(id: nextID, title: title, project: project, priority: priority, authorID: authorID)
         try save(item)
         return item
+    }
+
+    /// Stores `count` new to-dos in `project` in one write, under the next free ids: `Task 9`,
+    /// `Task 10`… with priorities 1, 2, 3, 1…
+    ///
+    /// They reach the list in one change set, as live inserts: shown whatever the pages loaded.
+    ///
+    /// - Parameters:
+    ///   - count: How many; more than 0.
+    ///   - project: Their project.
+    /// - Returns: The new to-dos, in id order.
+    /// - Throws: ``TodoListError/storeFailed(_:)``; then none is stored.
+    /// - Complexity: O(*k* log *n*) for *k* to-dos and *n* shown, plus the store's one write.
+    @discardableResult
+    public func generate(count: Int, project: String) throws(TodoListError) -> [TodoItem] {
+        precondition(count > 0, "generate at least one to-do")
+        let first = nextID
+        let items = (0..<count).map { offset in
+            TodoItem(id: first + offset, title: "Task \(first + offset)", project: project, priority: offset % 3 + 1)
+        }
+        try storing { try repository.saveAll(items) }
+        return items
+    }
+
+    /// The next free id: see ``add(title:project:priority:authorID:)``.
+    private var nextID: Int {
+        (repository.storedIDs().last ?? 0) + 1
     }
 
     /// Changes the stored to-do with this id.

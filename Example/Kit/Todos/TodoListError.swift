@@ -8,6 +8,8 @@ public enum TodoListError: Error, Equatable, CustomStringConvertible {
     case storeFailed(KeyValueStoreError)
     /// The authors of the shown to-dos could not be read.
     case authorsUnavailable(String)
+    /// The next page of to-dos could not be read; it can be asked for again.
+    case pageUnavailable(String)
 
     /// A message for people.
     public var description: String {
@@ -20,6 +22,8 @@ public enum TodoListError: Error, Equatable, CustomStringConvertible {
             "\(error)"
         case .authorsUnavailable(let reason):
             "the authors could not be read: \(reason)"
+        case .pageUnavailable(let reason):
+            "the next page could not be read: \(reason); \"more\" tries again"
         }
     }
 }

@@ -2,7 +2,7 @@
 /// `NSFetchedResultsControllerDelegate`.
 ///
 /// For every non-empty change set the controller calls, in order: ``controllerWillChangeContent(_:)``,
-/// ``controller(_:didChange:)-(_,SectionChange)`` for each section change, ``controller(_:didChange:)-(_,ItemChange<Entity>)``
+/// ``controller(_:didChange:)-(_,SectionChange)`` for each section change, ``controller(_:didChange:)-(_,ItemChange<Self.Entity>)``
 /// for each item change, and ``controller(_:didChangeContentWith:snapshot:)`` with the whole change set and
 /// the snapshot right after it. Every method has an empty default implementation.
 ///

@@ -1,5 +1,5 @@
 /// A change to the data behind a ``FetchedResultsController``, delivered live by an ``EventSource``
-/// or applied directly with ``FetchedResultsController/apply(_:)``.
+/// or applied directly with ``FetchedResultsController/apply(_:)-([EntityEvent<Entity>])``.
 ///
 /// The controller applies these rules:
 /// - `inserted` of an unknown id inserts the entity if the definition includes it; of a known id it is

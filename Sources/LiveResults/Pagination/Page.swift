@@ -1,7 +1,6 @@
 /// One page of a paginated source: its entities, and where the pages next to it start.
 ///
-/// A page request returns one; ``FetchDefinition/init(firstPage:pageRequest:isIncluded:associations:)``
-/// follows its cursors:
+/// A page request returns one; a paginated ``FetchDefinition`` follows its cursors:
 ///
 /// ```swift
 /// let feed = FetchDefinition<Post>(firstPage: FeedCursor.start) { cursor in
@@ -9,6 +8,10 @@
 ///     return Page(response.posts, next: response.nextCursor)   // next: nil = no more pages
 /// }
 /// ```
+///
+/// When `Cursor` is itself optional (`Date?`, say), say "no next page" with `next: nil`: a `nil` of type
+/// `Date?` passed as `next:` becomes `.some(nil)`, a next page at cursor `nil`, which would load the
+/// first page of a keyed source again.
 public struct Page<Entity: FetchableEntity, Cursor: Sendable>: Sendable {
     /// The page's entities, in the source's order: the insertion order that breaks ties between entities
     /// the sort descriptors consider equal.
