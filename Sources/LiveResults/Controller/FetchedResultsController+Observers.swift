@@ -59,6 +59,39 @@ extension FetchedResultsController {
         return stream
     }
 
+    /// Calls `handler` with every change set delivered from now on, and the snapshot right after it,
+    /// until the returned subscription is cancelled or released.
+    ///
+    /// Handlers run where delegate callbacks run (``callbackScheduler``), one at a time and in order,
+    /// before the delegate's. Any number of them can observe one controller: the views built on a
+    /// controller (``CollapsibleSections``, ``ObservableResults``) use this, and leave the delegate to you.
+    ///
+    /// ```swift
+    /// let (start, subscription) = controller.observeChanges { changes, snapshot in
+    ///     render(snapshot, changes)
+    /// }
+    /// render(start, nil)    // the results the first change set applies to
+    /// ```
+    ///
+    /// - Returns: The snapshot that the first change set the handler receives turns into the next one
+    ///   (while paused, the frozen one), and the subscription.
+    @inlinable public func observeChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
+        let (id, snapshot) = _state.withLock { state in
+            // What coalescing held goes to the earlier observers: this one starts from the current results.
+            state.flushCoalesced(at: .now)
+            defer { state.nextContinuationID += 1 }
+            state.observers[state.nextContinuationID] = handler
+            return (state.nextContinuationID, state.visibleSnapshot)
+        }
+        deliverPending()
+        let subscription = EventSubscription { [weak self] in
+            _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return (snapshot, subscription)
+    }
+
     /// Delivers queued change sets in order, unless another thread (or an outer frame of this one,
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
@@ -80,6 +113,11 @@ extension FetchedResultsController {
     @inlinable func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
         for continuation in delivery.continuations {
             continuation.yield(delivery.changes)
+        }
+        if !delivery.observers.isEmpty {
+            delivery.scheduler.schedule {
+                for observer in delivery.observers { observer(delivery.changes, delivery.snapshot) }
+            }
         }
         guard let delegate = delivery.delegate else { return }
         delivery.scheduler.schedule { [self] in

@@ -1,6 +1,7 @@
 /// Everything a ``FetchedResultsController`` guards with its lock.
 @usableFromInline struct _ControllerState<Entity: FetchableEntity>: Sendable {
     @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
+    @usableFromInline typealias ChangeObserver = @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
 
     /// A change set waiting to be delivered, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
@@ -9,18 +10,20 @@
         @usableFromInline var delegate: (any FetchedResultsControllerDelegate<Entity>)?
         @usableFromInline var scheduler: CallbackScheduler
         @usableFromInline var continuations: [Continuation]
+        @usableFromInline var observers: [ChangeObserver]
 
         @usableFromInline
         init(
             changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>,
             delegate: (any FetchedResultsControllerDelegate<Entity>)?, scheduler: CallbackScheduler,
-            continuations: [Continuation]
+            continuations: [Continuation], observers: [ChangeObserver]
         ) {
             self.changes = changes
             self.snapshot = snapshot
             self.delegate = delegate
             self.scheduler = scheduler
             self.continuations = continuations
+            self.observers = observers
         }
     }
 
@@ -43,6 +46,8 @@
     @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
     @usableFromInline var callbackScheduler = CallbackScheduler.immediate
     @usableFromInline var continuations: [UInt64: Continuation] = [:]
+    /// The handlers of ``FetchedResultsController/observeChanges(_:)``, under the same ids as `continuations`.
+    @usableFromInline var observers: [UInt64: ChangeObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
 
     /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from

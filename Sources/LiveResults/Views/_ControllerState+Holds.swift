@@ -11,14 +11,15 @@ extension _ControllerState {
 
     /// Queues a change set for the observers registered now, past any hold.
     @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
-        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty else { return }
+        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
         pending.append(
             Delivery(
                 changes: changes,
                 snapshot: snapshot,
                 delegate: delegate,
                 scheduler: callbackScheduler,
-                continuations: Array(continuations.values)
+                continuations: Array(continuations.values),
+                observers: Array(observers.values)
             )
         )
     }
