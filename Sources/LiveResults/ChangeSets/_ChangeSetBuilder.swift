@@ -4,6 +4,7 @@ import Foundation
 @usableFromInline struct _ChangeSetBuilder<Entity: FetchableEntity> {
     @usableFromInline var deletedSections: [(index: Int, name: String)] = []
     @usableFromInline var insertedSections: [(index: Int, name: String)] = []
+    @usableFromInline var updatedSections: [(index: Int, name: String)] = []
     @usableFromInline var deletedItems: [(indexPath: IndexPath, id: Entity.ID)] = []
     @usableFromInline var insertedItems: [(indexPath: IndexPath, id: Entity.ID)] = []
     @usableFromInline var movedItems: [(move: ItemMove, id: Entity.ID)] = []
@@ -11,6 +12,7 @@ import Foundation
 
     @inlinable mutating func deleteSection(_ index: Int, name: String) { deletedSections.append((index, name)) }
     @inlinable mutating func insertSection(_ index: Int, name: String) { insertedSections.append((index, name)) }
+    @inlinable mutating func updateSection(_ index: Int, name: String) { updatedSections.append((index, name)) }
     @inlinable mutating func delete(_ id: Entity.ID, at indexPath: IndexPath) { deletedItems.append((indexPath, id)) }
     @inlinable mutating func insert(_ id: Entity.ID, at indexPath: IndexPath) { insertedItems.append((indexPath, id)) }
     @inlinable mutating func update(_ id: Entity.ID, at indexPath: IndexPath) { updatedItems.append((indexPath, id)) }
@@ -29,6 +31,9 @@ import Foundation
         let sectionsInserted = insertedSections.sorted { $0.index < $1.index }
         changes.insertedSections = sectionsInserted.map(\.index)
         changes.insertedSectionNames = sectionsInserted.map(\.name)
+        let sectionsUpdated = updatedSections.sorted { $0.index < $1.index }
+        changes.updatedSections = sectionsUpdated.map(\.index)
+        changes.updatedSectionNames = sectionsUpdated.map(\.name)
         (changes.deletedItems, changes.deletedItemIDs) = Self.sorted(deletedItems)
         (changes.insertedItems, changes.insertedItemIDs) = Self.sorted(insertedItems)
         (changes.updatedItems, changes.updatedItemIDs) = Self.sorted(updatedItems)

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A view of a controller's results with collapsible sections: accordion sections, and sections that
+/// show only their first items until expanded.
+///
+/// ```swift
+/// let list = CollapsibleSections(
+///     controller,
+///     initiallyCollapsed: { name in name == "Archive" },
+///     limit: { name in name == "Inbox" ? SectionLimit(maximum: 5, whenExceeding: 3) : nil }
+/// )
+/// list.sections          // each with its name, isCollapsed, objects (displayed) and the counts
+/// list.collapse("Inbox")
+/// ```
+///
+/// It has the controller's sections, in display coordinates: an expanded section displays all its
+/// items; a collapsed one none (a header only), or, with a ``SectionLimit``, all of them up to the
+/// limit's `maximum` and its first `whenExceeding` beyond. Collapsed states and limits are remembered by
+/// section name, also for sections that do not exist yet or no longer do.
+///
+/// It follows the controller through ``FetchedResultsController/observeChanges(_:)`` (the controller's
+/// delegate stays yours), and its own ``delegate`` and ``changes`` receive change sets under the whole
+/// contract of ``ChangeSet`` over the *displayed* items: an item that enters or leaves the displayed part
+/// of a section is an insert or a delete, and ``ChangeSet/updatedSections`` lists the sections whose
+/// collapsed state or number of hidden items changed. Each controller change costs O(log *n*) more per
+/// change, never a rescan of a section.
+///
+/// The closures run under the view's lock: they must not call back into the view.
+public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
+    /// The controller whose results the view displays.
+    public let controller: FetchedResultsController<Entity>
+    @usableFromInline let _state: _Lock<_CollapsibleView<Entity>>
+
+    /// Creates a view of `controller`'s results.
+    ///
+    /// - Parameters:
+    ///   - controller: The controller whose results to display.
+    ///   - initiallyCollapsed: Whether a section starts collapsed; asked once per section name. None by default.
+    ///   - limit: The limit of a collapsed section; asked once per section name. No limit by default.
+    public init(
+        _ controller: FetchedResultsController<Entity>,
+        initiallyCollapsed: @escaping @Sendable (String) -> Bool = { _ in false },
+        limit: @escaping @Sendable (String) -> SectionLimit? = { _ in nil }
+    ) {
+        self.controller = controller
+        _state = _Lock(_CollapsibleView(initiallyCollapsed: initiallyCollapsed, limit: limit))
+        let (start, subscription) = controller.observeChanges { [weak self] changes, snapshot in
+            self?.controllerChanged(changes, snapshot)
+        }
+        _state.withLock { $0.start(from: start, subscription: subscription) }
+        deliverPending()
+    }
+
+    /// The sections as displayed, in the controller's section order.
+    ///
+    /// - Complexity: O(*s* log *n*) for *s* sections.
+    public var sections: [CollapsibleSection<Entity>] {
+        _state.withLock { $0.state!.sections() }
+    }
+
+    /// The entity at an index path in display coordinates.
+    ///
+    /// - Precondition: The index path is displayed.
+    /// - Complexity: O(log *n*).
+    public func object(at indexPath: IndexPath) -> Entity {
+        _state.withLock { view in
+            let state = view.state!
+            let section = state.snapshot.sections[indexPath[0]]
+            precondition(
+                indexPath[1] < view.state!.displayedCount(ofSection: indexPath[0], in: state.snapshot),
+                "the item at \(indexPath) is hidden by a collapse")
+            return section.objects[indexPath[1]]
+        }
+    }
+
+    /// The display index path of the entity with the same id, or `nil` when it is not shown or hidden by
+    /// a collapse.
+    ///
+    /// - Complexity: O(log *n*).
+    public func indexPath(for entity: Entity) -> IndexPath? {
+        _state.withLock { view in
+            let snapshot = view.state!.snapshot
+            guard let indexPath = snapshot.indexPath(for: entity),
+                indexPath[1] < view.state!.displayedCount(ofSection: indexPath[0], in: snapshot)
+            else { return nil }
+            return indexPath
+        }
+    }
+
+    /// Collapses the section with this name, now or when it appears.
+    ///
+    /// - Returns: The change set of the display, also delivered: the items it hides, and the section updated.
+    /// - Complexity: O(*c* log *n*) for the *c* items it hides.
+    @discardableResult
+    public func collapse(_ name: String) -> ChangeSet<Entity> {
+        present(name) { $0.isCollapsed = true }
+    }
+
+    /// Expands the section with this name, now or when it appears.
+    ///
+    /// - Returns: The change set of the display, also delivered: the items it shows, and the section updated.
+    /// - Complexity: O(*c* log *n*) for the *c* items it shows.
+    @discardableResult
+    public func expand(_ name: String) -> ChangeSet<Entity> {
+        present(name) { $0.isCollapsed = false }
+    }
+
+    /// Sets the limit of the section with this name while it is collapsed; `nil` for none.
+    ///
+    /// - Returns: The change set of the display, also delivered.
+    /// - Complexity: O(*c* log *n*) for the *c* items it shows or hides.
+    @discardableResult
+    public func setLimit(_ limit: SectionLimit?, for name: String) -> ChangeSet<Entity> {
+        present(name) { $0.limit = limit }
+    }
+
+    /// The object that receives the view's change sets. Held weakly.
+    public var delegate: (any CollapsibleSectionsDelegate<Entity>)? {
+        get { _state.withLock { $0.delegate } }
+        set { _state.withLock { $0.delegate = newValue } }
+    }
+
+    /// The view's change sets from now on, each exactly once, in order; each access starts a new
+    /// subscription, which ends when its iterator is released.
+    public var changes: AsyncStream<ChangeSet<Entity>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: ChangeSet<Entity>.self)
+        let id = _state.withLock { $0.add(continuation) }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func present(
+        _ name: String, _ change: (inout _CollapsibleState<Entity>.Presentation) -> Void
+    ) -> ChangeSet<Entity> {
+        let changes = _state.withLock { view in
+            let changes = view.state!.present(name, change)
+            view.enqueue(changes)
+            return changes
+        }
+        deliverPending()
+        return changes
+    }
+
+    private func controllerChanged(_ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>) {
+        _state.withLock { $0.take(changes, snapshot) }
+        deliverPending()
+    }
+
+    /// Delivers queued change sets in order, one thread at a time, outside the lock.
+    private func deliverPending() {
+        var next = _state.withLock { $0.nextDelivery(starting: true) }
+        while let delivery = next {
+            for continuation in delivery.continuations { continuation.yield(delivery.changes) }
+            delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
+            next = _state.withLock { $0.nextDelivery(starting: false) }
+        }
+    }
+
+    deinit {
+        for continuation in _state.withLock({ Array($0.continuations.values) }) { continuation.finish() }
+    }
+}
