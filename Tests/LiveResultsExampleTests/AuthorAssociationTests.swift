@@ -40,7 +40,7 @@ struct AuthorAssociationTests {
     @Test("An author id with no stored author shows a fallback; a to-do without one shows no author")
     func unknownAuthor() async throws {
         let listing = try await loadedList().listing()
-        let lines = TodoFormatter.lines(for: listing.snapshot, authors: listing.authors)
+        let lines = TodoFormatter.rows(of: listing)
         #expect(lines.contains("    0.0  #5 Mow lawn (p3)"))
         #expect(lines.contains("    2.1  #4 Plan trip (p2, by cy (unknown author))"))
 

@@ -177,7 +177,59 @@ struct ScriptedDemoTests {
         "    3.1  #2 Fix bike (p1, by Benjamin Okafor)",
         "    3.2  #3 Write report (p1, by Ana Lima)",
         "",
-        "Done: 9 to-dos in 4 projects shown from 2 pages, all saved in the store.",
+        // Paused: the writes reach the store and the controller, but the list and its change sets wait.
+        #"Step 11: pause the second list, then delete #8 "Buy stamps", raise #11 "Task 11" to priority 1 and move "#
+            + #"#10 "Task 10" to Home"#,
+        "  The store and the controller take every change, but the list stays as it was and no change set is"
+            + " delivered. The association gives the authors of the current to-dos: #8's is not available.",
+        #"  changes: held until "resume""#,
+        "  paused: the list as it was at the pause",
+        #"  section 0 "Errands""#,
+        "    0.0  #8 Buy stamps (p2, by zoe (not available while paused))",
+        #"  section 1 "Home""#,
+        "    1.0  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    1.1  #1 Buy oat milk (p2, by Ana Lima)",
+        #"  section 2 "Later""#,
+        "    2.0  #9 Task 9 (p1)",
+        "    2.1  #10 Task 10 (p2)",
+        "    2.2  #11 Task 11 (p3)",
+        #"  section 3 "Work""#,
+        "    3.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    3.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    3.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        // One change set from the list at the pause: old coordinates for the deletions and the `from` of
+        // moves. "Task 11" < "Task 9" at priority 1, and "Buy oat milk" < "Task 10" at priority 2.
+        "Step 12: resume the second list",
+        "  One change set turns the list at the pause into the list now, in the coordinates of the first.",
+        #"  changes: deleted section 0 "Errands"; deleted #8 from 0.0; moved #10 from 2.1 to 0.2; "#
+            + "moved #11 from 2.2 to 1.0; updated #10 at 0.2; updated #11 at 1.0",
+        #"  section 0 "Home""#,
+        "    0.0  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    0.1  #1 Buy oat milk (p2, by Ana Lima)",
+        "    0.2  #10 Task 10 (p2)",
+        #"  section 1 "Later""#,
+        "    1.0  #11 Task 11 (p1)",
+        "    1.1  #9 Task 9 (p1)",
+        #"  section 2 "Work""#,
+        "    2.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    2.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        // The list displays Later as a header: its to-dos leave the display, and the section is updated.
+        "Step 13: collapse Later: a header without its to-dos",
+        #"  changes: updated section 1 "Later"; deleted #11 from 1.0; deleted #9 from 1.1"#,
+        #"  section 0 "Home""#,
+        "    0.0  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    0.1  #1 Buy oat milk (p2, by Ana Lima)",
+        "    0.2  #10 Task 10 (p2)",
+        #"  section 1 "Later" (collapsed, 2 to-dos hidden)"#,
+        #"  section 2 "Work""#,
+        "    2.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    2.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        "Done: 8 to-dos in 3 projects loaded from 2 pages, all saved in the store.",
         "Authors fetched in 3 requests for 6 keys by the first list, 2 requests for 3 keys by the second: "
             + "one batch each time a list needed some.",
     ]
@@ -200,10 +252,10 @@ struct ScriptedDemoTests {
             #expect(lines == Self.expectedLines)
         }
         #expect(store.contents["settings.theme"]?.asText == "kept")
-        #expect(store.keys(withPrefix: "todo.").count == 19)  // 18 to-dos and the older version's value
+        #expect(store.keys(withPrefix: "todo.").count == 18)  // 17 to-dos and the older version's value
     }
 
-    @Test("After each step, the list is the stored to-dos of its pages, sorted by project, priority, then title")
+    @Test("After each step, the list is the stored to-dos of its pages in order; a paused list stays as it was")
     func listsFollowTheOrderingRule() async throws {
         var todos = TodoList(store: InMemoryKeyValueStore())
         try await todos.load()
@@ -211,18 +263,34 @@ struct ScriptedDemoTests {
             try todos.repository.save(item)
         }
         var pagesSeen: [Int] = []
-        for step in ScriptedDemo.steps {
+        var pausedSteps: [Int] = []
+        // The last stored id the pages of the list scanned, as the store was when its last page loaded.
+        var scanned: (list: ObjectIdentifier, pages: Int, lastID: Int)?
+        for (number, step) in ScriptedDemo.steps.enumerated() {
+            let before = Array(todos.controller.fetchedObjects)
             todos = try await step.action(todos)
-            // No step writes past the pages a list loaded, so a list shows what its pages scanned.
-            let scanned = Set(todos.repository.storedIDs().prefix(todos.pageSize * todos.pagesLoaded))
-            let expected = todos.repository.fetchAll().filter { scanned.contains($0.id) }.sorted {
+            pagesSeen.append(todos.pagesLoaded)
+            guard !todos.controller.isPaused else {
+                // A paused list shows what it showed at the pause, whatever the store holds.
+                #expect(Array(todos.controller.fetchedObjects) == before)
+                pausedSteps.append(number + 1)
+                continue
+            }
+            if scanned?.list != ObjectIdentifier(todos) || scanned?.pages != todos.pagesLoaded {
+                let lastID = todos.repository.storedIDs().prefix(todos.pageSize * todos.pagesLoaded).last ?? 0
+                scanned = (ObjectIdentifier(todos), todos.pagesLoaded, lastID)
+            }
+            // No step writes past the pages of a list that has more: a list shows the stored to-dos its
+            // pages scanned, or all of them once there is no next page.
+            let lastID = todos.hasMore ? scanned?.lastID ?? 0 : .max
+            let expected = todos.repository.fetchAll().filter { $0.id <= lastID }.sorted {
                 ($0.project, $0.priority, $0.title) < ($1.project, $1.priority, $1.title)
             }
             #expect(Array(todos.controller.fetchedObjects) == expected)
             #expect(todos.controller.sections.map(\.name) == Array(Set(expected.map(\.project))).sorted())
-            pagesSeen.append(todos.pagesLoaded)
         }
-        #expect(pagesSeen == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2])
+        #expect(pagesSeen == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2])
+        #expect(pausedSteps == [11])
         #expect(todos.hasMore)
     }
 }

@@ -2,10 +2,12 @@ import Foundation
 import LiveResults
 
 /// The default mode: seeds a store, then adds, renames, re-prioritises, moves between projects and
-/// deletes to-dos, printing after each step the change set the controller reported and the list.
+/// deletes to-dos, printing after each step the change set of what the list displays, and the list.
 /// Authors come through the ``TodoList/authors`` association: the demo prints each batch request,
 /// the change set that reports their arrival, and at the end how many requests it made. Its last
-/// steps open a second list that reads the store a page at a time, and load its next page.
+/// steps open a second list that reads the store a page at a time and load its next page, pause that
+/// list while three changes are made and resume it, which delivers one change set for all three, and
+/// collapse a project.
 ///
 /// It starts by replacing every to-do in the store with its ``seed``, so it prints the same lines
 /// on every run. It needs no timing: each step's change set is ready when the step returns.
@@ -69,6 +71,26 @@ public enum ScriptedDemo {
         DemoStep("load the next page of the second list: stored ids 7 to 11") { todos in
             try await todos.loadMore()
         },
+        DemoStep(
+            "pause the second list, then delete #8 \"Buy stamps\", raise #11 \"Task 11\" to priority 1 and move"
+                + " #10 \"Task 10\" to Home",
+            note: "The store and the controller take every change, but the list stays as it was and no change set"
+                + " is delivered. The association gives the authors of the current to-dos: #8's is not available."
+        ) { todos in
+            todos.controller.pause()
+            try todos.delete(id: 8)
+            try todos.edit(id: 11) { $0.priority = 1 }
+            try todos.edit(id: 10) { $0.project = "Home" }
+        },
+        DemoStep(
+            "resume the second list",
+            note: "One change set turns the list at the pause into the list now, in the coordinates of the first."
+        ) { todos in
+            todos.controller.resume()
+        },
+        DemoStep("collapse Later: a header without its to-dos") { todos in
+            todos.display.collapse("Later")
+        },
     ]
 
     /// Runs the demo on `store`, replacing the to-dos in it.
@@ -94,8 +116,8 @@ public enum ScriptedDemo {
             TodoFormatter.lines(for: try await todos.listing()).forEach(output)
         }
         output("")
-        let shown = TodoFormatter.summary(of: todos.controller.snapshot)
-        output("Done: \(shown) shown from \(TodoFormatter.count(todos.pagesLoaded, "page")), all saved in the store.")
+        let loaded = TodoFormatter.summary(of: todos.controller.snapshot)
+        output("Done: \(loaded) loaded from \(TodoFormatter.count(todos.pagesLoaded, "page")), all saved in the store.")
         output(
             "Authors fetched in \(first.authorRequestCount) by the first list, \(todos.authorRequestCount) by the"
                 + " second: one batch each time a list needed some.")

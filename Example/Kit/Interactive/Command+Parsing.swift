@@ -45,6 +45,14 @@ extension Command {
             return .list
         case "more":
             return .more
+        case "collapse":
+            return .collapse(project: try arguments.word("PROJECT"))
+        case "expand":
+            return .expand(project: try arguments.word("PROJECT"))
+        case "pause":
+            return .pause
+        case "resume":
+            return .resume
         case "help":
             return .help
         case "quit":

@@ -14,6 +14,14 @@ public enum Command: Equatable, Sendable {
     case list
     /// `more`
     case more
+    /// `collapse PROJECT`
+    case collapse(project: String)
+    /// `expand PROJECT`
+    case expand(project: String)
+    /// `pause`
+    case pause
+    /// `resume`
+    case resume
     /// `help`
     case help
     /// `quit`

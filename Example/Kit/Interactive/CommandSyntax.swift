@@ -8,7 +8,9 @@ public struct CommandSyntax: Sendable {
     public var summary: String
 
     /// Every command, in the order `help` lists them.
-    public static let all = [add, generate, edit, move, delete, list, more, help, quit]
+    public static let all = [
+        add, generate, edit, move, delete, list, more, collapse, expand, pause, resume, help, quit,
+    ]
 
     static let add = CommandSyntax(
         name: "add", usage: "add PROJECT PRIORITY TITLE... [@AUTHOR]", summary: "adds a to-do (priority 1 comes first)")
@@ -24,6 +26,16 @@ public struct CommandSyntax: Sendable {
         name: "list", usage: "list",
         summary: "shows every to-do loaded (other replies show the first \(Interpreter.maximumRows))")
     static let more = CommandSyntax(name: "more", usage: "more", summary: "loads the next page of to-dos")
+    static let collapse = CommandSyntax(
+        name: "collapse", usage: "collapse PROJECT",
+        summary: "shows a project as its header only, now or when it appears")
+    static let expand = CommandSyntax(
+        name: "expand", usage: "expand PROJECT", summary: "shows the to-dos of a collapsed project again")
+    static let pause = CommandSyntax(
+        name: "pause", usage: "pause",
+        summary: "keeps the list as it is: changes are still saved, but held back until resume")
+    static let resume = CommandSyntax(
+        name: "resume", usage: "resume", summary: "shows what changed while paused, in one change set")
     static let help = CommandSyntax(name: "help", usage: "help", summary: "shows this help")
     static let quit = CommandSyntax(
         name: "quit", usage: "quit", summary: "leaves (so does the end of the input); every change is already saved")

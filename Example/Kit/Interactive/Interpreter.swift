@@ -20,6 +20,19 @@ import LiveResults
 /// `showing 20 to-dos; type "more" for the next page`. A reply to a change, `more` included, lists the
 /// first ``maximumRows`` to-dos and says how many it leaves out; `list` lists them all.
 ///
+/// `collapse PROJECT` shows a project as its header, `expand PROJECT` its to-dos again, each answering
+/// with the change set of what the list displays; a project not shown yet takes that state when it
+/// appears. `pause` keeps the list as it is: changes are still saved and answered, but their replies
+/// say the changes are held and show the list as it was at the pause, until `resume` answers with the
+/// one change set that catches up with all of them:
+///
+/// ```text
+/// > resume
+/// resumed: one change set catches up with the pause
+///   changes: deleted #3 from 0.1; inserted #4 at 0.1
+///   …
+/// ```
+///
 /// A line that is not a command, or names an id with no readable to-do, answers with `error: ` and
 /// a message, and changes nothing.
 public struct Interpreter: Sendable {
@@ -74,6 +87,23 @@ public struct Interpreter: Sendable {
         case .more:
             let changes = try await todos.loadMore()
             return try await changed { _ in describe(loaded: changes) }
+        case .collapse(let project):
+            todos.display.collapse(project)
+            return try await changed { describe(project, collapsed: true, in: $0) }
+        case .expand(let project):
+            todos.display.expand(project)
+            return try await changed { describe(project, collapsed: false, in: $0) }
+        case .pause:
+            guard !todos.controller.isPaused else { return InterpreterReply([#"already paused; "resume" catches up"#]) }
+            todos.controller.pause()
+            return InterpreterReply([#"paused: the list stays as it is; changes are held until "resume""#])
+        case .resume:
+            guard todos.controller.isPaused else { return InterpreterReply(["not paused: nothing to catch up"]) }
+            let missed = todos.controller.resume()
+            return try await changed { _ in
+                missed.isEmpty
+                    ? "resumed: nothing changed while paused" : "resumed: one change set catches up with the pause"
+            }
         case .help:
             return InterpreterReply(CommandSyntax.helpLines)
         case .quit:
@@ -98,6 +128,14 @@ public struct Interpreter: Sendable {
         return "loaded page \(todos.pagesLoaded): "
             + (added == 0 ? "nothing new" : TodoFormatter.count(added, "more to-do"))
             + (todos.hasMore ? "" : ", the last page")
+    }
+
+    /// `collapsed Home`, or, for a project the list does not show, `collapsed Garden: not shown yet; it
+    /// will be collapsed when it appears`.
+    private func describe(_ project: String, collapsed: Bool, in listing: TodoListing) -> String {
+        let state = collapsed ? "collapsed" : "expanded"
+        guard !listing.sections.contains(where: { $0.name == project }) else { return "\(state) \(project)" }
+        return "\(state) \(project): not shown yet; it will be \(state) when it appears"
     }
 
     /// The summary of the listing, then the change set the command caused, then the list, cut short

@@ -4,8 +4,8 @@ import LiveResults
 /// Turns to-dos, lists and change sets into lines of text, the same in the scripted demo and in
 /// the interactive mode.
 ///
-/// A list shows each section with its index and each to-do with its index path, so that the
-/// change sets, which speak in index paths, can be checked by eye:
+/// A list shows each section with its index and each displayed to-do with its index path, so that
+/// the change sets, which speak in display index paths, can be checked by eye:
 ///
 /// ```text
 ///   changes: moved #2 from 1.1 to 2.1; updated #2 at 2.1
@@ -13,7 +13,11 @@ import LiveResults
 ///   authors arrived: updated #7 at 1.0; updated #2 at 2.1
 ///   section 1 "Home"
 ///     1.0  #7 Call plumber (p1, by Ben Okafor)
+///   section 2 "Work" (collapsed, 3 to-dos hidden)
 /// ```
+///
+/// While the controller is paused, the change line says the changes are held, and the list says it is
+/// the one frozen at the pause.
 ///
 /// A change set of more than ``maximumChanges`` changes is cut short, so that a thousand inserts make
 /// one readable line; a list is cut short only when asked.
@@ -24,9 +28,14 @@ public enum TodoFormatter {
     /// `#7 Call plumber (p1, by Ben Okafor)`, `#8 Buy stamps (p2, by zoe (unknown author))` when no
     /// author is stored under its `authorID`, or `#5 Mow lawn (p3)` without `authorID`.
     ///
-    /// - Parameter author: The to-do's author, as the association gave it.
-    public static func describe(_ item: TodoItem, author: Author?) -> String {
-        let name = item.authorID.map { id in ", by " + (author?.name ?? "\(id) (unknown author)") } ?? ""
+    /// - Parameters:
+    ///   - author: The to-do's author, as the association gave it.
+    ///   - isPaused: Whether the controller is paused: a missing author then shows as
+    ///     `by zoe (not available while paused)`, since the association gives the author of a to-do's
+    ///     current version, not of the one frozen at the pause.
+    public static func describe(_ item: TodoItem, author: Author?, whilePaused isPaused: Bool = false) -> String {
+        let missing = isPaused ? "not available while paused" : "unknown author"
+        let name = item.authorID.map { id in ", by " + (author?.name ?? "\(id) (\(missing))") } ?? ""
         return "#\(item.id) \(item.title) (p\(item.priority)\(name))"
     }
 
@@ -46,37 +55,39 @@ public enum TodoFormatter {
     }
 
     /// The lines of a listing: its updates (only the notes unless `showsChanges`), the authors it
-    /// requested and received, then the list, cut short after `maximumRows` to-dos.
+    /// requested and received, `  paused: the list as it was at the pause` while paused, then the list,
+    /// cut short after `maximumRows` to-dos.
     public static func lines(for listing: TodoListing, showsChanges: Bool = true, maximumRows: Int = .max)
         -> [String]
     {
-        (showsChanges ? lines(for: listing.updates) : notes(in: listing.updates))
+        (showsChanges ? lines(for: listing.updates, whilePaused: listing.isPaused) : notes(in: listing.updates))
             + authorLines(for: listing.authorUpdates)
-            + lines(for: listing.snapshot, authors: listing.authors, maximumRows: maximumRows)
+            + (listing.isPaused ? ["  paused: the list as it was at the pause"] : [])
+            + rows(of: listing, maximumRows: maximumRows)
     }
 
-    /// The sections and to-dos of `snapshot`, one per line, or `  (no to-dos)`; after the first
-    /// `maximumRows` to-dos, `  … 980 to-dos not listed here` instead of the others.
+    /// The sections and displayed to-dos of `listing`, one per line, or `  (no to-dos)`; a collapsed
+    /// section as `  section 2 "Work" (collapsed, 3 to-dos hidden)`; after the first `maximumRows`
+    /// to-dos, `  … 980 to-dos not listed here` instead of the others displayed.
     ///
-    /// - Parameters:
-    ///   - authors: The author of each to-do that has one, by to-do id.
-    ///   - maximumRows: How many to-dos to show at most; all of them by default.
     /// - Complexity: O(*s* + *r*) for *s* sections and *r* to-dos shown.
-    public static func lines(
-        for snapshot: FetchedResultsSnapshot<TodoItem>, authors: [TodoItem.ID: Author], maximumRows: Int = .max
-    ) -> [String] {
-        guard !snapshot.isEmpty else { return ["  (no to-dos)"] }
+    public static func rows(of listing: TodoListing, maximumRows: Int = .max) -> [String] {
+        let sections = listing.sections
+        guard !sections.isEmpty else { return ["  (no to-dos)"] }
         var lines: [String] = []
-        var rows = 0
-        for (index, section) in snapshot.sections.enumerated() where rows < maximumRows {
-            lines.append("  section \(index) \"\(section.name)\"")
-            for (item, todo) in section.objects.prefix(maximumRows - rows).enumerated() {
+        var listed = 0
+        for (index, section) in sections.enumerated() where listed < maximumRows {
+            let state =
+                section.isCollapsed ? " (collapsed, \(count(section.numberOfHiddenObjects, "to-do")) hidden)" : ""
+            lines.append("  section \(index) \"\(section.name)\"\(state)")
+            for (item, todo) in section.objects.prefix(maximumRows - listed).enumerated() {
                 let indexPath = IndexPath(item: item, section: index)
-                lines.append("    \(describe(indexPath))  \(describe(todo, author: authors[todo.id]))")
-                rows += 1
+                lines.append("    \(describe(indexPath))  \(listing.describe(todo))")
+                listed += 1
             }
         }
-        if rows < snapshot.count { lines.append("  … \(count(snapshot.count - rows, "to-do")) not listed here") }
+        let displayed = sections.reduce(0) { $0 + $1.objects.count }
+        if listed < displayed { lines.append("  … \(count(displayed - listed, "to-do")) not listed here") }
         return lines
     }
 
@@ -115,10 +126,10 @@ public enum TodoFormatter {
         }
     }
 
-    /// One line per update: skipped values and diagnostics first, then the change sets, or
-    /// `  changes: none` if there was none.
-    public static func lines(for updates: [TodoListUpdate]) -> [String] {
-        notes(in: updates) + changes(in: updates)
+    /// One line per update: skipped values and diagnostics first, then the change sets, or a line
+    /// saying there was none (see ``changes(in:whilePaused:)``).
+    public static func lines(for updates: [TodoListUpdate], whilePaused isPaused: Bool = false) -> [String] {
+        notes(in: updates) + changes(in: updates, whilePaused: isPaused)
     }
 
     /// `  skipped "todo.6": …` for each skipped value, `  controller: …` for each diagnostic,
@@ -148,11 +159,13 @@ public enum TodoFormatter {
         }
     }
 
-    /// One line per change set, or `  changes: none` if there was none.
-    public static func changes(in updates: [TodoListUpdate]) -> [String] {
+    /// One line per change set; if there was none, `  changes: none`, or, `isPaused`,
+    /// `  changes: held until "resume"`: a paused controller delivers nothing, whatever changed.
+    public static func changes(in updates: [TodoListUpdate], whilePaused isPaused: Bool = false) -> [String] {
         let lines = updates.compactMap { update in
             if case .changed(let changes) = update { line(for: changes) } else { nil }
         }
-        return lines.isEmpty ? [line(for: ChangeSet())] : lines
+        guard lines.isEmpty else { return lines }
+        return [isPaused ? #"  changes: held until "resume""# : line(for: ChangeSet())]
     }
 }

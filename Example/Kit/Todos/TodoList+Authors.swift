@@ -13,7 +13,8 @@ extension TodoList {
         }
     }
 
-    /// The list now, with the author of each shown to-do, and what happened since the last listing.
+    /// The list now, as displayed, with the author of each to-do, and what happened since the last
+    /// listing.
     ///
     /// Waits for the authors that are not cached: the first wait starts one request for every shown
     /// to-do that needs one (``associatedFetchSize`` is 0), and the others join it. When it arrives,
@@ -22,7 +23,7 @@ extension TodoList {
     /// - Throws: ``TodoListError/authorsUnavailable(_:)`` if the authors cannot be read.
     public func listing() async throws(TodoListError) -> TodoListing {
         let updates = takeUpdates()
-        let snapshot = controller.snapshot
+        let (isPaused, snapshot, sections) = (controller.isPaused, controller.snapshot, display.sections)
         var authors: [TodoItem.ID: Author] = [:]
         do {
             for item in snapshot.fetchedObjects where item.authorID != nil {
@@ -31,7 +32,9 @@ extension TodoList {
         } catch {
             throw .authorsUnavailable("\(error)")
         }
-        return TodoListing(updates: updates, authorUpdates: takeUpdates(), snapshot: snapshot, authors: authors)
+        return TodoListing(
+            updates: updates, authorUpdates: takeUpdates(), snapshot: snapshot, sections: sections,
+            isPaused: isPaused, authors: authors)
     }
 
     /// Drops every cached author, so that the next ``listing()`` reads the shown to-dos' authors from

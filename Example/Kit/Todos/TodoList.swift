@@ -5,9 +5,15 @@ import LiveResults
 /// `FetchedResultsController` sectioned by project and sorted by priority, then title.
 ///
 /// Every change goes to the store through the ``repository``, which publishes it on its event bus;
-/// the controller follows the bus and reports a change set to its delegate, which records it.
-/// `EventBus` delivers synchronously and the controller calls its delegate right away (the default
+/// the controller follows the bus, and ``display``, which shows the controller's sections with some
+/// projects collapsed, reports the change set of what it displays to its delegate, which records it.
+/// `EventBus` delivers synchronously and the controller calls its observers right away (the default
 /// `.immediate` scheduler), so when a method returns, ``takeUpdates()`` holds its change set.
+///
+/// `controller.pause()` keeps the list as it is: writes still reach the store and the controller, but
+/// listings show the to-dos as they were, and no change set is recorded until `controller.resume()`
+/// delivers one that catches up with all of them. `display.collapse("Home")` shows a project as a
+/// header only, now or when it appears, and records the change set of the to-dos it hides.
 ///
 /// Each to-do's author comes through the ``authors`` association, from the same store: see
 /// ``listing()``.
@@ -36,6 +42,9 @@ public final class TodoList: Sendable {
     public let repository: EntityRepository<TodoItem>
     /// The live, sorted, sectioned list.
     public let controller: FetchedResultsController<TodoItem>
+    /// What the list displays: the controller's sections, each project expanded until collapsed.
+    /// Its change sets, in display coordinates, are the ones ``takeUpdates()`` returns.
+    public let display: CollapsibleSections<TodoItem>
     /// Where the authors are kept, in the same store.
     public let authorRepository: EntityRepository<Author>
     /// Each to-do's author, read from ``authorRepository`` in batches and cached by the controller.
@@ -87,7 +96,9 @@ public final class TodoList: Sendable {
         )
         // A terminal prints the whole list, so one request covers every to-do shown.
         controller.associatedFetchSize = 0
-        controller.delegate = log
+        // The log records what the list displays, in the coordinates the listings print.
+        display = CollapsibleSections(controller)
+        display.delegate = log
         subscription = controller.observe(repository.events)
         self.repository = repository
         self.pageSize = pageSize
@@ -101,7 +112,8 @@ public final class TodoList: Sendable {
         try await controller.performFetch()
     }
 
-    /// What happened since the last call, oldest first: change sets, skipped values, diagnostics.
+    /// What happened since the last call, oldest first: the change sets of ``display``, skipped values,
+    /// diagnostics. While the controller is paused, it delivers no change set: none is recorded.
     ///
     /// - Complexity: O(1).
     public func takeUpdates() -> [TodoListUpdate] {

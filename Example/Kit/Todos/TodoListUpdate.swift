@@ -2,7 +2,8 @@ import LiveResults
 
 /// Something a ``TodoList`` noticed since its updates were last taken.
 public enum TodoListUpdate: Equatable, Sendable {
-    /// The controller reported a change set.
+    /// The list's ``TodoList/display`` reported a change set, in display coordinates: what the controller
+    /// changed, or a project collapsed or expanded.
     case changed(ChangeSet<TodoItem>)
     /// A fetch skipped a stored value it could not read.
     case skipped(StoredValueIssue)

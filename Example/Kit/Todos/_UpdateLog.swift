@@ -1,9 +1,9 @@
 import LiveResults
 import Synchronization
 
-/// Collects a ``TodoList``'s updates, in order, until they are taken: the controller's delegate,
+/// Collects a ``TodoList``'s updates, in order, until they are taken: the delegate of its display,
 /// and the sink of the repository's issues and the controller's diagnostics.
-final class _UpdateLog: FetchedResultsControllerDelegate, Sendable {
+final class _UpdateLog: CollapsibleSectionsDelegate, Sendable {
     private let updates = Mutex<[TodoListUpdate]>([])
     private let authorRequests = Mutex(AuthorRequestCount())
 
@@ -27,11 +27,7 @@ final class _UpdateLog: FetchedResultsControllerDelegate, Sendable {
         }
     }
 
-    func controller(
-        _ controller: FetchedResultsController<TodoItem>,
-        didChangeContentWith changes: ChangeSet<TodoItem>,
-        snapshot: FetchedResultsSnapshot<TodoItem>
-    ) {
+    func collapsibleSections(_ view: CollapsibleSections<TodoItem>, didChangeContentWith changes: ChangeSet<TodoItem>) {
         record(.changed(changes))
     }
 }
