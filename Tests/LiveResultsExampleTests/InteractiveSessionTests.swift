@@ -103,4 +103,46 @@ struct InteractiveSessionTests {
                 "  changes: none",
             ] + all)
     }
+
+    @Test("Piped commands pause the list, catch up in one change set on resume, then collapse and expand a project")
+    func pauseAndCollapse() async throws {
+        let console = FakeConsole(input: [
+            "add Home 1 A", "pause", "add Home 2 B", "list", "resume", "collapse Home", "expand Home",
+        ])
+        try await InteractiveSession.run(
+            store: InMemoryKeyValueStore(), input: console.console.readLine, output: console.console.print,
+            echoesInput: true)
+        let both = [#"  section 0 "Home""#, "    0.0  #1 A (p1)", "    0.1  #2 B (p2)"]
+        #expect(
+            Array(console.output.dropFirst(4)) == [
+                "> add Home 1 A",
+                "added #1 A (p1) to Home",
+                #"  changes: inserted section 0 "Home"; inserted #1 at 0.0"#,
+                #"  section 0 "Home""#,
+                "    0.0  #1 A (p1)",
+                "> pause",
+                #"paused: the list stays as it is; changes are held until "resume""#,
+                "> add Home 2 B",
+                "added #2 B (p2) to Home",
+                #"  changes: held until "resume""#,
+                "  paused: the list as it was at the pause",
+                #"  section 0 "Home""#,
+                "    0.0  #1 A (p1)",
+                "> list",
+                "  paused: the list as it was at the pause",
+                #"  section 0 "Home""#,
+                "    0.0  #1 A (p1)",
+                "> resume",
+                "resumed: one change set catches up with the pause",
+                "  changes: inserted #2 at 0.1",
+            ] + both + [
+                "> collapse Home",
+                "collapsed Home",
+                #"  changes: updated section 0 "Home"; deleted #1 from 0.0; deleted #2 from 0.1"#,
+                #"  section 0 "Home" (collapsed, 2 to-dos hidden)"#,
+                "> expand Home",
+                "expanded Home",
+                #"  changes: updated section 0 "Home"; inserted #1 at 0.0; inserted #2 at 0.1"#,
+            ] + both)
+    }
 }
