@@ -201,7 +201,7 @@ struct ScriptedDemoTests {
         // One change set from the list at the pause: old coordinates for the deletions and the `from` of
         // moves. "Task 11" < "Task 9" at priority 1, and "Buy oat milk" < "Task 10" at priority 2.
         "Step 12: resume the second list",
-        "  One change set turns the list at the pause into the list now, in the coordinates of the first.",
+        "  One change set turns the list at the pause into the list now, as if the three changes were one.",
         #"  changes: deleted section 0 "Errands"; deleted #8 from 0.0; moved #10 from 2.1 to 0.2; "#
             + "moved #11 from 2.2 to 1.0; updated #10 at 0.2; updated #11 at 1.0",
         #"  section 0 "Home""#,

@@ -84,7 +84,7 @@ public enum ScriptedDemo {
         },
         DemoStep(
             "resume the second list",
-            note: "One change set turns the list at the pause into the list now, in the coordinates of the first."
+            note: "One change set turns the list at the pause into the list now, as if the three changes were one."
         ) { todos in
             todos.controller.resume()
         },

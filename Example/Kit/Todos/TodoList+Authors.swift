@@ -14,7 +14,7 @@ extension TodoList {
     }
 
     /// The list now, as displayed, with the author of each to-do, and what happened since the last
-    /// listing.
+    /// listing. While the controller is paused, the list is the one of the pause.
     ///
     /// Waits for the authors that are not cached: the first wait starts one request for every shown
     /// to-do that needs one (``associatedFetchSize`` is 0), and the others join it. When it arrives,

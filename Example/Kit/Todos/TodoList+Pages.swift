@@ -3,8 +3,9 @@ import LiveResults
 extension TodoList {
     /// Loads the next page of stored to-dos, if there is one, and adds its to-dos to the list.
     ///
-    /// The page's change set is also in ``takeUpdates()``, as every change set is. Its to-dos that the
-    /// list already shows (written since the first page, say) change nothing.
+    /// What the page changes in the ``display`` is also in ``takeUpdates()``, as every change is (once
+    /// resumed, while the controller is paused). Its to-dos that the list already shows (written since
+    /// the first page, say) change nothing.
     ///
     /// - Returns: The change set the page caused, or `nil` if every page was loaded.
     /// - Throws: ``TodoListError/pageUnavailable(_:)`` if the page could not be read; the list is left

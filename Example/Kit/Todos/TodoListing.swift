@@ -8,7 +8,7 @@ public struct TodoListing: Sendable {
     /// What happened while the authors were read: the batch request, then the change set that reported
     /// the to-dos whose author arrived as updated. Empty when every author was cached.
     public var authorUpdates: [TodoListUpdate]
-    /// The to-dos of the list, collapsed or not: as they were at the pause while the controller is paused.
+    /// Every to-do of the list, in collapsed projects too; while paused, as they were at the pause.
     public var snapshot: FetchedResultsSnapshot<TodoItem>
     /// The list as displayed, from the same results as ``snapshot``: a collapsed project shows no to-do.
     public var sections: [CollapsibleSection<TodoItem>]
