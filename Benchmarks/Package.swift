@@ -38,7 +38,10 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         .executableTarget(name: "MemoryOverhead", dependencies: ["BenchmarkSupport"]),
-        .executableTarget(name: "Workload", dependencies: ["BenchmarkSupport"]),
+        .executableTarget(
+            name: "Workload",
+            dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
+        ),
         .executableTarget(name: "CacheProbe", dependencies: ["BenchmarkSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@ import BenchmarkSupport
 struct RatioOptions {
     /// A group of targets that can be measured alone, named on the command line.
     enum Group: String, CaseIterable {
-        case events, fetch, refetch, pages, memory
+        case events, fetch, refetch, pages, views, memory
     }
 
     /// The entity counts of the targets: 10k, 100k and 1M in the full report.
@@ -18,6 +18,8 @@ struct RatioOptions {
     var baselineEvents: Int
     /// The groups of targets to measure: all of them unless the command line names some.
     var groups = Set(Group.allCases)
+    /// Whether this is the smoke run.
+    var isQuick = false
 
     /// The report that checks the targets, at the sizes.
     static let full = RatioOptions(
@@ -28,9 +30,10 @@ struct RatioOptions {
         small: 2_000, medium: 20_000, large: 100_000, repetitions: 3, liveEvents: 2_000, baselineEvents: 3)
 
     /// The options `arguments` ask for: `--quick` for the smoke sizes, then the groups to measure
-    /// (`events`, `fetch`, `refetch`, `pages`, `memory`; all when none is named).
+    /// (`events`, `fetch`, `refetch`, `pages`, `views`, `memory`; all when none is named).
     static func parse(_ arguments: [String]) -> RatioOptions? {
         var options = arguments.first == "--quick" ? quick : full
+        options.isQuick = arguments.first == "--quick"
         let names = arguments.drop { $0 == "--quick" }
         let groups = names.compactMap(Group.init(rawValue:))
         guard groups.count == names.count else { return nil }

@@ -6,10 +6,10 @@ import Foundation
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
 //   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
-//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, memory
+//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, views, memory
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [memory]")
+    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [memory]")
     exit(2)
 }
 #if DEBUG
@@ -22,6 +22,7 @@ if options.measures(.events) { rows += try await EventRatios(options: options).r
 if options.measures(.fetch) { rows.append(try await FetchRatios(options: options).initialFetch()) }
 if options.measures(.refetch) { rows += try await FetchRatios(options: options).refetch() }
 if options.measures(.pages) { rows.append(try await PageRatios(options: options).appendedPage()) }
+if options.measures(.views) { rows += try await ViewRatios(options: options).rows() }
 if options.measures(.memory) { rows += try await MemoryRatios(options: options).rows() }
 
 print("LiveResults performance targets, measured in one run")

@@ -1,4 +1,5 @@
 import BenchmarkSupport
+import LiveResults
 import Foundation
 
 // Runs one LiveResults workload of the benchmarks by itself, for profilers: under
@@ -6,6 +7,10 @@ import Foundation
 //
 //   swift run -c release Workload events [n] [events]      single events of the mix (default 100k, 20k)
 //   swift run -c release Workload snapshots [n] [events]   the same, taking a snapshot after each event
+//   swift run -c release Workload collapsible [n] [events] the same, with a CollapsibleSections view
+//   swift run -c release Workload delegate [n] [events]    the same, with a delegate that does nothing
+//   swift run -c release Workload collapsible-delegate …   with a view, and such a delegate of the view
+//   swift run -c release Workload resume [n] [rounds]      pause, one event, resume (default 1M, 20k)
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 //   swift run -c release Workload lookups [n] [lookups]    chains of lookups by id (default 1M, 1M)
@@ -27,14 +32,34 @@ func number(_ index: Int, default value: Int) -> Int {
 }
 
 switch arguments.first {
-case "events", "snapshots":
+case "events", "snapshots", "collapsible", "delegate", "collapsible-delegate":
     let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 100_000))
+    let view = arguments[0].hasPrefix("collapsible") ? CollapsibleSections(scenario.design.controller) : nil
+    let delegate = NoOpDelegate()
+    if arguments[0] == "delegate" { scenario.design.controller.delegate = delegate }
+    if arguments[0] == "collapsible-delegate" { view?.delegate = delegate }
+    defer { withExtendedLifetime((view, delegate)) {} }
     let events = scenario.nextEvents(number(1, default: 20_000))
     let (start, startCPU) = (ContinuousClock.now, cpuSeconds(CLOCK_THREAD_CPUTIME_ID))
-    let changes = arguments[0] == "events" ? scenario.applyEach(events) : scenario.applyEachTakingSnapshots(events)
+    let changes = arguments[0] == "snapshots" ? scenario.applyEachTakingSnapshots(events) : scenario.applyEach(events)
     let cpuPerEvent = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - startCPU) / Double(events.count)
     let perEvent = start.duration(to: .now) / events.count
     print("\(events.count) events, \(changes) changes, \(perEvent) per event, CPU \(cpuPerEvent * 1e6) µs per event")
+case "resume":
+    // Pause, one event, resume: the catch-up change set of a single event, many times over.
+    let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 1_000_000))
+    let controller = scenario.design.controller
+    let rounds = number(1, default: 20_000)
+    let events = scenario.nextEvents(rounds)
+    var (changes, resumeTime) = (0, Duration.zero)
+    for event in events {
+        controller.pause()
+        controller.apply(event)
+        let start = ContinuousClock.now
+        changes &+= controller.resume().insertedItems.count
+        resumeTime += start.duration(to: .now)
+    }
+    print("\(rounds) resumes after one event, \(resumeTime / rounds) per resume (\(changes))")
 case "fetch":
     let scenario = FetchScenario(count: number(0, default: 1_000_000))
     let start = ContinuousClock.now

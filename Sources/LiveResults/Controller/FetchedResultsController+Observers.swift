@@ -92,20 +92,45 @@ extension FetchedResultsController {
         return (snapshot, subscription)
     }
 
+    /// Registers `observer` to see each change set as it is queued for the observers, under the lock,
+    /// until the returned subscription is cancelled or released. The observer must not call back into
+    /// the controller.
+    @inlinable func _addQueueObserver(_ observer: @escaping _ControllerState<Entity>.QueueObserver) -> EventSubscription
+    {
+        let id = _state.withLock { state in
+            state.flushCoalesced(at: .now)
+            defer { state.nextContinuationID += 1 }
+            state.queueObservers[state.nextContinuationID] = observer
+            return state.nextContinuationID
+        }
+        deliverPending()
+        return EventSubscription { [weak self] in
+            _ = self?._state.withLock { $0.queueObservers.removeValue(forKey: id) }
+        }
+    }
+
+    /// Runs `body` under the lock with the results the observers have.
+    @inlinable func _withObservedStorage<Result>(_ body: (_SectionedStorage<Entity>) -> Result) -> Result {
+        _state.withLock { body($0.observedStorage) }
+    }
+
     /// Delivers queued change sets in order, unless another thread (or an outer frame of this one,
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
         var coalescingDeadline: ContinuousClock.Instant?
-        var next = _state.withLock { state -> _ControllerState<Entity>.Delivery? in
+        var next = _state.withLock { state -> _ControllerState<Entity>.Pending? in
             if state.coalescing.held != nil { coalescingDeadline = state.releaseCoalesced(at: .now) }
             guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
             state.isDelivering = true
             return state.nextDelivery()
         }
         if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
-        while let delivery = next {
-            deliver(delivery)
+        while let item = next {
+            switch item {
+            case .delivery(let delivery): deliver(delivery)
+            case .action(let action): action()
+            }
             next = _state.withLock { $0.nextDelivery() }
         }
     }

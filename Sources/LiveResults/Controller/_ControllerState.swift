@@ -2,6 +2,17 @@
 @usableFromInline struct _ControllerState<Entity: FetchableEntity>: Sendable {
     @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
     @usableFromInline typealias ChangeObserver = @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    /// Sees each change set as it is queued for the observers, with the storage after it, under the lock:
+    /// for the views built on the controller, whose own state must change in the same order. It returns
+    /// what to run, outside the lock, in order with the deliveries (a view's own delivery), if anything.
+    @usableFromInline typealias QueueObserver =
+        @Sendable (ChangeSet<Entity>, _SectionedStorage<Entity>) -> (@Sendable () -> Void)?
+
+    /// What waits for the delivering thread: a change set for the observers, or the action of a queue observer.
+    @usableFromInline enum Pending: Sendable {
+        case delivery(Delivery)
+        case action(@Sendable () -> Void)
+    }
 
     /// A change set waiting to be delivered, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
@@ -48,11 +59,12 @@
     @usableFromInline var continuations: [UInt64: Continuation] = [:]
     /// The handlers of ``FetchedResultsController/observeChanges(_:)``, under the same ids as `continuations`.
     @usableFromInline var observers: [UInt64: ChangeObserver] = [:]
+    @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
 
     /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from
     /// `pendingHead` on, so taking one costs O(1) however long the backlog behind a slow observer.
-    @usableFromInline var pending: [Delivery?] = []
+    @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingHead = 0
     @usableFromInline var isDelivering = false
 
@@ -96,7 +108,7 @@
     }
 
     /// Takes the next change set to deliver, or ends the delivering turn.
-    @inlinable mutating func nextDelivery() -> Delivery? {
+    @inlinable mutating func nextDelivery() -> Pending? {
         guard hasPendingDeliveries else {
             isDelivering = false
             pending.removeAll(keepingCapacity: true)

@@ -15,22 +15,6 @@ extension _HashTrie where Value: Equatable {
         return keys
     }
 
-    /// What a node holds at one fragment.
-    @usableFromInline enum _Slot {
-        case empty
-        case entry(UnsafePointer<Value>)
-        case child(Node)
-    }
-
-    @inlinable static func slot(at bit: UInt32, of node: Node, _ maps: _TrieNodeMaps) -> _Slot {
-        if maps.entryMap & bit != 0 {
-            return .entry(
-                UnsafePointer(node.entries(childCount: maps.childCount) + Node.index(of: bit, in: maps.entryMap)))
-        }
-        guard maps.childMap & bit != 0 else { return .empty }
-        return .child(node.children[Node.index(of: bit, in: maps.childMap)])
-    }
-
     @inlinable static func collectChanges(from old: Node, to new: Node, into keys: inout [Key]) {
         guard old !== new else { return }
         let (oldMaps, newMaps) = (old.maps, new.maps)
@@ -40,30 +24,33 @@ extension _HashTrie where Value: Equatable {
             collectEntries(of: new, into: &keys)
             return
         }
+        let (oldEntries, newEntries) = (
+            old.entries(childCount: oldMaps.childCount), new.entries(childCount: newMaps.childCount)
+        )
         var fragments = oldMaps.entryMap | oldMaps.childMap | newMaps.entryMap | newMaps.childMap
         while fragments != 0 {
             let bit = fragments & (0 &- fragments)
             fragments &= fragments &- 1
-            switch (slot(at: bit, of: old, oldMaps), slot(at: bit, of: new, newMaps)) {
-            case (.child(let oldChild), .child(let newChild)):
-                collectChanges(from: oldChild, to: newChild, into: &keys)
-            case (.entry(let oldEntry), .entry(let newEntry)):
+            let oldChild = oldMaps.childMap & bit != 0 ? old.children + Node.index(of: bit, in: oldMaps.childMap) : nil
+            let newChild = newMaps.childMap & bit != 0 ? new.children + Node.index(of: bit, in: newMaps.childMap) : nil
+            let oldEntry = oldMaps.entryMap & bit != 0 ? oldEntries + Node.index(of: bit, in: oldMaps.entryMap) : nil
+            let newEntry = newMaps.entryMap & bit != 0 ? newEntries + Node.index(of: bit, in: newMaps.entryMap) : nil
+            if let oldChild, let newChild {
+                // Compared as stored references, without retaining nodes that are mostly shared.
+                guard UnsafeRawPointer(oldChild).load(as: UInt.self) != UnsafeRawPointer(newChild).load(as: UInt.self)
+                else { continue }
+                collectChanges(from: oldChild.pointee, to: newChild.pointee, into: &keys)
+            } else if let oldEntry, let newEntry {
                 if oldEntry.pointee != newEntry.pointee {
                     keys.append(oldEntry.pointee.trieKey)
                     if oldEntry.pointee.trieKey != newEntry.pointee.trieKey { keys.append(newEntry.pointee.trieKey) }
                 }
-            case (let oldSlot, let newSlot):
-                collect(oldSlot, into: &keys)
-                collect(newSlot, into: &keys)
+            } else {
+                if let oldEntry { keys.append(oldEntry.pointee.trieKey) }
+                if let newEntry { keys.append(newEntry.pointee.trieKey) }
+                if let oldChild { collectEntries(of: oldChild.pointee, into: &keys) }
+                if let newChild { collectEntries(of: newChild.pointee, into: &keys) }
             }
-        }
-    }
-
-    @inlinable static func collect(_ slot: _Slot, into keys: inout [Key]) {
-        switch slot {
-        case .empty: break
-        case .entry(let entry): keys.append(entry.pointee.trieKey)
-        case .child(let child): collectEntries(of: child, into: &keys)
         }
     }
 

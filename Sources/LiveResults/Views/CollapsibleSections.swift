@@ -25,11 +25,14 @@ import Foundation
 /// collapsed state or number of hidden items changed. Each controller change costs O(log *n*) more per
 /// change, never a rescan of a section.
 ///
-/// The closures run under the view's lock: they must not call back into the view.
+/// The closures run under the controller's lock and the view's: they must not call back into either.
 public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// The controller whose results the view displays.
     public let controller: FetchedResultsController<Entity>
     @usableFromInline let _state: _Lock<_CollapsibleView<Entity>>
+    /// Keep the view subscribed to the controller. Outside `_state`, so that the view's state can go last
+    /// (inside a change of the controller) without cancelling anything.
+    @usableFromInline let _subscriptions = _Lock<[EventSubscription]>([])
 
     /// Creates a view of `controller`'s results.
     ///
@@ -37,39 +40,46 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     ///   - controller: The controller whose results to display.
     ///   - initiallyCollapsed: Whether a section starts collapsed; asked once per section name. None by default.
     ///   - limit: The limit of a collapsed section; asked once per section name. No limit by default.
-    public init(
+    @inlinable public init(
         _ controller: FetchedResultsController<Entity>,
         initiallyCollapsed: @escaping @Sendable (String) -> Bool = { _ in false },
         limit: @escaping @Sendable (String) -> SectionLimit? = { _ in nil }
     ) {
         self.controller = controller
-        _state = _Lock(_CollapsibleView(initiallyCollapsed: initiallyCollapsed, limit: limit))
-        let (start, subscription) = controller.observeChanges { [weak self] changes, snapshot in
-            self?.controllerChanged(changes, snapshot)
+        _state = _Lock(_CollapsibleView(state: _CollapsibleState(initiallyCollapsed: initiallyCollapsed, limit: limit)))
+        // Each change set of the controller changes the view as it is queued, under the controller's lock,
+        // so that the view's state changes in the controller's order; the view delivers its own change
+        // sets in the controller's order too, after those queued before them.
+        // It holds the state, not the view: the view may then go during a change of the controller, under
+        // its lock, without its deinit calling into the controller there.
+        let deliver: @Sendable () -> Void = { [weak self] in self?.deliverPending() }
+        let transform = controller._addQueueObserver { [weak state = _state] changes, storage in
+            let queued = state?.withLock { view in
+                // Without observers there is no change set to make: reads take the controller's results.
+                view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
+            }
+            return queued == true ? deliver : nil
         }
-        _state.withLock { $0.start(from: start, subscription: subscription) }
-        deliverPending()
+        _subscriptions.withLock { $0 = [transform] }
     }
 
     /// The sections as displayed, in the controller's section order.
     ///
     /// - Complexity: O(*s* log *n*) for *s* sections.
-    public var sections: [CollapsibleSection<Entity>] {
-        _state.withLock { $0.state!.sections() }
+    @inlinable public var sections: [CollapsibleSection<Entity>] {
+        withDisplay { view, snapshot in view.state.sections(of: snapshot) }
     }
 
     /// The entity at an index path in display coordinates.
     ///
     /// - Precondition: The index path is displayed.
     /// - Complexity: O(log *n*).
-    public func object(at indexPath: IndexPath) -> Entity {
-        _state.withLock { view in
-            let state = view.state!
-            let section = state.snapshot.sections[indexPath[0]]
+    @inlinable public func object(at indexPath: IndexPath) -> Entity {
+        withDisplay { view, snapshot in
             precondition(
-                indexPath[1] < view.state!.displayedCount(ofSection: indexPath[0], in: state.snapshot),
+                indexPath[1] < view.state.displayedCount(ofSection: indexPath[0], in: snapshot._storage),
                 "the item at \(indexPath) is hidden by a collapse")
-            return section.objects[indexPath[1]]
+            return snapshot.object(at: indexPath)
         }
     }
 
@@ -77,11 +87,10 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// a collapse.
     ///
     /// - Complexity: O(log *n*).
-    public func indexPath(for entity: Entity) -> IndexPath? {
-        _state.withLock { view in
-            let snapshot = view.state!.snapshot
+    @inlinable public func indexPath(for entity: Entity) -> IndexPath? {
+        withDisplay { view, snapshot in
             guard let indexPath = snapshot.indexPath(for: entity),
-                indexPath[1] < view.state!.displayedCount(ofSection: indexPath[0], in: snapshot)
+                indexPath[1] < view.state.displayedCount(ofSection: indexPath[0], in: snapshot._storage)
             else { return nil }
             return indexPath
         }
@@ -92,7 +101,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// - Returns: The change set of the display, also delivered: the items it hides, and the section updated.
     /// - Complexity: O(*c* log *n*) for the *c* items it hides.
     @discardableResult
-    public func collapse(_ name: String) -> ChangeSet<Entity> {
+    @inlinable public func collapse(_ name: String) -> ChangeSet<Entity> {
         present(name) { $0.isCollapsed = true }
     }
 
@@ -101,7 +110,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// - Returns: The change set of the display, also delivered: the items it shows, and the section updated.
     /// - Complexity: O(*c* log *n*) for the *c* items it shows.
     @discardableResult
-    public func expand(_ name: String) -> ChangeSet<Entity> {
+    @inlinable public func expand(_ name: String) -> ChangeSet<Entity> {
         present(name) { $0.isCollapsed = false }
     }
 
@@ -110,19 +119,19 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// - Returns: The change set of the display, also delivered.
     /// - Complexity: O(*c* log *n*) for the *c* items it shows or hides.
     @discardableResult
-    public func setLimit(_ limit: SectionLimit?, for name: String) -> ChangeSet<Entity> {
+    @inlinable public func setLimit(_ limit: SectionLimit?, for name: String) -> ChangeSet<Entity> {
         present(name) { $0.limit = limit }
     }
 
     /// The object that receives the view's change sets. Held weakly.
-    public var delegate: (any CollapsibleSectionsDelegate<Entity>)? {
+    @inlinable public var delegate: (any CollapsibleSectionsDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set { _state.withLock { $0.delegate = newValue } }
     }
 
     /// The view's change sets from now on, each exactly once, in order; each access starts a new
     /// subscription, which ends when its iterator is released.
-    public var changes: AsyncStream<ChangeSet<Entity>> {
+    @inlinable public var changes: AsyncStream<ChangeSet<Entity>> {
         let (stream, continuation) = AsyncStream.makeStream(of: ChangeSet<Entity>.self)
         let id = _state.withLock { $0.add(continuation) }
         continuation.onTermination = { [weak self] _ in
@@ -131,11 +140,11 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         return stream
     }
 
-    private func present(
+    @inlinable func present(
         _ name: String, _ change: (inout _CollapsibleState<Entity>.Presentation) -> Void
     ) -> ChangeSet<Entity> {
-        let changes = _state.withLock { view in
-            let changes = view.state!.present(name, change)
+        let changes = withDisplay { view, snapshot in
+            let changes = view.state.present(name, in: snapshot._storage, change)
             view.enqueue(changes)
             return changes
         }
@@ -143,13 +152,19 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         return changes
     }
 
-    private func controllerChanged(_ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>) {
-        _state.withLock { $0.take(changes, snapshot) }
-        deliverPending()
+    /// Runs `body` with the view's state and the results the controller's observers have, which are the
+    /// ones the view displays, under the controller's lock and the view's (in that order, as when the
+    /// controller's changes reach the view).
+    @inlinable func withDisplay<Result>(
+        _ body: (inout _CollapsibleView<Entity>, FetchedResultsSnapshot<Entity>) -> Result
+    ) -> Result {
+        controller._withObservedStorage { storage in
+            _state.withLock { body(&$0, FetchedResultsSnapshot(_storage: storage)) }
+        }
     }
 
     /// Delivers queued change sets in order, one thread at a time, outside the lock.
-    private func deliverPending() {
+    @inlinable func deliverPending() {
         var next = _state.withLock { $0.nextDelivery(starting: true) }
         while let delivery = next {
             for continuation in delivery.continuations { continuation.yield(delivery.changes) }

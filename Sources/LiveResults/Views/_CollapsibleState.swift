@@ -1,10 +1,11 @@
 import Foundation
 
-/// What a ``CollapsibleSections`` view keeps under its lock: the controller's results it displays, and
-/// how each section is presented, remembered by name.
+/// How a ``CollapsibleSections`` view presents each section, remembered by name, and the transitions of
+/// its display: plain value changes that return the view's change sets.
 ///
-/// Its transitions are plain value changes that return the view's change sets; the view runs them
-/// under its lock and delivers their results.
+/// It keeps no results of its own: a held snapshot would make every change of the controller copy the
+/// nodes on its path. It is given the results as they change (see ``take(_:changes:)``), and reads them
+/// from the controller otherwise.
 @usableFromInline struct _CollapsibleState<Entity: FetchableEntity>: Sendable {
     /// How one section is presented.
     @usableFromInline struct Presentation: Sendable, Equatable {
@@ -23,18 +24,14 @@ import Foundation
         }
     }
 
-    @usableFromInline var snapshot: FetchedResultsSnapshot<Entity>
     @usableFromInline let initiallyCollapsed: @Sendable (String) -> Bool
     @usableFromInline let initialLimit: @Sendable (String) -> SectionLimit?
     /// Every name seen or set so far; the closures are asked once per name.
     @usableFromInline var presentations: [String: Presentation] = [:]
 
     @inlinable init(
-        snapshot: FetchedResultsSnapshot<Entity>,
-        initiallyCollapsed: @escaping @Sendable (String) -> Bool,
-        limit: @escaping @Sendable (String) -> SectionLimit?
+        initiallyCollapsed: @escaping @Sendable (String) -> Bool, limit: @escaping @Sendable (String) -> SectionLimit?
     ) {
-        self.snapshot = snapshot
         self.initiallyCollapsed = initiallyCollapsed
         self.initialLimit = limit
     }
@@ -46,16 +43,16 @@ import Foundation
         return presentation
     }
 
-    /// How many items of the section at `index` of `snapshot` show.
-    @inlinable mutating func displayedCount(ofSection index: Int, in snapshot: FetchedResultsSnapshot<Entity>) -> Int {
-        let section = snapshot.sections[index]
-        return presentation(of: section.name).displayedCount(of: section.numberOfObjects)
+    /// How many items of the section at `index` of `storage` show.
+    @inlinable mutating func displayedCount(ofSection index: Int, in storage: _SectionedStorage<Entity>) -> Int {
+        let section = storage.sections[index]
+        return presentation(of: section.name).displayedCount(of: section.items.count)
     }
 
-    /// The sections as displayed.
+    /// The sections of `snapshot` as displayed.
     ///
     /// - Complexity: O(*s* log *n*) for *s* sections.
-    @inlinable mutating func sections() -> [CollapsibleSection<Entity>] {
+    @inlinable mutating func sections(of snapshot: FetchedResultsSnapshot<Entity>) -> [CollapsibleSection<Entity>] {
         snapshot.sections.map { section in
             let presentation = presentation(of: section.name)
             return CollapsibleSection(
@@ -66,24 +63,23 @@ import Foundation
 
     /// Changes how the section `name` is presented, remembered for when it exists if it does not yet.
     ///
-    /// - Returns: The change set of what the view displays: the items that appear or disappear at the
+    /// - Returns: The change set of the display of `storage`: the items that appear or disappear at the
     ///   end of the displayed ones, and the section as updated if its state or its hidden items changed.
     /// - Complexity: O(*c* log *n*) for the *c* items that appear or disappear.
-    @inlinable mutating func present(_ name: String, _ change: (inout Presentation) -> Void) -> ChangeSet<Entity> {
+    @inlinable mutating func present(
+        _ name: String, in storage: _SectionedStorage<Entity>, _ change: (inout Presentation) -> Void
+    ) -> ChangeSet<Entity> {
         let before = presentation(of: name)
         var after = before
         change(&after)
         presentations[name] = after
-        let (index, found) = snapshot._storage.sectionIndex(named: name)
+        let (index, found) = storage.sectionIndex(named: name)
         guard found, before != after else { return ChangeSet() }
-        let section = snapshot.sections[index]
-        let (shown, nowShown) = (
-            before.displayedCount(of: section.numberOfObjects), after.displayedCount(of: section.numberOfObjects)
-        )
+        let items = storage.sections[index].items
+        let (shown, nowShown) = (before.displayedCount(of: items.count), after.displayedCount(of: items.count))
         var builder = _ChangeSetBuilder<Entity>()
         for item in Swift.min(shown, nowShown)..<Swift.max(shown, nowShown) {
-            let id = section.objects[item].id
-            let indexPath = IndexPath(_section: index, item: item)
+            let (id, indexPath) = (items[item].id, IndexPath(_section: index, item: item))
             if nowShown > shown { builder.insert(id, at: indexPath) } else { builder.delete(id, at: indexPath) }
         }
         if before.isCollapsed != after.isCollapsed || shown != nowShown { builder.updateSection(index, name: name) }

@@ -19,48 +19,30 @@
         }
     }
 
-    /// The display state, once the view knows the results it starts from.
-    @usableFromInline var state: _CollapsibleState<Entity>?
-    @usableFromInline let initiallyCollapsed: @Sendable (String) -> Bool
-    @usableFromInline let limit: @Sendable (String) -> SectionLimit?
-    /// Controller change sets that came before the view knew where it starts: taken once it does.
-    @usableFromInline var early: [(changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>)] = []
-    /// Keeps the view subscribed to the controller.
-    @usableFromInline var subscription: EventSubscription?
+    @usableFromInline var state: _CollapsibleState<Entity>
 
     @usableFromInline weak var delegate: (any CollapsibleSectionsDelegate<Entity>)?
     @usableFromInline var continuations: [UInt64: Continuation] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
     @usableFromInline var pending: [Delivery] = []
+    @usableFromInline var pendingHead = 0
     @usableFromInline var isDelivering = false
 
-    @inlinable init(
-        initiallyCollapsed: @escaping @Sendable (String) -> Bool, limit: @escaping @Sendable (String) -> SectionLimit?
-    ) {
-        self.initiallyCollapsed = initiallyCollapsed
-        self.limit = limit
+    @inlinable init(state: _CollapsibleState<Entity>) {
+        self.state = state
     }
 
-    /// Starts from the controller's results `snapshot`, then takes the change sets that came meanwhile.
-    @inlinable mutating func start(from snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        self.subscription = subscription
-        state = _CollapsibleState(snapshot: snapshot, initiallyCollapsed: initiallyCollapsed, limit: limit)
-        for (changes, snapshot) in early { take(changes, snapshot) }
-        early = []
-    }
+    /// Whether anything observes the view's change sets.
+    @inlinable var hasObservers: Bool { delegate != nil || !continuations.isEmpty }
 
-    /// Takes the controller's next change set, and queues the view's.
-    @inlinable mutating func take(_ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>) {
-        guard state != nil else {
-            early.append((changes, snapshot))
-            return
-        }
-        enqueue(state!.take(snapshot, changes: changes))
-    }
-
-    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) {
-        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty else { return }
+    /// Queues a change set of the view for its observers, if there are any.
+    ///
+    /// - Returns: Whether it queued one.
+    @discardableResult
+    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) -> Bool {
+        guard !changes.isEmpty, hasObservers else { return false }
         pending.append(Delivery(changes: changes, delegate: delegate, continuations: Array(continuations.values)))
+        return true
     }
 
     @inlinable mutating func add(_ continuation: Continuation) -> UInt64 {
@@ -75,10 +57,13 @@
             guard !isDelivering else { return nil }
             isDelivering = true
         }
-        guard !pending.isEmpty else {
+        guard pendingHead < pending.count else {
             isDelivering = false
+            pending.removeAll(keepingCapacity: true)
+            pendingHead = 0
             return nil
         }
-        return pending.removeFirst()
+        defer { pendingHead += 1 }
+        return pending[pendingHead]
     }
 }

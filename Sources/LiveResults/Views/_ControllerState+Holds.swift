@@ -1,5 +1,11 @@
 /// Pausing and coalescing: the transitions of the holds that keep change sets back from the observers.
 extension _ControllerState {
+    /// The results the observers have: those frozen by a pause, those of the last coalesced delivery,
+    /// or the current ones.
+    @inlinable var observedStorage: _SectionedStorage<Entity> {
+        paused?.base ?? coalescing.held?.base ?? core.storage
+    }
+
     /// What readers see: the snapshot frozen by a pause, or the current results.
     @inlinable var visibleSnapshot: FetchedResultsSnapshot<Entity> {
         FetchedResultsSnapshot(_storage: paused?.base ?? core.storage)
@@ -11,15 +17,21 @@ extension _ControllerState {
 
     /// Queues a change set for the observers registered now, past any hold.
     @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
-        guard !changes.isEmpty, delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
+        guard !changes.isEmpty else { return }
+        for observer in queueObservers.values {
+            if let action = observer(changes, core.storage) { pending.append(.action(action)) }
+        }
+        guard delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
         pending.append(
-            Delivery(
-                changes: changes,
-                snapshot: snapshot,
-                delegate: delegate,
-                scheduler: callbackScheduler,
-                continuations: Array(continuations.values),
-                observers: Array(observers.values)
+            .delivery(
+                Delivery(
+                    changes: changes,
+                    snapshot: snapshot,
+                    delegate: delegate,
+                    scheduler: callbackScheduler,
+                    continuations: Array(continuations.values),
+                    observers: Array(observers.values)
+                )
             )
         )
     }
