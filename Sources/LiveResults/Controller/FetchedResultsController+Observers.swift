@@ -120,7 +120,7 @@ extension FetchedResultsController {
     @inlinable func deliverPending() {
         var coalescingDeadline: ContinuousClock.Instant?
         var next = _state.withLock { state -> _ControllerState<Entity>.Pending? in
-            if state.coalescing.held != nil { coalescingDeadline = state.releaseCoalesced(at: .now) }
+            if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
             guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
             state.isDelivering = true
             return state.nextDelivery()

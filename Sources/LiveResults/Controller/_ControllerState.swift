@@ -77,8 +77,15 @@
     @usableFromInline var memoryPressureSubscription: EventSubscription?
 
     /// What changed since `pause()`, held back from the observers; `nil` when not paused.
-    @usableFromInline var paused: _HeldChanges<Entity>?
-    @usableFromInline var coalescing = _Coalescing<Entity>()
+    @usableFromInline var paused: _HeldChanges<Entity>? {
+        didSet { holdsChanges = paused != nil || coalescing.held != nil }
+    }
+    @usableFromInline var coalescing = _Coalescing<Entity>() {
+        didSet { holdsChanges = paused != nil || coalescing.held != nil }
+    }
+    /// Whether a pause or coalescing holds change sets back: a flag, so that a change that is delivered
+    /// as it happens (most of them) does not look into the two optional values.
+    @usableFromInline var holdsChanges = false
 
     @inlinable init(core: _ResultsCore<Entity>) {
         self.core = core
@@ -98,12 +105,11 @@
     /// holds it back while paused or coalescing.
     @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>, _ kind: _HeldChanges<Entity>.Kind = .events) {
         guard !changes.isEmpty else { return }
+        guard holdsChanges else { return appendDelivery(changes) }
         if paused != nil {
             paused!.hold(changes, kind)
-        } else if coalescing.held != nil {
-            coalescing.held!.hold(changes, kind)
         } else {
-            appendDelivery(changes)
+            coalescing.held!.hold(changes, kind)
         }
     }
 

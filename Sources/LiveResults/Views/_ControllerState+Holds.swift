@@ -13,13 +13,15 @@ extension _ControllerState {
 
     /// Whether a coalescing interval is set: a change may then have to be delivered, or a delivery
     /// scheduled, although nothing was queued.
-    @inlinable var isCoalescing: Bool { coalescing.held != nil }
+    @inlinable var isCoalescing: Bool { holdsChanges && coalescing.held != nil }
 
     /// Queues a change set for the observers registered now, past any hold.
     @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
         guard !changes.isEmpty else { return }
-        for observer in queueObservers.values {
-            if let action = observer(changes, core.storage) { pending.append(.action(action)) }
+        if !queueObservers.isEmpty {
+            for observer in queueObservers.values {
+                if let action = observer(changes, core.storage) { pending.append(.action(action)) }
+            }
         }
         guard delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
         pending.append(
