@@ -10,7 +10,7 @@ import Foundation
 //   swift run -c release Workload collapsible [n] [events] the same, with a CollapsibleSections view
 //   swift run -c release Workload delegate [n] [events]    the same, with a delegate that does nothing
 //   swift run -c release Workload collapsible-delegate …   with a view, and such a delegate of the view
-//   swift run -c release Workload resume [n] [rounds]      pause, one event, resume (default 1M, 20k)
+//   swift run -c release Workload resume [n] [rounds] [k]  pause, k events, resume (default 1M, 20k, 1)
 //   swift run -c release Workload fetch [n]                one initial fetch (default 1M)
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 //   swift run -c release Workload lookups [n] [lookups]    chains of lookups by id (default 1M, 1M)
@@ -49,17 +49,17 @@ case "resume":
     // Pause, one event, resume: the catch-up change set of a single event, many times over.
     let scenario = try await EventScenario<LiveResultsDesign>(count: number(0, default: 1_000_000))
     let controller = scenario.design.controller
-    let rounds = number(1, default: 20_000)
-    let events = scenario.nextEvents(rounds)
+    let (rounds, count) = (number(1, default: 20_000), number(2, default: 1))
     var (changes, resumeTime) = (0, Duration.zero)
-    for event in events {
+    for _ in 0..<rounds {
+        let events = scenario.nextEvents(count)
         controller.pause()
-        controller.apply(event)
+        scenario.applyEach(events)
         let start = ContinuousClock.now
         changes &+= controller.resume().insertedItems.count
         resumeTime += start.duration(to: .now)
     }
-    print("\(rounds) resumes after one event, \(resumeTime / rounds) per resume (\(changes))")
+    print("\(rounds) resumes after \(count) events, \(resumeTime / rounds) per resume (\(changes))")
 case "fetch":
     let scenario = FetchScenario(count: number(0, default: 1_000_000))
     let start = ContinuousClock.now

@@ -45,6 +45,10 @@ import Foundation
     @usableFromInline var ids: [Entity.ID] = []
     @usableFromInline var before: [Entity.ID: Before] = [:]
     @usableFromInline var repositioned: Set<Entity.ID> = []
+    /// The entities' versions after the change, where the diff already knows them (a version diff).
+    @usableFromInline var later: [Entity.ID: _StoredEntity<Entity>]?
+    /// Entities known to be updated in place, whose place before is not needed (a version diff).
+    @usableFromInline var updatedInPlace: Set<Entity.ID> = []
 
     /// Records, before the batch runs, where every entity an event names is.
     ///
@@ -74,8 +78,12 @@ import Foundation
         var sections: [String: TouchedSection] = [:]
         for id in ids {
             let old = before[id]
-            let newIndexPath = storage.indexPath(forID: id)
-            if let old, let newIndexPath, let new = storage.stored(forID: id), old.entity != new.entity {
+            let new = later.map { $0[id] } ?? storage.stored(forID: id)
+            let newIndexPath = new.map { new in
+                let place = storage.place(of: new, inSection: storage.ordering.sectionName(new.entity))
+                return IndexPath(_section: place.section, item: place.item)
+            }
+            if let newIndexPath, let new, old.map({ $0.entity != new.entity }) ?? updatedInPlace.contains(id) {
                 builder.update(id, at: newIndexPath)
             }
             guard repositioned.contains(id) else { continue }

@@ -35,23 +35,37 @@ extension _BatchDiff {
     /// - Complexity: O(*k* log *n*) for *k* entities whose stored version differs.
     @inlinable init(changesFrom old: _SectionedStorage<Entity>, to new: _SectionedStorage<Entity>) {
         let ordering = new.ordering
-        var seen = Set<Entity.ID>()
-        for id in new.records.keysChanged(since: old.records) where seen.insert(id).inserted {
-            let (earlier, later) = (old.stored(forID: id), new.stored(forID: id))
-            guard earlier != later else { continue }
+        var later: [Entity.ID: _StoredEntity<Entity>] = [:]
+        var looked = Set<Entity.ID>()
+        for difference in new.records.differences(since: old.records) {
+            let id = difference.key
+            let (earlier, current): (_StoredEntity<Entity>?, _StoredEntity<Entity>?)
+            if difference.isComplete {
+                (earlier, current) = (difference.old, difference.new)
+            } else {
+                guard looked.insert(id).inserted else { continue }
+                (earlier, current) = (old.stored(forID: id), new.stored(forID: id))
+                guard earlier != current else { continue }
+            }
             ids.append(id)
-            guard let earlier, let indexPath = old.indexPath(forID: id) else {
+            if let current { later[id] = current }
+            guard let earlier else {
                 markRepositioned(id)
                 continue
             }
-            let name = old.sections[indexPath[0]].name
-            before[id] = Before(entity: earlier.entity, indexPath: indexPath, sectionName: name)
-            guard let later, later.sequence == earlier.sequence, ordering.sectionName(later.entity) == name,
-                ordering.compare(earlier.entity, later.entity) == .orderedSame
-            else {
-                markRepositioned(id)
+            let name = ordering.sectionName(earlier.entity)
+            if let current, current.sequence == earlier.sequence, ordering.sectionName(current.entity) == name,
+                ordering.compare(earlier.entity, current.entity) == .orderedSame
+            {
+                // It keeps its place among the others: only its content changed, and where it was is not needed.
+                updatedInPlace.insert(id)
                 continue
             }
+            let place = old.place(of: earlier, inSection: name)
+            before[id] = Before(
+                entity: earlier.entity, indexPath: IndexPath(_section: place.section, item: place.item), sectionName: name)
+            markRepositioned(id)
         }
+        self.later = later
     }
 }

@@ -1,27 +1,46 @@
-/// The keys whose values differ between two versions of a trie, found by walking both and skipping every
-/// node they share: after *k* changes since the older version, O(*k* log₁₆ *n*) nodes are visited.
+/// The values that differ between two versions of a trie, found by walking both and skipping every node
+/// they share: after *k* changes since the older version, O(*k* log₁₆ *n*) nodes are visited.
 extension _HashTrie where Value: Equatable {
-    /// The keys whose value differs between `old` and this trie, or that only one of them holds, and
-    /// possibly some whose values are equal (where one version has an entry and the other a subtree at
-    /// the same place, every key of the subtree is listed). A key can be listed twice.
+    /// A key whose value may differ between two versions, with its values where the walk saw them.
+    @usableFromInline struct Difference {
+        @usableFromInline let key: Key
+        /// The older version's value and the newer one's, when `isComplete`.
+        @usableFromInline let old: Value?
+        @usableFromInline let new: Value?
+        /// Whether `old` and `new` are the two versions' values. Otherwise the key was met where one
+        /// version has an entry and the other a subtree, or in a collision node, and its values are to be
+        /// looked up (they may be equal).
+        @usableFromInline let isComplete: Bool
+
+        @inlinable init(key: Key, old: Value?, new: Value?, isComplete: Bool) {
+            self.key = key
+            self.old = old
+            self.new = new
+            self.isComplete = isComplete
+        }
+    }
+
+    /// Every key whose value differs between `old` and this trie, or that only one of them holds, and
+    /// possibly some whose values are equal (those not complete). A key that is not complete can be
+    /// listed twice.
     ///
     /// The walk relies on versions sharing the nodes a change did not copy: two versions that share no
     /// node (a trie built anew) are compared entry by entry, in O(*n*).
     ///
     /// - Complexity: O(*c*) for the *c* nodes of either version that the other does not share.
-    @inlinable func keysChanged(since old: _HashTrie) -> [Key] {
-        var keys: [Key] = []
-        Self.collectChanges(from: old.root, to: root, into: &keys)
-        return keys
+    @inlinable func differences(since old: _HashTrie) -> [Difference] {
+        var differences: [Difference] = []
+        Self.collectDifferences(from: old.root, to: root, into: &differences)
+        return differences
     }
 
-    @inlinable static func collectChanges(from old: Node, to new: Node, into keys: inout [Key]) {
+    @inlinable static func collectDifferences(from old: Node, to new: Node, into differences: inout [Difference]) {
         guard old !== new else { return }
         let (oldMaps, newMaps) = (old.maps, new.maps)
         guard !oldMaps.isCollision && !newMaps.isCollision else {
             // Below the last fragment: a few entries whose whole hashes are equal.
-            collectEntries(of: old, into: &keys)
-            collectEntries(of: new, into: &keys)
+            collectEntries(of: old, isOld: true, isComplete: false, into: &differences)
+            collectEntries(of: new, isOld: false, isComplete: false, into: &differences)
             return
         }
         let (oldEntries, newEntries) = (
@@ -39,24 +58,43 @@ extension _HashTrie where Value: Equatable {
                 // Compared as stored references, without retaining nodes that are mostly shared.
                 guard UnsafeRawPointer(oldChild).load(as: UInt.self) != UnsafeRawPointer(newChild).load(as: UInt.self)
                 else { continue }
-                collectChanges(from: oldChild.pointee, to: newChild.pointee, into: &keys)
+                collectDifferences(from: oldChild.pointee, to: newChild.pointee, into: &differences)
             } else if let oldEntry, let newEntry {
-                if oldEntry.pointee != newEntry.pointee {
-                    keys.append(oldEntry.pointee.trieKey)
-                    if oldEntry.pointee.trieKey != newEntry.pointee.trieKey { keys.append(newEntry.pointee.trieKey) }
+                let (earlier, later) = (oldEntry.pointee, newEntry.pointee)
+                guard earlier != later else { continue }
+                // A key is only ever at its own place: two keys here are one removed and one added.
+                if earlier.trieKey == later.trieKey {
+                    differences.append(Difference(key: earlier.trieKey, old: earlier, new: later, isComplete: true))
+                } else {
+                    differences.append(Difference(key: earlier.trieKey, old: earlier, new: nil, isComplete: true))
+                    differences.append(Difference(key: later.trieKey, old: nil, new: later, isComplete: true))
                 }
             } else {
-                if let oldEntry { keys.append(oldEntry.pointee.trieKey) }
-                if let newEntry { keys.append(newEntry.pointee.trieKey) }
-                if let oldChild { collectEntries(of: oldChild.pointee, into: &keys) }
-                if let newChild { collectEntries(of: newChild.pointee, into: &keys) }
+                // An entry facing a subtree may be in it; alone, it was added or removed.
+                let isComplete = (oldEntry == nil || newChild == nil) && (newEntry == nil || oldChild == nil)
+                if let oldEntry {
+                    differences.append(
+                        Difference(key: oldEntry.pointee.trieKey, old: oldEntry.pointee, new: nil, isComplete: isComplete))
+                }
+                if let newEntry {
+                    differences.append(
+                        Difference(key: newEntry.pointee.trieKey, old: nil, new: newEntry.pointee, isComplete: isComplete))
+                }
+                if let oldChild { collectEntries(of: oldChild.pointee, isOld: true, isComplete: isComplete, into: &differences) }
+                if let newChild { collectEntries(of: newChild.pointee, isOld: false, isComplete: isComplete, into: &differences) }
             }
         }
     }
 
-    /// Every key of the subtree at `node`.
-    @inlinable static func collectEntries(of node: Node, into keys: inout [Key]) {
+    /// Every entry of the subtree at `node`, as the value of the older version or of the newer one.
+    @inlinable static func collectEntries(
+        of node: Node, isOld: Bool, isComplete: Bool, into differences: inout [Difference]
+    ) {
         var walk = HashOrderIterator(root: node)
-        while let entry = walk.next() { keys.append(entry.pointee.trieKey) }
+        while let entry = walk.next() {
+            let value = entry.pointee
+            differences.append(
+                Difference(key: value.trieKey, old: isOld ? value : nil, new: isOld ? nil : value, isComplete: isComplete))
+        }
     }
 }

@@ -44,10 +44,11 @@ private struct Wide: Equatable, Sendable {
 
 @Suite("Persistent hash trie")
 struct HashTrieTests {
-    /// `keysChanged(since:)` lists every key whose value differs between two versions (a superset of
-    /// them), and nothing when the versions are equal; with keys that share fragments and whole hashes.
-    @Test("the keys changed between two versions", arguments: [UInt64(1), 2, 3])
-    func keysChangedBetweenVersions(seed: UInt64) {
+    /// `differences(since:)` lists every key whose value differs between two versions (a superset of
+    /// them, the complete ones with exactly their two values), and nothing when the versions are equal;
+    /// with keys that share fragments and whole hashes.
+    @Test("the differences between two versions", arguments: [UInt64(1), 2, 3])
+    func differencesBetweenVersions(seed: UInt64) {
         typealias Trie = _HashTrie<CollidingKey, Entry<CollidingKey, Int>>
         var random = SeededGenerator(seed: seed)
         func key() -> CollidingKey {
@@ -64,7 +65,7 @@ struct HashTrieTests {
         }
         for round in 0..<200 {
             let (old, oldModel) = (trie, model)
-            #expect(trie.keysChanged(since: old).isEmpty)
+            #expect(trie.differences(since: old).isEmpty)
             for step in 0..<Int.random(in: 0...12, using: &random) {
                 let key = key()
                 if Int.random(in: 0..<3, using: &random) == 0 {
@@ -77,9 +78,14 @@ struct HashTrieTests {
                 }
             }
             let changed = Set(oldModel.keys).union(model.keys).filter { oldModel[$0] != model[$0] }
-            let listed = trie.keysChanged(since: old)
-            #expect(changed.isSubset(of: Set(listed)), "round \(round)")
+            let listed = trie.differences(since: old)
+            #expect(changed.isSubset(of: Set(listed.map(\.key))), "round \(round)")
             #expect(listed.count <= 16 * 20 * max(1, changed.count), "only the paths the changes copied")
+            for difference in listed where difference.isComplete {
+                #expect(difference.old?.value == oldModel[difference.key], "round \(round)")
+                #expect(difference.new?.value == model[difference.key], "round \(round)")
+                #expect(difference.old != difference.new, "a complete difference differs")
+            }
         }
     }
 
