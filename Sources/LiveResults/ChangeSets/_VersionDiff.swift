@@ -63,7 +63,8 @@ extension _BatchDiff {
             }
             let place = old.place(of: earlier, inSection: name)
             before[id] = Before(
-                entity: earlier.entity, indexPath: IndexPath(_section: place.section, item: place.item), sectionName: name)
+                entity: earlier.entity, indexPath: IndexPath(_section: place.section, item: place.item),
+                sectionName: name)
             markRepositioned(id)
         }
         self.later = later

@@ -74,14 +74,20 @@ extension _HashTrie where Value: Equatable {
                 let isComplete = (oldEntry == nil || newChild == nil) && (newEntry == nil || oldChild == nil)
                 if let oldEntry {
                     differences.append(
-                        Difference(key: oldEntry.pointee.trieKey, old: oldEntry.pointee, new: nil, isComplete: isComplete))
+                        Difference(
+                            key: oldEntry.pointee.trieKey, old: oldEntry.pointee, new: nil, isComplete: isComplete))
                 }
                 if let newEntry {
                     differences.append(
-                        Difference(key: newEntry.pointee.trieKey, old: nil, new: newEntry.pointee, isComplete: isComplete))
+                        Difference(
+                            key: newEntry.pointee.trieKey, old: nil, new: newEntry.pointee, isComplete: isComplete))
                 }
-                if let oldChild { collectEntries(of: oldChild.pointee, isOld: true, isComplete: isComplete, into: &differences) }
-                if let newChild { collectEntries(of: newChild.pointee, isOld: false, isComplete: isComplete, into: &differences) }
+                if let oldChild {
+                    collectEntries(of: oldChild.pointee, isOld: true, isComplete: isComplete, into: &differences)
+                }
+                if let newChild {
+                    collectEntries(of: newChild.pointee, isOld: false, isComplete: isComplete, into: &differences)
+                }
             }
         }
     }
@@ -94,7 +100,8 @@ extension _HashTrie where Value: Equatable {
         while let entry = walk.next() {
             let value = entry.pointee
             differences.append(
-                Difference(key: value.trieKey, old: isOld ? value : nil, new: isOld ? nil : value, isComplete: isComplete))
+                Difference(
+                    key: value.trieKey, old: isOld ? value : nil, new: isOld ? nil : value, isComplete: isComplete))
         }
     }
 }
