@@ -203,13 +203,21 @@ struct CollapsibleSectionsTests {
         #expect(controller.apply(.deleted(2)).deletedItemIDs == [2])
     }
 
-    @Test("random events, pauses and presentations keep the view's chain", arguments: [UInt64(61), 62, 63, 64])
+    @Test(
+        "random events, pauses, coalescing and presentations keep the view's chain",
+        arguments: [UInt64(61), 62, 63, 64])
     func randomChains(seed: UInt64) async throws {
         var workload = RandomizedModelTests.Workload(seed: seed, idSpace: 60)
         let limits: [SectionLimit?] = [nil, SectionLimit(maximum: 2), SectionLimit(maximum: 4, whenExceeding: 1)]
         var fixture = try await Fixture(
             workload.fetchResult(count: 40), initiallyCollapsed: { $0 == "b" || $0 == "é" },
             limit: { $0 == "é" ? SectionLimit(maximum: 3, whenExceeding: 2) : nil })
+        /// Runs a change of the controller, and checks what the view delivered for it, if anything.
+        func controllerChange(_ change: () -> Void) {
+            let count = fixture.recorder.deliveries.count
+            change()
+            fixture.check(fixture.recorder.deliveries.count > count ? fixture.recorder.changeSets.last! : ChangeSet())
+        }
         for step in 0..<800 {
             let name = workload.sections.randomElement(using: &workload.random)!
             switch Int.random(in: 0..<100, using: &workload.random) {
@@ -217,20 +225,18 @@ struct CollapsibleSectionsTests {
             case 6..<12: fixture.check(fixture.view.expand(name))
             case 12..<16:
                 fixture.check(fixture.view.setLimit(limits.randomElement(using: &workload.random)!, for: name))
-            case 16..<19: fixture.controller.pause()
-            case 19..<22:
-                let count = fixture.recorder.deliveries.count
-                fixture.controller.resume()
-                fixture.check(
-                    fixture.recorder.deliveries.count > count ? fixture.recorder.changeSets.last! : ChangeSet())
+            case 16..<19: controllerChange { fixture.controller.pause() }
+            case 19..<22: controllerChange { fixture.controller.resume() }
+            case 22..<26:
+                // Coalescing with an interval no test waits for: what it holds goes out when it is turned
+                // off, or the controller pauses, deterministically.
+                controllerChange { fixture.controller.coalescingInterval = step % 2 == 0 ? .seconds(600) : .zero }
             default:
-                let count = fixture.recorder.deliveries.count
-                fixture.controller.apply(workload.batch(knownItems: Array(fixture.controller.fetchedObjects)))
-                guard !fixture.controller.isPaused else { continue }
-                fixture.check(
-                    fixture.recorder.deliveries.count > count ? fixture.recorder.changeSets.last! : ChangeSet())
+                let batch = workload.batch(knownItems: Array(fixture.controller.fetchedObjects))
+                controllerChange { fixture.controller.apply(batch) }
             }
-            // The display is the controller's results, cut by the presentations.
+            // Without holds, the display is the controller's results, cut by the presentations.
+            guard fixture.controller.coalescingInterval == .zero else { continue }
             let expected = SnapshotModel(fixture.controller.snapshot).sections.map { section in
                 let shown = fixture.view.sections.first { $0.name == section.name }!
                 return (section.name, Array(section.items.prefix(shown.objects.count)))
