@@ -26,6 +26,9 @@ public enum ControllerDiagnostic<Entity: FetchableEntity>: Sendable {
     /// A page arrived after a ``FetchedResultsController/reset()`` or after a fetch started, and was
     /// dropped: the pages shown come from a newer fetch.
     case pageDropped
+    /// A fetch or page request threw, and is tried again as the definition's ``RetryPolicy`` says;
+    /// `attempt` is the number of the attempt to come.
+    case requestRetried(any Error, attempt: Int)
 }
 
 /// Counters of what a ``FetchedResultsController`` dropped or survived.
@@ -46,6 +49,8 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var failedPages = 0
     /// Pages dropped because they arrived after a reset or after a fetch started.
     public var droppedPages = 0
+    /// Fetch and page requests tried again after they threw.
+    public var retriedRequests = 0
 
     /// Creates zeroed counters.
     @inlinable public init() {}

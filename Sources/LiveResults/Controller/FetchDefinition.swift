@@ -28,6 +28,9 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// registers when it is first read.
     public var associations: [any AssociationProtocol<Entity>]
 
+    /// How often a fetch or a page request is tried before it fails; one attempt by default.
+    public var retry: RetryPolicy
+
     /// The pages of a paginated definition; `nil` for a definition that fetches everything at once.
     @usableFromInline var _pages: _PageSource<Entity>?
 
@@ -38,14 +41,17 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     ///     ties between entities the sort descriptors consider equal.
     ///   - isIncluded: Decides whether an entity is shown. Must not call back into the controller.
     ///   - associations: The associations whose values the controller fetches for the entities shown.
+    ///   - retry: How often the request is tried before it fails; once by default.
     @inlinable public init(
         request: @escaping Request,
         isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true },
-        associations: [any AssociationProtocol<Entity>] = []
+        associations: [any AssociationProtocol<Entity>] = [],
+        retry: RetryPolicy = .none
     ) {
         self.request = request
         self.isIncluded = isIncluded
         self.associations = associations
+        self.retry = retry
     }
 
     /// Creates a definition whose inclusion rule is a Foundation predicate.
@@ -58,17 +64,24 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     @inlinable public init(
         request: @escaping Request,
         isIncluded predicate: Predicate<Entity>,
-        associations: [any AssociationProtocol<Entity>] = []
+        associations: [any AssociationProtocol<Entity>] = [],
+        retry: RetryPolicy = .none
     ) {
         self.init(
-            request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false }, associations: associations)
+            request: request, isIncluded: { (try? predicate.evaluate($0)) ?? false }, associations: associations,
+            retry: retry)
     }
 }
 
 extension FetchDefinition {
-    /// Loads what a fetch shows: the request's result, or the pages of a paginated definition by `plan`.
-    @inlinable func loadChain(_ plan: (forward: Int, backward: Int)) async throws -> _PageChain<Entity> {
-        guard let _pages else { return _PageChain(request: try await request()) }
-        return try await _pages.loadChain(forward: plan.forward, backward: plan.backward)
+    /// Loads what a fetch shows: the request's result, or the pages of a paginated definition by `plan`,
+    /// each request tried as ``retry`` says.
+    @inlinable func loadChain(
+        _ plan: (forward: Int, backward: Int), retrying: (any Error, Int) -> Void
+    ) async throws -> _PageChain<Entity> {
+        guard let _pages else { return _PageChain(request: try await retry.run(request, retrying: retrying)) }
+        return try await _pages.loadChain(forward: plan.forward, backward: plan.backward) { cursor in
+            try await retry.run({ try await _pages.load(cursor) }, retrying: retrying)
+        }
     }
 }

@@ -174,7 +174,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         }
         let chain: _PageChain<Entity>
         do {
-            chain = try await definition.loadChain(plan)
+            chain = try await definition.loadChain(plan, retrying: requestRetried)
         } catch {
             let isCurrent = _state.withLock { state in
                 guard state.fetchGeneration == generation else { return false }
@@ -334,6 +334,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         for continuation in _state.withLock({ Array($0.continuations.values) }) {
             continuation.finish()
         }
+    }
+
+    /// Counts and reports a request that failed and is tried again.
+    @inlinable func requestRetried(_ error: any Error, attempt: Int) {
+        _state.withLock { $0.statistics.retriedRequests += 1 }
+        report(.requestRetried(error, attempt: attempt))
     }
 
     @inlinable func report(_ diagnostic: ControllerDiagnostic<Entity>) {

@@ -22,17 +22,20 @@ extension FetchDefinition {
     ///   - pageRequest: Loads the page at a cursor. The order of its entities is their insertion order.
     ///   - isIncluded: Decides whether an entity is shown. Must not call back into the controller.
     ///   - associations: The associations whose values the controller fetches for the entities shown.
+    ///   - retry: How often each page request is tried before it fails; once by default.
     @inlinable public init<Cursor: Sendable>(
         firstPage: Cursor,
         pageRequest: @escaping @Sendable (Cursor) async throws -> Page<Entity, Cursor>,
         isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true },
-        associations: [any AssociationProtocol<Entity>] = []
+        associations: [any AssociationProtocol<Entity>] = [],
+        retry: RetryPolicy = .none
     ) {
         let pages = _PageSource(firstPage: firstPage, pageRequest: pageRequest)
         self.init(
             request: { try await pages.load(pages.firstCursor).entities },
             isIncluded: isIncluded,
-            associations: associations)
+            associations: associations,
+            retry: retry)
         self._pages = pages
     }
 
@@ -43,13 +46,15 @@ extension FetchDefinition {
         firstPage: Cursor,
         pageRequest: @escaping @Sendable (Cursor) async throws -> Page<Entity, Cursor>,
         isIncluded predicate: Predicate<Entity>,
-        associations: [any AssociationProtocol<Entity>] = []
+        associations: [any AssociationProtocol<Entity>] = [],
+        retry: RetryPolicy = .none
     ) {
         self.init(
             firstPage: firstPage,
             pageRequest: pageRequest,
             isIncluded: { (try? predicate.evaluate($0)) ?? false },
-            associations: associations)
+            associations: associations,
+            retry: retry)
     }
 
     /// Pages numbered from `firstPage` on, `pageSize` entities each.

@@ -66,6 +66,7 @@ extension FetchedResultsController {
 
     @inlinable func loadPage(_ direction: _Paging<Entity>.Direction) async throws -> ChangeSet<Entity> {
         guard let source = definition._pages else { return ChangeSet() }
+        let retry = definition.retry
         let task = _state.withLock { state -> Task<ChangeSet<Entity>, any Error>? in
             switch state.paging.start(direction, isLive: state.isLive, isFetching: state.isFetching) {
             case .nothing:
@@ -77,7 +78,9 @@ extension FetchedResultsController {
                 let task = Task { [weak self] in
                     let page: _PageSource<Entity>.LoadedPage
                     do {
-                        page = try await source.load(cursor)
+                        page = try await retry.run({ try await source.load(cursor) }) { error, attempt in
+                            self?.requestRetried(error, attempt: attempt)
+                        }
                     } catch {
                         self?.pageFailed(error, token: token, direction)
                         throw error

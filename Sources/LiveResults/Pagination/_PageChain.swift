@@ -68,7 +68,9 @@ extension _PageSource {
     /// pages by the previous cursors, stopping in each direction where a page has no cursor onward.
     ///
     /// - Throws: The first page request's error; the pages loaded before it are dropped.
-    @inlinable func loadChain(forward: Int, backward: Int) async throws -> _PageChain<Entity> {
+    @inlinable func loadChain(
+        forward: Int, backward: Int, loading load: (any Sendable) async throws -> LoadedPage
+    ) async throws -> _PageChain<Entity> {
         let first = try await load(firstCursor)
         var chain = _PageChain(
             pages: [first.entities], next: first.next, previous: first.previous, forwardPages: 1, backwardPages: 0)
