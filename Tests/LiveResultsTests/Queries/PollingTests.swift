@@ -12,9 +12,9 @@ struct PollingTests {
         let changes = controller.changes
         let polling = controller.poll(every: .milliseconds(5))
         store.items.removeFirst()
-        let refetched = await EventHarness.collect(1, from: changes)
+        let refetched = await EventHarness.collect(1, from: changes, timeout: .seconds(45))
         #expect(refetched.first?.deletedItemIDs == [1], "a tick refetched and reported the difference")
-        #expect(await EventHarness.eventually { store.calls >= 3 })
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { store.calls >= 3 })
         polling.cancel()
         try await Task.sleep(for: .milliseconds(20))
         let calls = store.calls
@@ -55,10 +55,12 @@ struct PollingTests {
         try await controller.performFetch()
         store.fails = true
         let polling = controller.poll(every: .milliseconds(3))
-        #expect(await EventHarness.eventually { log.fetchFailures.count >= 2 })
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { log.fetchFailures.count >= 2 })
         store.fails = false
         store.items.removeFirst()
-        #expect(await EventHarness.eventually { controller.fetchedObjects.count == 5 }, "a later tick succeeds")
+        #expect(
+            await EventHarness.eventually(timeout: .seconds(45)) { controller.fetchedObjects.count == 5 },
+            "a later tick succeeds")
         polling.cancel()
         #expect(controller.fetchedObjects.count == 5)
     }
@@ -73,7 +75,9 @@ struct PollingTests {
             try await controller.performFetch()
             polling = controller.poll(every: .milliseconds(3))
         }
-        #expect(await EventHarness.eventually { released == nil }, "the polling task does not keep it")
+        #expect(
+            await EventHarness.eventually(timeout: .seconds(45)) { released == nil },
+            "the polling task does not keep it")
         let calls = store.calls
         try await Task.sleep(for: .milliseconds(30))
         #expect(store.calls == calls)

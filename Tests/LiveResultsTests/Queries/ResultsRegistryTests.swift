@@ -136,10 +136,10 @@ import Testing
             }
         }
 
-        let released = await EventHarness.eventually { watch.controller == nil }
+        let released = await EventHarness.eventually(timeout: .seconds(45)) { watch.controller == nil }
         #expect(released, "released after the keep-alive")
         #expect(handedOutAgain.duration(to: .now) >= keepAlive, "not before the deadline of its last hand-out")
-        #expect(await EventHarness.eventually { registry.liveKeys.isEmpty })
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { registry.liveKeys.isEmpty })
     }
 
     @Test func keepAliveDoesNotOutliveAConsumerThatStillHoldsTheController() async {
@@ -199,7 +199,7 @@ import Testing
             await registry.invalidate(prefix: ["posts"])
             done.set()
         }
-        #expect(await EventHarness.eventually { gate.waiters == 1 })
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { gate.waiters == 1 })
         #expect(!done.isSet, "still waiting for the refetch")
         gate.open()
         await invalidation.value

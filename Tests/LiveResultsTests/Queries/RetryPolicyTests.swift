@@ -80,7 +80,10 @@ struct RetryPolicyTests {
         let (request, log) = (FlakyRequest(failures: 10), EventHarness.DiagnosticLog())
         let controller = controller(request, maxAttempts: 5, backoff: Backoff(initialDelay: .seconds(30)), log: log)
         let fetch = Task { try await controller.performFetch() }
-        #expect(await EventHarness.eventually { request.count == 1 && controller.statistics.retriedRequests == 1 })
+        #expect(
+            await EventHarness.eventually(timeout: .seconds(45)) {
+                request.count == 1 && controller.statistics.retriedRequests == 1
+            })
         fetch.cancel()
         await #expect(throws: CancellationError.self) { try await fetch.value }
         #expect(request.count == 1, "no attempt after the cancellation")
