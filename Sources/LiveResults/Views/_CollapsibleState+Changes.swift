@@ -1,61 +1,28 @@
 import Foundation
 
 extension _CollapsibleState {
-    /// The changes of one section that exists before and after a change set, in the controller's
-    /// coordinates: where its touched items were and are, which tell where the untouched ones are.
-    @usableFromInline struct SectionPair {
-        @usableFromInline let old: Int
-        @usableFromInline let new: Int
-        /// Positions of the deleted and moved-away items before, of the inserted and moved-in ones after.
-        @usableFromInline var oldTouched: [Int] = []
-        @usableFromInline var newTouched: [Int] = []
-
-        @inlinable init(old: Int, new: Int) {
-            self.old = old
-            self.new = new
-        }
-    }
-
     /// The sections before and after a change set, from its section changes: the sections it neither
     /// deletes nor inserts keep their order, so each index of one side gives the other's.
     @usableFromInline struct SectionIndices {
         @usableFromInline let deleted: [Int]
         @usableFromInline let inserted: [Int]
-        @usableFromInline let deletedCuts: [Int]
-        @usableFromInline let insertedCuts: [Int]
 
         @inlinable init(_ changes: ChangeSet<Entity>) {
             (deleted, inserted) = (changes.deletedSections, changes.insertedSections)
-            (deletedCuts, insertedCuts) = (Self.cuts(deleted), Self.cuts(inserted))
-        }
-
-        /// For each position of `touched` (ascending), how many untouched positions come before it.
-        @inlinable static func cuts(_ touched: [Int]) -> [Int] {
-            touched.enumerated().map { rank, position in position - rank }
-        }
-
-        /// The position of the untouched element of rank `rank`, given the cuts of the touched ones.
-        @inlinable static func position(ofUntouched rank: Int, cuts: [Int]) -> Int {
-            rank + _BatchDiff<Entity>._SectionMoves.count(of: cuts, notAbove: rank)
-        }
-
-        /// The rank among the untouched elements of the untouched one at `position`.
-        @inlinable static func rank(ofUntouchedAt position: Int, touched: [Int]) -> Int {
-            position - _BatchDiff<Entity>._SectionMoves.count(of: touched, notAbove: position - 1)
         }
 
         /// The new index of the old section at `old`, or `nil` if it was deleted.
         @inlinable func new(ofOld old: Int) -> Int? {
             let earlier = _BatchDiff<Entity>._SectionMoves.count(of: deleted, notAbove: old)
             guard earlier == 0 || deleted[earlier - 1] != old else { return nil }
-            return Self.position(ofUntouched: old - earlier, cuts: insertedCuts)
+            return _DisplayDiff<Entity>.position(ofUntouched: old - earlier, among: inserted)
         }
 
         /// The old index of the new section at `new`, or `nil` if it was inserted.
         @inlinable func old(ofNew new: Int) -> Int? {
             let earlier = _BatchDiff<Entity>._SectionMoves.count(of: inserted, notAbove: new)
             guard earlier == 0 || inserted[earlier - 1] != new else { return nil }
-            return Self.position(ofUntouched: new - earlier, cuts: deletedCuts)
+            return _DisplayDiff<Entity>.position(ofUntouched: new - earlier, among: deleted)
         }
     }
 

@@ -33,35 +33,36 @@ import Foundation
 
         /// The old position of the untouched item at the new position `item`.
         @inlinable func oldPosition(ofUntouchedAt item: Int) -> Int {
-            let rank = item - Self.count(of: newTouched, below: item)
-            return rank + Self.count(ofCuts: oldTouched, notAbove: rank)
+            let rank = item - _BatchDiff<Entity>._SectionMoves.count(of: newTouched, notAbove: item - 1)
+            return oldPosition(ofUntouched: rank)
         }
 
         /// The new position of the untouched item of rank `rank`.
         @inlinable func newPosition(ofUntouched rank: Int) -> Int {
-            rank + Self.count(ofCuts: newTouched, notAbove: rank)
+            _DisplayDiff.position(ofUntouched: rank, among: newTouched)
         }
 
         /// The old position of the untouched item of rank `rank`.
         @inlinable func oldPosition(ofUntouched rank: Int) -> Int {
-            rank + Self.count(ofCuts: oldTouched, notAbove: rank)
+            _DisplayDiff.position(ofUntouched: rank, among: oldTouched)
         }
 
         /// How many of the ascending `values` are below `limit`.
         @inlinable static func count(of values: [Int], below limit: Int) -> Int {
             _BatchDiff<Entity>._SectionMoves.count(of: values, notAbove: limit - 1)
         }
+    }
 
-        /// How many untouched positions come before at most `rank` untouched ones: the touched
-        /// positions `touched[j]` with `touched[j] - j <= rank`.
-        @inlinable static func count(ofCuts touched: [Int], notAbove rank: Int) -> Int {
-            var (low, high) = (0, touched.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if touched[middle] - middle <= rank { low = middle + 1 } else { high = middle }
-            }
-            return low
+    /// The position, among positions some of which are `touched` (ascending), of the untouched one of
+    /// rank `rank`: `rank` plus the touched positions `touched[j]` with `touched[j] - j <= rank` (those
+    /// with at most `rank` untouched positions before them).
+    @inlinable static func position(ofUntouched rank: Int, among touched: [Int]) -> Int {
+        var (low, high) = (0, touched.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if touched[middle] - middle <= rank { low = middle + 1 } else { high = middle }
         }
+        return rank + low
     }
 
     @usableFromInline let changes: ChangeSet<Entity>
