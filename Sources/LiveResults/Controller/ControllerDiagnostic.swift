@@ -29,6 +29,12 @@ public enum ControllerDiagnostic<Entity: FetchableEntity>: Sendable {
     /// A fetch or page request threw, and is tried again as the definition's ``RetryPolicy`` says;
     /// `attempt` is the number of the attempt to come.
     case requestRetried(any Error, attempt: Int)
+    /// The definition's saved results could not be read or decoded (a damaged, unreadable or
+    /// other-version file, or entities of another shape); the fetch went on without them, and its save
+    /// replaces them.
+    case cacheLoadFailed(any Error)
+    /// The results could not be saved to the definition's cache; the fetch or page load succeeded anyway.
+    case cacheSaveFailed(any Error)
 }
 
 /// Counters of what a ``FetchedResultsController`` dropped or survived.
@@ -51,6 +57,10 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var droppedPages = 0
     /// Fetch and page requests tried again after they threw.
     public var retriedRequests = 0
+    /// Saved results that could not be read or decoded.
+    public var failedCacheLoads = 0
+    /// Saves to the definition's cache that failed.
+    public var failedCacheSaves = 0
 
     /// Creates zeroed counters.
     @inlinable public init() {}

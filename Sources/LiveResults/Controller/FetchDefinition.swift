@@ -34,6 +34,9 @@ public struct FetchDefinition<Entity: FetchableEntity>: Sendable {
     /// The pages of a paginated definition; `nil` for a definition that fetches everything at once.
     @usableFromInline var _pages: _PageSource<Entity>?
 
+    /// How the results are persisted; `nil` for a definition without a cache.
+    @usableFromInline var _cache: _ResultsCache<Entity>?
+
     /// Creates a definition from a request, an optional inclusion rule and optional associations.
     ///
     /// - Parameters:

@@ -165,49 +165,96 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   O(*m* log *m*) for the *m* runs of entities that kept their order in a refetch; plus the request.
     @discardableResult
     @inlinable public func performFetch() async throws -> ChangeSet<Entity> {
-        let (generation, plan) = _state.withLock { state in
+        let (generation, plan, showsNothing) = _state.withLock { state in
             state.fetchGeneration += 1
             state.fetchState = .loading
             if state.eventsDuringFetch == nil { state.eventsDuringFetch = [] }
             state.paging.fetchStarted()
-            return (state.fetchGeneration, state.isLive ? state.paging.reloadPlan : (1, 0))
+            return (state.fetchGeneration, state.isLive ? state.paging.reloadPlan : (1, 0), !state.isLive)
         }
+        if showsNothing, let cache = definition._cache {
+            return try await fetch(generation: generation, startingFrom: cache) ?? ChangeSet()
+        }
+        return try await fetch(generation: generation, plan: plan) ?? ChangeSet()
+    }
+
+    /// Requests what a fetch shows, shows it, and saves it to the definition's cache.
+    ///
+    /// - Parameter fallback: The saved results to show if the request fails; awaited before a save, so
+    ///   that a damaged cache is reported before the save replaces it.
+    /// - Returns: The change set, or `nil` when a newer fetch or a reset superseded this one.
+    @inlinable func fetch(
+        generation: UInt64, plan: (forward: Int, backward: Int), fallback: Task<CachedResults?, Never>? = nil
+    ) async throws -> ChangeSet<Entity>? {
         let chain: _PageChain<Entity>
         do {
             chain = try await definition.loadChain(plan, retrying: requestRetried)
         } catch {
-            let isCurrent = _state.withLock { state in
-                guard state.fetchGeneration == generation else { return false }
-                state.fetchState = .failed(error)
-                state.eventsDuringFetch = nil
-                state.statistics.failedFetches += 1
-                return true
+            if let saved = await fallback?.value, let cached = decoded(saved),
+                let changes = show(
+                    cached.chain, from: .cache(savedAt: cached.savedAt), generation: generation, failure: error)
+            {
+                return changes
             }
-            if isCurrent { report(.fetchFailed(error)) }
+            fetchFailed(error, generation: generation)
             throw error
         }
+        _ = await fallback?.value
+        guard let changes = show(chain, from: .request, generation: generation) else { return nil }
+        await saveToCache()
+        return changes
+    }
+
+    /// Shows the results of a fetch, unless a newer fetch or a reset superseded it.
+    ///
+    /// - Parameters:
+    ///   - origin: Where the results come from.
+    ///   - refreshing: Whether a request follows (saved results shown first): the fetch stays in flight.
+    ///   - failure: The request's error, when saved results are shown because it failed.
+    /// - Returns: The change set, or `nil` when superseded.
+    @inlinable func show(
+        _ chain: _PageChain<Entity>, from origin: ResultsOrigin, generation: UInt64, refreshing: Bool = false,
+        failure: (any Error)? = nil
+    ) -> ChangeSet<Entity>? {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
-        let (changes, duplicateIDs, waiters, replaced) = _state.withLock {
-            state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter], _SectionedStorage<Entity>?) in
-            guard state.fetchGeneration == generation else { return (ChangeSet(), [], [], nil) }
+        let outcome = _state.withLock {
+            state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter], _SectionedStorage<Entity>)? in
+            guard state.fetchGeneration == generation else { return nil }
             // Kept until the lock is released, so that freeing the old storage does not hold it.
             let replaced = state.core.storage
             let result = state.core.replaceAll(with: fetched.entities, thenReplaying: state.eventsDuringFetch ?? [])
             let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
-            state.eventsDuringFetch = nil
+            // A refresh replays the events again, onto its own result.
+            if !refreshing { state.eventsDuringFetch = nil }
             state.isLive = true
-            state.fetchState = .loaded
+            state.fetchState = refreshing ? .loading : .loaded
+            state.resultsOrigin = origin
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
+            if failure != nil { state.statistics.failedFetches += 1 }
             let waiters = state.reconcileAssociations()
             state.enqueue(result.changes, .rebuild)
             return (result.changes, duplicateIDs, waiters, replaced)
         }
+        guard let (changes, duplicateIDs, waiters, replaced) = outcome else { return nil }
         withExtendedLifetime(replaced) {}
+        if let failure { report(.fetchFailed(failure)) }
         if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
         deliverPending()
         waiters.forEach { $0.resume() }
         return changes
+    }
+
+    /// Records a failed fetch, unless a newer fetch or a reset superseded it: what is shown stays.
+    @inlinable func fetchFailed(_ error: any Error, generation: UInt64) {
+        let isCurrent = _state.withLock { state in
+            guard state.fetchGeneration == generation else { return false }
+            state.fetchState = .failed(error)
+            state.eventsDuringFetch = nil
+            state.statistics.failedFetches += 1
+            return true
+        }
+        if isCurrent { report(.fetchFailed(error)) }
     }
 
     /// Applies a batch of events synchronously and atomically.
@@ -310,6 +357,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.isLive = false
             state.eventsDuringFetch = nil
             state.paging.forget()
+            state.resultsOrigin = .none
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)
             return state.paused == nil ? changes : state.resume(at: .now)

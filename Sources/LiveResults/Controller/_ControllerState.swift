@@ -49,6 +49,10 @@
     @usableFromInline var statistics = ControllerStatistics()
     /// The cursors and page loads of a paginated definition (one page without cursors otherwise).
     @usableFromInline var paging = _Paging<Entity>()
+    /// Where the results shown come from.
+    @usableFromInline var resultsOrigin = ResultsOrigin.none
+    /// The last save to the definition's cache, which the next one waits for, so that saves land in order.
+    @usableFromInline var lastCacheSave: Task<Void, Never>?
 
     /// Events from sources, waiting for the thread that drains them.
     @usableFromInline var inbox: [EntityEvent<Entity>] = []

@@ -85,7 +85,10 @@ extension FetchedResultsController {
                         self?.pageFailed(error, token: token, direction)
                         throw error
                     }
-                    return self?.pageArrived(page, token: token, direction) ?? ChangeSet()
+                    guard let self else { return ChangeSet<Entity>() }
+                    let changes = self.pageArrived(page, token: token, direction)
+                    await self.saveToCache()
+                    return changes
                 }
                 state.paging.setLoad(_Paging.Load(token: token, task: task), direction)
                 return task

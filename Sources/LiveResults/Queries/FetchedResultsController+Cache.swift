@@ -1,0 +1,120 @@
+import Foundation
+
+extension FetchedResultsController {
+    /// Where the results shown come from: ``ResultsOrigin/none`` before anything was shown and after a
+    /// reset, ``ResultsOrigin/cache(savedAt:)`` while results saved by the definition's
+    /// ``ResultsCachePolicy`` are shown, ``ResultsOrigin/request`` once a request's results are.
+    ///
+    /// ```swift
+    /// try await controller.performFetch()
+    /// if case .cache(let savedAt) = controller.resultsOrigin { print("offline copy from \(savedAt)") }
+    /// ```
+    ///
+    /// Live events and pages do not change it: they apply to the results it names.
+    @inlinable public var resultsOrigin: ResultsOrigin {
+        _state.withLock { $0.resultsOrigin }
+    }
+
+    /// A fetch of a controller that shows nothing, with a cache: uses the saved results as the policy says.
+    ///
+    /// - Returns: The change set from the empty results to those shown, or `nil` when superseded.
+    @usableFromInline func fetch(
+        generation: UInt64, startingFrom cache: _ResultsCache<Entity>
+    ) async throws -> ChangeSet<Entity>? {
+        switch cache.policy.usage {
+        case .ifFetchFails:
+            // Read while the request runs, decoded only if it fails.
+            let saved = Task { await self.savedResults(cache) }
+            return try await fetch(generation: generation, plan: (1, 0), fallback: saved)
+        case .insteadOfFetching:
+            guard let cached = await loadCache(cache) else {
+                return try await fetch(generation: generation, plan: (1, 0))
+            }
+            return show(cached.chain, from: .cache(savedAt: cached.savedAt), generation: generation)
+        case .thenFetch:
+            guard let cached = await loadCache(cache) else {
+                return try await fetch(generation: generation, plan: (1, 0))
+            }
+            let origin = ResultsOrigin.cache(savedAt: cached.savedAt)
+            guard show(cached.chain, from: origin, generation: generation, refreshing: true) != nil else { return nil }
+            let plan = _state.withLock { $0.paging.reloadPlan }
+            guard try await fetch(generation: generation, plan: plan) != nil else { return nil }
+            return _state.withLock { state in
+                _SnapshotDiff.changeSet(
+                    from: _SectionedStorage(ordering: state.core.storage.ordering), to: state.core.storage)
+            }
+        }
+    }
+
+    /// The saved results, decoded, if they exist and have not expired; a failure to read or decode them
+    /// is reported and counts as no saved results.
+    @usableFromInline func loadCache(_ cache: _ResultsCache<Entity>) async -> _CachedChain<Entity>? {
+        guard let saved = await savedResults(cache) else { return nil }
+        return decoded(saved)
+    }
+
+    /// The saved results as the store keeps them, if they exist and have not expired; a failure to read
+    /// them is reported and counts as no saved results.
+    @usableFromInline func savedResults(_ cache: _ResultsCache<Entity>) async -> CachedResults? {
+        do {
+            guard let saved = try await cache.policy.store.results(forKey: cache.policy.key),
+                cache.policy.isFresh(savedAt: saved.savedAt)
+            else { return nil }
+            return saved
+        } catch {
+            cacheLoadFailed(error)
+            return nil
+        }
+    }
+
+    /// Saved results decoded by the definition's cache; a failure is reported and gives `nil`.
+    @usableFromInline func decoded(_ saved: CachedResults) -> _CachedChain<Entity>? {
+        guard let cache = definition._cache else { return nil }
+        do {
+            return _CachedChain(chain: try cache.decode(saved.data), savedAt: saved.savedAt)
+        } catch {
+            cacheLoadFailed(error)
+            return nil
+        }
+    }
+
+    @usableFromInline func cacheLoadFailed(_ error: any Error) {
+        _state.withLock { $0.statistics.failedCacheLoads += 1 }
+        report(.cacheLoadFailed(error))
+    }
+
+    /// Saves the results shown, with the cursors of their pages, to the definition's cache, after the
+    /// saves started before; a failure is reported.
+    ///
+    /// The results are taken under the lock in O(1); they are listed, encoded and saved outside it.
+    @usableFromInline func saveToCache() async {
+        guard let cache = definition._cache else { return }
+        let save = _state.withLock { state -> Task<Void, Never>? in
+            guard state.isLive else { return nil }
+            let storage = state.core.storage
+            let paging = state.paging
+            let previous = state.lastCacheSave
+            let save = Task { [weak self] in
+                await previous?.value
+                let chain = _PageChain(
+                    pages: [Array(FetchedObjects(_storage: storage))], next: paging.nextCursor,
+                    previous: paging.previousCursor, forwardPages: paging.forwardPages,
+                    backwardPages: paging.backwardPages)
+                do {
+                    let saved = CachedResults(data: try cache.encode(chain), savedAt: cache.policy.now())
+                    try await cache.policy.store.save(saved, forKey: cache.policy.key)
+                } catch {
+                    self?.cacheSaveFailed(error)
+                }
+            }
+            state.lastCacheSave = save
+            return save
+        }
+        await save?.value
+    }
+
+    @usableFromInline func cacheSaveFailed(_ error: any Error) {
+        _state.withLock { $0.statistics.failedCacheSaves += 1 }
+        report(.cacheSaveFailed(error))
+    }
+}
