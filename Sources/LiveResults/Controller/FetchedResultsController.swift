@@ -184,13 +184,13 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///   that a damaged cache is reported before the save replaces it.
     /// - Returns: The change set, or `nil` when a newer fetch or a reset superseded this one.
     @inlinable func fetch(
-        generation: UInt64, plan: (forward: Int, backward: Int), fallback: Task<CachedResults?, Never>? = nil
+        generation: UInt64, plan: (forward: Int, backward: Int), fallback: Task<_CachedChain<Entity>?, Never>? = nil
     ) async throws -> ChangeSet<Entity>? {
         let chain: _PageChain<Entity>
         do {
             chain = try await definition.loadChain(plan, retrying: requestRetried)
         } catch {
-            if let saved = await fallback?.value, let cached = decoded(saved),
+            if let cached = await fallback?.value,
                 let changes = show(
                     cached.chain, from: .cache(savedAt: cached.savedAt), generation: generation, failure: error)
             {

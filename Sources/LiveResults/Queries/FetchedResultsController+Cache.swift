@@ -23,8 +23,9 @@ extension FetchedResultsController {
     ) async throws -> ChangeSet<Entity>? {
         switch cache.policy.usage {
         case .ifFetchFails:
-            // Read while the request runs, decoded only if it fails.
-            let saved = Task { await self.savedResults(cache) }
+            // Read and decoded while the request runs, so that a damaged cache is reported before the
+            // save replaces it, as with the other usages.
+            let saved = Task { await self.loadCache(cache) }
             return try await fetch(generation: generation, plan: (1, 0), fallback: saved)
         case .insteadOfFetching:
             guard let cached = await loadCache(cache) else {
@@ -49,28 +50,10 @@ extension FetchedResultsController {
     /// The saved results, decoded, if they exist and have not expired; a failure to read or decode them
     /// is reported and counts as no saved results.
     @usableFromInline func loadCache(_ cache: _ResultsCache<Entity>) async -> _CachedChain<Entity>? {
-        guard let saved = await savedResults(cache) else { return nil }
-        return decoded(saved)
-    }
-
-    /// The saved results as the store keeps them, if they exist and have not expired; a failure to read
-    /// them is reported and counts as no saved results.
-    @usableFromInline func savedResults(_ cache: _ResultsCache<Entity>) async -> CachedResults? {
         do {
             guard let saved = try await cache.policy.store.results(forKey: cache.policy.key),
                 cache.policy.isFresh(savedAt: saved.savedAt)
             else { return nil }
-            return saved
-        } catch {
-            cacheLoadFailed(error)
-            return nil
-        }
-    }
-
-    /// Saved results decoded by the definition's cache; a failure is reported and gives `nil`.
-    @usableFromInline func decoded(_ saved: CachedResults) -> _CachedChain<Entity>? {
-        guard let cache = definition._cache else { return nil }
-        do {
             return _CachedChain(chain: try cache.decode(saved.data), savedAt: saved.savedAt)
         } catch {
             cacheLoadFailed(error)

@@ -27,6 +27,14 @@ enum EventHarness {
             all.compactMap { if case .fetchFailed(let error) = $0 { error } else { nil } }
         }
 
+        var cacheLoadFailures: [any Error] {
+            all.compactMap { if case .cacheLoadFailed(let error) = $0 { error } else { nil } }
+        }
+
+        var cacheSaveFailures: [any Error] {
+            all.compactMap { if case .cacheSaveFailed(let error) = $0 { error } else { nil } }
+        }
+
         var sourceFailures: [any Error] {
             all.compactMap { if case .sourceFailed(let error) = $0 { error } else { nil } }
         }

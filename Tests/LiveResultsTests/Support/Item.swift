@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 
 /// The entity of most tests: a section, a score to sort by, and a title that is content only.
-struct Item: FetchableEntity, CustomStringConvertible {
+struct Item: FetchableEntity, Codable, CustomStringConvertible {
     var id: Int
     var section: String
     var score: Int
