@@ -89,6 +89,7 @@ public struct SampleBackend: Sendable {
     public init() {}
 
     public func posts() async throws -> [Post] { posts }
+    public func save(_ post: Post) async throws {}
     public func fetchPosts() async throws -> [Post] { posts }
     public func authors(ids: [Author.ID]) async throws -> [Author.ID: Author] {
         authors.filter { ids.contains($0.key) }
