@@ -53,6 +53,8 @@
     @usableFromInline var resultsOrigin = ResultsOrigin.none
     /// The last save to the definition's cache, which the next one waits for, so that saves land in order.
     @usableFromInline var lastCacheSave: Task<Void, Never>?
+    /// The first fetch that ``ResultsRegistry/fetchedController(for:make:)`` callers share, while it runs.
+    @usableFromInline var sharedFirstFetch: Task<Void, any Error>?
 
     /// Events from sources, waiting for the thread that drains them.
     @usableFromInline var inbox: [EntityEvent<Entity>] = []

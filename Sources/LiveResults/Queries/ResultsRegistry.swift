@@ -96,6 +96,33 @@ public final class ResultsRegistry: Sendable {
         }
     }
 
+    /// The controller for `key`, as ``controller(for:make:)`` gives it, once it has fetched: the first
+    /// caller starts its first fetch, and every caller meanwhile waits for that same fetch.
+    ///
+    /// However many tasks ask at once, the key gets one controller and one request (TanStack Query's
+    /// deduplicated first fetch). A controller that shows results returns at once.
+    ///
+    /// ```swift
+    /// let posts = try await registry.fetchedController(for: ["posts", userID]) {
+    ///     FetchedResultsController(definition: definition, sortDescriptors: [SortDescriptor(\Post.date)])
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: The key of the query.
+    ///   - make: Builds the controller when none is live for `key` (see ``controller(for:make:)``).
+    /// - Returns: The one live controller for `key`, fetched.
+    /// - Throws: The first fetch's error, to every caller that waited for it; the next call fetches again.
+    ///   Cancelling a caller does not cancel the fetch the others share.
+    /// - Complexity: As ``controller(for:make:)``, plus the first fetch when it runs.
+    public func fetchedController<Entity: FetchableEntity>(
+        for key: QueryKey, make: () -> FetchedResultsController<Entity>
+    ) async throws -> FetchedResultsController<Entity> {
+        let controller = controller(for: key, make: make)
+        try await controller._fetchIfNeeded()
+        return controller
+    }
+
     /// Refetches every live controller whose key starts with `prefix`, concurrently, and returns when
     /// they are all done.
     ///

@@ -49,6 +49,23 @@ protocol _RegisteredController: AnyObject, Sendable {
 }
 
 extension FetchedResultsController: _RegisteredController {
+    /// Fetches unless the controller shows fetched results; concurrent callers share one fetch, and
+    /// the next call after a failed one fetches again.
+    func _fetchIfNeeded() async throws {
+        let fetch = _state.withLock { state -> Task<Void, any Error>? in
+            guard !state.isLive else { return nil }
+            if let shared = state.sharedFirstFetch { return shared }
+            let fetch = Task {
+                // Cleared when done, so that a reset or a failure lets the next caller fetch again.
+                defer { _state.withLock { $0.sharedFirstFetch = nil } }
+                try await performFetch()
+            }
+            state.sharedFirstFetch = fetch
+            return fetch
+        }
+        try await fetch?.value
+    }
+
     func _refetchIfFetched() async {
         guard !state.isIdle else { return }
         _ = try? await performFetch()

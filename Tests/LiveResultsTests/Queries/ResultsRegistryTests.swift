@@ -63,6 +63,60 @@ import Testing
         #expect(counter.calls == 1)
     }
 
+    @Test("100 tasks asking for one key at once, fetched: one controller, one request")
+    func manyTasksShareOneFirstFetch() async throws {
+        let registry = ResultsRegistry()
+        let counter = MakeCounter()
+        let store = FakeStore([Item(1), Item(2)])
+        let controllers = try await withThrowingTaskGroup(of: FetchedResultsController<Item>.self) { group in
+            for _ in 0..<100 {
+                group.addTask { try await registry.fetchedController(for: ["posts"]) { counter.make(store) } }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(Set(controllers.map(ObjectIdentifier.init)).count == 1)
+        #expect(counter.calls == 1)
+        #expect(store.calls == 1, "one request")
+        #expect(controllers.allSatisfy { $0.state.isLoaded && $0.fetchedObjects.count == 2 })
+        // Fetched already: no request.
+        _ = try await registry.fetchedController(for: ["posts"]) { counter.make(store) }
+        #expect(store.calls == 1)
+        // After a reset, the next caller fetches again.
+        controllers[0].reset()
+        _ = try await registry.fetchedController(for: ["posts"]) { counter.make(store) }
+        #expect(store.calls == 2 && controllers[0].state.isLoaded)
+    }
+
+    @Test("a failed shared first fetch throws to every waiting caller; the next call fetches again")
+    func aFailedFirstFetchIsTriedAgain() async throws {
+        let registry = ResultsRegistry()
+        let store = FakeStore([Item(1)])
+        store.fails = true
+        let first = registry.controller(for: ["posts"]) { FetchedResultsController<Item>.make(store) }
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask {
+                    do {
+                        _ = try await registry.fetchedController(for: ["posts"]) {
+                            FetchedResultsController<Item>.make(store)
+                        }
+                        return false
+                    } catch { return error is FakeStore.Failure }
+                }
+            }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(failures == 20)
+        #expect(store.calls >= 1 && store.calls <= 20)
+        let calls = store.calls
+        store.fails = false
+        let fetched = try await registry.fetchedController(for: ["posts"]) {
+            FetchedResultsController<Item>.make(store)
+        }
+        #expect(fetched === first && fetched.state.isLoaded)
+        #expect(store.calls == calls + 1)
+    }
+
     @Test func manyThreadsAskingAtOnceShareOneController() async {
         let registry = ResultsRegistry()
         let counter = MakeCounter()
