@@ -4,8 +4,8 @@ import Observation
 /// `@State`, and what `withObservationTracking` follows everywhere.
 ///
 /// It fetches once with ``fetchIfNeeded()`` and then follows the controller: after each change set
-/// delivered to the controller's observers, it updates ``snapshot``, ``lastChanges``, ``state`` and
-/// ``isPaused`` together on the main actor, so observers see one change per change set.
+/// delivered to the controller's observers, it updates ``snapshot``, ``lastChanges``, ``state``,
+/// ``resultsOrigin`` and ``isPaused`` together on the main actor, so observers see one change per change set.
 ///
 /// ```swift
 /// @MainActor let model = ObservableResults(controller)
@@ -28,6 +28,9 @@ public final class ObservableResults<Entity: FetchableEntity> {
     public private(set) var lastChanges: ChangeSet<Entity>?
     /// Whether the controller is paused (see ``pause()``).
     public private(set) var isPaused: Bool
+    /// Where the results shown come from, as of the last change set or fetch: saved results while a
+    /// `.thenFetch` refresh runs, say (see ``FetchedResultsController/resultsOrigin``).
+    public private(set) var resultsOrigin: ResultsOrigin
     @ObservationIgnored private var hasFetched = false
     /// Ends the observation of the controller when the model goes.
     @ObservationIgnored private let subscription: EventSubscription
@@ -43,6 +46,7 @@ public final class ObservableResults<Entity: FetchableEntity> {
         snapshot = start
         state = controller.state
         isPaused = controller.isPaused
+        resultsOrigin = controller.resultsOrigin
         subscription = EventSubscription {
             observation.cancel()
             continuation.finish()
@@ -69,6 +73,7 @@ public final class ObservableResults<Entity: FetchableEntity> {
         state = .loading
         _ = try? await controller.performFetch()
         state = controller.state
+        resultsOrigin = controller.resultsOrigin
     }
 
     /// Pauses the controller (see ``FetchedResultsController/pause()``).
@@ -88,6 +93,7 @@ public final class ObservableResults<Entity: FetchableEntity> {
         self.snapshot = snapshot
         lastChanges = changes
         state = controller.state
+        resultsOrigin = controller.resultsOrigin
         isPaused = controller.isPaused
     }
 }

@@ -49,6 +49,25 @@ struct ObservableResultsTests {
         #expect(store.calls == 1)
     }
 
+    @Test @MainActor func savedResultsShowTheirOriginWhileTheRefreshRuns() async throws {
+        let scenario = CacheScenario(ScenarioFixture.sample)
+        try await scenario.controller(.thenFetch).performFetch()
+        let savedAt = scenario.now
+        let gate = scenario.holdRequests()
+        let model = ObservableResults(scenario.controller(.thenFetch))
+        let startOrigin = model.resultsOrigin
+        #expect(startOrigin == .none)
+        let fetch = Task { @MainActor in await model.fetchIfNeeded() }
+        let cached = await Self.eventually { model.resultsOrigin == .cache(savedAt: savedAt) }
+        #expect(cached)
+        let shown = (model.state.isLoading, model.fetchedObjects.count)
+        #expect(shown == (true, 6))
+        gate.open()
+        await fetch.value
+        let refreshed = (model.resultsOrigin, model.state.isLoaded)
+        #expect(refreshed == (.request, true), "updated by the fetch, although the refresh changed nothing")
+    }
+
     @Test @MainActor func aFailedFetchShowsInTheState() async throws {
         let store = FakeStore(ScenarioFixture.sample)
         store.fails = true
