@@ -1,15 +1,16 @@
 import BenchmarkSupport
 import Foundation
 
-// Measures each performance target pair (issue 3, and the pagination target of issue 17) in this one process and prints them as a table of ratios.
+// Measures each performance target pair (issue 3, the pagination target of issue 17, the live views of issue 18 and
+// the persisted results of issue 19) in this one process and prints them as a table of ratios.
 // Unmet targets are reported, not failed: the exit status is 0 whenever the measurements ran.
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
 //   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
-//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, views, memory
+//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, views, memory, cache
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [memory]")
+    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [memory] [cache]")
     exit(2)
 }
 #if DEBUG
@@ -24,6 +25,7 @@ if options.measures(.refetch) { rows += try await FetchRatios(options: options).
 if options.measures(.pages) { rows.append(try await PageRatios(options: options).appendedPage()) }
 if options.measures(.views) { rows += try await ViewRatios(options: options).rows() }
 if options.measures(.memory) { rows += try await MemoryRatios(options: options).rows() }
+if options.measures(.cache) { rows += try await CacheRatios(options: options).rows() }
 
 print("LiveResults performance targets, measured in one run")
 print("n = \(options.sizes); median of \(options.repetitions) repetitions after a warm-up;")

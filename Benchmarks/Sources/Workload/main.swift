@@ -15,6 +15,8 @@ import Foundation
 //   swift run -c release Workload refetch [n] [times]      refetches (default 100k, once)
 //   swift run -c release Workload lookups [n] [lookups]    chains of lookups by id (default 1M, 1M)
 //   swift run -c release Workload memory                   this machine's memory latencies (MemoryLatency)
+//   swift run -c release Workload cold-start [n] [times]   cold starts from a results file (default 100k, 10)
+//   swift run -c release Workload decode-fetch [n] [times] their reference: JSONDecoder + a fetch (same defaults)
 
 /// CPU time by `clock`: the calling thread's (`CLOCK_THREAD_CPUTIME_ID`), which unlike the wall clock
 /// does not count time spent waiting for a core on a busy machine, or the process's
@@ -88,7 +90,19 @@ case "memory":
         "ns per dependent load \(report.dependentLoad), per independent load \(report.independentLoad), "
             + "per retain of a cold object \(report.coldRetain)"
     )
+case "cold-start", "decode-fetch":
+    let scenario = try await CacheScenario(count: number(0, default: 100_000))
+    defer { scenario.removeFiles() }
+    let times = max(number(1, default: 10), 1)
+    let start = ContinuousClock.now
+    var shown = 0
+    for _ in 0..<times {
+        let controller =
+            arguments[0] == "cold-start" ? try await scenario.coldStart() : try await scenario.decodeAndFetch()
+        shown &+= controller.snapshot.count
+    }
+    print("\(arguments[0]): \(shown / times) rows, \(start.duration(to: .now) / times) each")
 default:
-    print("usage: Workload events|snapshots|fetch|refetch|lookups|memory [n] [events]")
+    print("usage: Workload events|snapshots|fetch|refetch|lookups|memory|cold-start|decode-fetch [n] [events]")
     exit(2)
 }

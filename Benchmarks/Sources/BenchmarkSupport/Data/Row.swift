@@ -3,8 +3,9 @@ import LiveResults
 /// The entity every benchmark uses: a row with a section, an integer sort key and a title.
 ///
 /// All of its strings are short enough to be stored inline, so an array of rows holds the whole
-/// entity (`MemoryLayout<Row>.stride` bytes each) and nothing else on the heap.
-public struct Row: FetchableEntity {
+/// entity (`MemoryLayout<Row>.stride` bytes each) and nothing else on the heap. It is `Codable` for
+/// the persisted-results benchmark (a cache policy needs a `Codable` entity).
+public struct Row: FetchableEntity, Codable {
     public var id: Int
     public var section: String
     public var score: Int
