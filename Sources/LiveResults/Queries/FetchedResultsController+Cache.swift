@@ -44,10 +44,9 @@ extension FetchedResultsController {
             guard show(cached.chain, from: origin, generation: generation, refreshing: true) != nil else { return nil }
             let plan = _state.withLock { $0.paging.reloadPlan }
             guard try await fetch(generation: generation, plan: plan) != nil else { return nil }
-            return _state.withLock { state in
-                _SnapshotDiff.changeSet(
-                    from: _SectionedStorage(ordering: state.core.storage.ordering), to: state.core.storage)
-            }
+            // Taken under the lock in O(1), compared outside it.
+            let shown = _state.withLock { $0.core.storage }
+            return _SnapshotDiff.changeSet(from: _SectionedStorage(ordering: shown.ordering), to: shown)
         }
     }
 
