@@ -28,6 +28,8 @@ struct CommandParsingTests {
             ("Expand  Home ", .expand(project: "Home")),
             ("pause", .pause),
             ("RESUME", .resume),
+            ("fail-next-write", .failNextWrite),
+            ("Fail-Next-Write", .failNextWrite),
             ("help", .help),
             ("quit", .quit),
         ])
@@ -79,6 +81,8 @@ struct CommandParsingTests {
             ("expand", "missing PROJECT; usage: expand PROJECT"),
             ("pause now", #"unexpected "now"; usage: pause"#),
             ("resume 1", #"unexpected "1"; usage: resume"#),
+            ("fail-next-write 2", #"unexpected "2"; usage: fail-next-write"#),
+            ("fail-write", #"unknown command "fail-write"; "help" lists the commands"#),
             ("quit now", #"unexpected "now"; usage: quit"#),
         ])
     func mistakes(line: String, message: String) {
@@ -99,9 +103,9 @@ struct CommandParsingTests {
                 "  generate COUNT [PROJECT]",
                 "      adds COUNT to-dos in one write (\"Task N\", priorities 1, 2, 3, 1…) to PROJECT, or to Inbox",
                 "  \(editUsage)",
-                "      changes a to-do's title, priority or author (- for none)",
+                "      changes a to-do's title, priority or author (- for none): shown at once, then saved",
                 "  move ID PROJECT",
-                "      moves a to-do to another project",
+                "      moves a to-do to another project: shown at once, then saved",
                 "  delete ID",
                 "      deletes a to-do",
                 "  list",
@@ -116,6 +120,8 @@ struct CommandParsingTests {
                 "      keeps the list as it is: changes are still saved, but held back until resume",
                 "  resume",
                 "      shows what changed while paused, in one change set",
+                "  fail-next-write",
+                "      makes the next write to the store fail, as a full disk would: an edit or move is rolled back",
                 "  help",
                 "      shows this help",
                 "  quit",

@@ -49,7 +49,7 @@ struct InterpreterTests {
         #expect(
             await interpreter.handle("edit 1 title Buy oat milk").lines == [
                 "edited #1 Buy oat milk (p2, by Ana Lima)",
-                "  changes: updated #1 at 0.1",
+                "  shown at once: updated #1 at 0.1",
                 "  section 0 \"Home\"",
                 "    0.0  #2 Fix bike (p1)",
                 "    0.1  #1 Buy oat milk (p2, by Ana Lima)",
@@ -57,18 +57,18 @@ struct InterpreterTests {
         #expect(
             await interpreter.handle("edit 1 priority 0").lines == [
                 "edited #1 Buy oat milk (p0, by Ana Lima)",
-                "  changes: moved #1 from 0.1 to 0.0; updated #1 at 0.0",
+                "  shown at once: moved #1 from 0.1 to 0.0; updated #1 at 0.0",
                 "  section 0 \"Home\"",
                 "    0.0  #1 Buy oat milk (p0, by Ana Lima)",
                 "    0.1  #2 Fix bike (p1)",
             ])
         #expect(
             await interpreter.handle("edit 1 author -").lines.prefix(2) == [
-                "edited #1 Buy oat milk (p0)", "  changes: updated #1 at 0.0",
+                "edited #1 Buy oat milk (p0)", "  shown at once: updated #1 at 0.0",
             ])
         #expect(
             await interpreter.handle("edit 2 author @ben").lines.prefix(2) == [
-                "edited #2 Fix bike (p1, by Ben Okafor)", "  changes: updated #2 at 0.1",
+                "edited #2 Fix bike (p1, by Ben Okafor)", "  shown at once: updated #2 at 0.1",
             ])
     }
 
@@ -86,7 +86,7 @@ struct InterpreterTests {
         #expect(
             await interpreter.handle("move 2 Work").lines == [
                 "moved #2 Fix bike to Work",
-                "  changes: moved #2 from 0.0 to 1.0; updated #2 at 1.0",
+                "  shown at once: moved #2 from 0.0 to 1.0; updated #2 at 1.0",
                 "  section 0 \"Home\"",
                 "    0.0  #1 Buy milk (p2, by Ana Lima)",
                 "  section 1 \"Work\"",

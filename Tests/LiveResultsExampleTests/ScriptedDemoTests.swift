@@ -12,6 +12,8 @@ struct ScriptedDemoTests {
         #"Seeded 5 to-dos, and under "todo.6" a value from an older version."#,
         "Fetched 5 to-dos in 3 projects:",
         #"  skipped "todo.6": missing field "title" (written by an older version?)"#,
+        // The demo removed what its lists saved before: the first list reads the store.
+        "  no saved to-dos to show first: read from the store",
         // One request for the authors of every shown to-do, each id once; #5 has none to request.
         "  authors requested in one batch: ana, ben",
         "  authors arrived: updated #2 at 1.0; updated #1 at 1.1; updated #3 at 2.0; updated #4 at 2.1",
@@ -146,6 +148,7 @@ struct ScriptedDemoTests {
         "  Pages follow the stored ids: the first reads 1 to 4 and 6, which cannot be read, so it shows 4 to-dos;"
             + " more ids follow, so there is a next page.",
         #"  skipped "todo.6": missing field "title" (written by an older version?)"#,
+        "  no saved to-dos to show first: read from the store",
         #"  changes: inserted section 0 "Home"; inserted section 1 "Work"; inserted #1 at 0.0; inserted #4 at 1.0; "#
             + "inserted #2 at 1.1; inserted #3 at 1.2",
         "  authors requested in one batch: ana, ben",
@@ -229,27 +232,86 @@ struct ScriptedDemoTests {
         "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
         "    2.2  #3 Write report (p1, by Ana Lima)",
         "",
-        "Done: 8 to-dos in 3 projects loaded from 2 pages, all saved in the store.",
-        "Authors fetched in 3 requests for 6 keys by the first list, 2 requests for 3 keys by the second: "
-            + "one batch each time a list needed some.",
+        // "Buy oat milk" < "Call plumber" at priority 1: shown first at once, then back where it was when
+        // the write fails. The rollback speaks in the coordinates of the list with the edit shown.
+        #"Step 14: make the next write fail, then raise #1 "Buy oat milk" to priority 1"#,
+        "  The list shows the edit at once, before the store saves it; the write fails, and the edit is rolled back.",
+        "  shown at once: moved #1 from 0.1 to 0.0; updated #1 at 0.0",
+        "  write failed: simulated failure; rolled back: moved #1 from 0.0 to 0.1; updated #1 at 0.1",
+        #"  section 0 "Home""#,
+        "    0.0  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    0.1  #1 Buy oat milk (p2, by Ana Lima)",
+        "    0.2  #10 Task 10 (p2)",
+        #"  section 1 "Later" (collapsed, 2 to-dos hidden)"#,
+        #"  section 2 "Work""#,
+        "    2.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    2.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        // The store's event after the write is the version shown: no second change set.
+        #"Step 15: raise #1 "Buy oat milk" to priority 1 again: this write succeeds"#,
+        "  The store's event brings the version shown already: nothing more changes.",
+        "  shown at once: moved #1 from 0.1 to 0.0; updated #1 at 0.0",
+        #"  section 0 "Home""#,
+        "    0.0  #1 Buy oat milk (p1, by Ana Lima)",
+        "    0.1  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    0.2  #10 Task 10 (p2)",
+        #"  section 1 "Later" (collapsed, 2 to-dos hidden)"#,
+        #"  section 2 "Work""#,
+        "    2.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    2.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        // The second list saved its two pages at step 10: stored ids 1 to 11, 9 to-dos. Since then #8 was
+        // deleted, so two pages of 5 stored ids now reach #12; #10 and #11 were changed while paused, #1
+        // raised. Expanded: the new list shows every project.
+        "Step 16: open the second list again, as the next launch would: a new list over the same store and saved"
+            + " to-dos",
+        "  It shows at once the to-dos the second list saved when it loaded its second page, reads the store"
+            + " behind them, and reports what changed since in one change set.",
+        "  showing 9 to-dos saved <date> (refreshing…)",
+        #"  skipped "todo.6": missing field "title" (written by an older version?)"#,
+        #"  refreshed from the store: deleted section 0 "Errands"; deleted #8 from 0.0; inserted #12 at 1.1; "#
+            + "moved #1 from 1.1 to 0.0; moved #10 from 2.1 to 0.2; moved #11 from 2.2 to 1.0; updated #1 at 0.0; "
+            + "updated #10 at 0.2; updated #11 at 1.0",
+        "  authors requested in one batch: ana, ben",
+        "  authors arrived: updated #1 at 0.0; updated #7 at 0.1; updated #4 at 2.0; updated #2 at 2.1; "
+            + "updated #3 at 2.2",
+        #"  section 0 "Home""#,
+        "    0.0  #1 Buy oat milk (p1, by Ana Lima)",
+        "    0.1  #7 Call plumber (p1, by Benjamin Okafor)",
+        "    0.2  #10 Task 10 (p2)",
+        #"  section 1 "Later""#,
+        "    1.0  #11 Task 11 (p1)",
+        "    1.1  #12 Task 12 (p1)",
+        "    1.2  #9 Task 9 (p1)",
+        #"  section 2 "Work""#,
+        "    2.0  #4 Email Ana (p1, by Benjamin Okafor)",
+        "    2.1  #2 Fix bike (p1, by Benjamin Okafor)",
+        "    2.2  #3 Write report (p1, by Ana Lima)",
+        "",
+        "Done: 9 to-dos in 3 projects loaded from 2 pages, all saved in the store.",
+        "Authors fetched in 3 requests for 6 keys by the first list, 2 requests for 3 keys by the second, "
+            + "1 request for 2 keys by the third: one batch each time a list needed some.",
     ]
 
     @Test("The demo prints exactly the lists and change sets the ordering rule gives")
     func output() async throws {
         var lines: [String] = []
         try await ScriptedDemo.run(store: InMemoryKeyValueStore()) { lines.append($0) }
-        #expect(lines == Self.expectedLines)
+        #expect(withoutDates(lines) == Self.expectedLines)
     }
 
-    @Test("The demo replaces the to-dos of a used store, leaves its other keys, and prints the same lines again")
+    @Test("The demo replaces the to-dos and saved to-dos of a used store, leaves its other keys, and prints the same")
     func repeatable() async throws {
         let store = InMemoryKeyValueStore()
+        let saved = InMemoryResultsStore()
         try store.set("kept", forKey: "settings.theme")
         try store.set("{}", forKey: "todo.42")
         for _ in 1...2 {
             var lines: [String] = []
-            try await ScriptedDemo.run(store: store) { lines.append($0) }
-            #expect(lines == Self.expectedLines)
+            try await ScriptedDemo.run(store: store, resultsStore: saved) { lines.append($0) }
+            #expect(withoutDates(lines) == Self.expectedLines)
         }
         #expect(store.contents["settings.theme"]?.asText == "kept")
         #expect(store.keys(withPrefix: "todo.").count == 18)  // 17 to-dos and the older version's value
@@ -257,7 +319,7 @@ struct ScriptedDemoTests {
 
     @Test("After each step, the list is the stored to-dos of its pages in order; a paused list stays as it was")
     func listsFollowTheOrderingRule() async throws {
-        var todos = TodoList(store: InMemoryKeyValueStore())
+        var todos = TodoList(store: InMemoryKeyValueStore(), resultsStore: InMemoryResultsStore())
         try await todos.load()
         for item in ScriptedDemo.seed {
             try todos.repository.save(item)
@@ -289,7 +351,8 @@ struct ScriptedDemoTests {
             #expect(Array(todos.controller.fetchedObjects) == expected)
             #expect(todos.controller.sections.map(\.name) == Array(Set(expected.map(\.project))).sorted())
         }
-        #expect(pagesSeen == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2])
+        // The list opened last continues with the two pages the second list saved.
+        #expect(pagesSeen == [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2])
         #expect(pausedSteps == [11])
         #expect(todos.hasMore)
     }

@@ -53,6 +53,8 @@ extension Command {
             return .pause
         case "resume":
             return .resume
+        case "fail-next-write":
+            return .failNextWrite
         case "help":
             return .help
         case "quit":

@@ -4,9 +4,10 @@ public enum Command: Equatable, Sendable {
     case add(title: String, project: String, priority: Int, authorID: String?)
     /// `generate COUNT [PROJECT]`, the project `Inbox` if none is given
     case generate(count: Int, project: String)
-    /// `edit ID title TITLE...`, `edit ID priority PRIORITY`, `edit ID author AUTHOR|-`
+    /// `edit ID title TITLE...`, `edit ID priority PRIORITY`, `edit ID author AUTHOR|-`: shown at once,
+    /// then saved
     case edit(id: Int, TodoEdit)
-    /// `move ID PROJECT`
+    /// `move ID PROJECT`: shown at once, then saved
     case move(id: Int, project: String)
     /// `delete ID`
     case delete(id: Int)
@@ -22,6 +23,8 @@ public enum Command: Equatable, Sendable {
     case pause
     /// `resume`
     case resume
+    /// `fail-next-write`
+    case failNextWrite
     /// `help`
     case help
     /// `quit`

@@ -9,7 +9,7 @@ public struct CommandSyntax: Sendable {
 
     /// Every command, in the order `help` lists them.
     public static let all = [
-        add, generate, edit, move, delete, list, more, collapse, expand, pause, resume, help, quit,
+        add, generate, edit, move, delete, list, more, collapse, expand, pause, resume, failNextWrite, help, quit,
     ]
 
     static let add = CommandSyntax(
@@ -19,8 +19,9 @@ public struct CommandSyntax: Sendable {
         summary: "adds COUNT to-dos in one write (\"Task N\", priorities 1, 2, 3, 1…) to PROJECT, or to Inbox")
     static let edit = CommandSyntax(
         name: "edit", usage: "edit ID title TITLE... | edit ID priority PRIORITY | edit ID author AUTHOR|-",
-        summary: "changes a to-do's title, priority or author (- for none)")
-    static let move = CommandSyntax(name: "move", usage: "move ID PROJECT", summary: "moves a to-do to another project")
+        summary: "changes a to-do's title, priority or author (- for none): shown at once, then saved")
+    static let move = CommandSyntax(
+        name: "move", usage: "move ID PROJECT", summary: "moves a to-do to another project: shown at once, then saved")
     static let delete = CommandSyntax(name: "delete", usage: "delete ID", summary: "deletes a to-do")
     static let list = CommandSyntax(
         name: "list", usage: "list",
@@ -36,6 +37,9 @@ public struct CommandSyntax: Sendable {
         summary: "keeps the list as it is: changes are still saved, but held back until resume")
     static let resume = CommandSyntax(
         name: "resume", usage: "resume", summary: "shows what changed while paused, in one change set")
+    static let failNextWrite = CommandSyntax(
+        name: "fail-next-write", usage: "fail-next-write",
+        summary: "makes the next write to the store fail, as a full disk would: an edit or move is rolled back")
     static let help = CommandSyntax(name: "help", usage: "help", summary: "shows this help")
     static let quit = CommandSyntax(
         name: "quit", usage: "quit", summary: "leaves (so does the end of the input); every change is already saved")

@@ -33,6 +33,17 @@ import LiveResults
 ///   …
 /// ```
 ///
+/// `edit` and `move` show their change at once, then save it; `fail-next-write` makes the next write
+/// fail, and the reply shows the edit rolled back:
+///
+/// ```text
+/// > edit 2 title Fix the bike
+/// edit of #2 not saved
+///   shown at once: updated #2 at 0.0
+///   write failed: simulated failure; rolled back: updated #2 at 0.0
+///   …
+/// ```
+///
 /// A line that is not a command, or names an id with no readable to-do, answers with `error: ` and
 /// a message, and changes nothing.
 public struct Interpreter: Sendable {
@@ -73,11 +84,17 @@ public struct Interpreter: Sendable {
             let ids = first == last ? "#\(first)" : "#\(first) to #\(last)"
             return try await changed { _ in "generated \(TodoFormatter.count(count, "to-do")) in \(project): \(ids)" }
         case .edit(let id, let edit):
-            let item = try todos.edit(id: id) { apply(edit, to: &$0) }
-            return try await changed { "edited \($0.describe(item))" }
+            return try await editOptimistically(id, "edit") {
+                apply(edit, to: &$0)
+            } saved: { item, listing in
+                "edited \(listing.describe(item))"
+            }
         case .move(let id, let project):
-            let item = try todos.edit(id: id) { $0.project = project }
-            return try await changed { _ in "moved #\(id) \(item.title) to \(project)" }
+            return try await editOptimistically(id, "move") {
+                $0.project = project
+            } saved: { item, _ in
+                "moved #\(id) \(item.title) to \(project)"
+            }
         case .delete(let id):
             try todos.delete(id: id)
             return try await changed { _ in "deleted #\(id)" }
@@ -104,10 +121,32 @@ public struct Interpreter: Sendable {
                 missed.isEmpty
                     ? "resumed: nothing changed while paused" : "resumed: one change set catches up with the pause"
             }
+        case .failNextWrite:
+            todos.failNextWrite()
+            return InterpreterReply(["the next write to the store will fail (simulated)"])
         case .help:
             return InterpreterReply(CommandSyntax.helpLines)
         case .quit:
             return InterpreterReply(["bye"], quits: true)
+        }
+    }
+
+    /// Runs an edit shown at once, then saved. A failed write is answered, not thrown: the reply shows
+    /// the edit rolled back, as `edit of #2 not saved` then
+    /// `  write failed: simulated failure; rolled back: updated #2 at 0.0`.
+    ///
+    /// - Parameters:
+    ///   - verb: `edit` or `move`, for the reply to a failed write.
+    ///   - saved: The reply's first line once the edited to-do is saved.
+    private func editOptimistically(
+        _ id: Int, _ verb: String, _ change: (inout TodoItem) -> Void,
+        saved summary: (TodoItem, TodoListing) -> String
+    ) async throws(TodoListError) -> InterpreterReply {
+        do throws(TodoListError) {
+            let item = try await todos.editOptimistically(id: id, change)
+            return try await changed { summary(item, $0) }
+        } catch .storeFailed {
+            return try await changed { _ in "\(verb) of #\(id) not saved" }
         }
     }
 

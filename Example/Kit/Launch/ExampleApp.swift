@@ -1,4 +1,5 @@
 import Foundation
+import LiveResults
 
 /// `LiveResultsExample`: parses the command line, opens the store and runs the chosen mode.
 ///
@@ -8,6 +9,9 @@ import Foundation
 /// |---|---|---|
 /// | demo | a new UserDefaults suite in a temporary folder, removed at the end | ``FileKeyValueStore`` at PATH; its to-dos are replaced |
 /// | `--interactive` | the UserDefaults suite ``defaultSuiteName``, created on first run | ``FileKeyValueStore`` at PATH |
+///
+/// Each list saves the to-dos it shows in a `FileResultsStore` next to its store's file: see
+/// ``resultsStore(nextTo:)``.
 public enum ExampleApp {
     /// The suite of the interactive mode: `~/.config/LiveResultsExample.plist` on Linux.
     public static let defaultSuiteName = "LiveResultsExample"
@@ -43,43 +47,66 @@ public enum ExampleApp {
         case .demo:
             try await runDemo(storePath: options.storePath, console: console)
         case .interactive:
-            try await runInteractive(store: openStore(path: options.storePath), pageSize: options.pageSize, console)
+            let (store, results) = try openStore(path: options.storePath)
+            try await runInteractive(store: store, results: results, pageSize: options.pageSize, console)
         }
     }
 
-    /// The file store at `path`, or the default UserDefaults suite.
-    private static func openStore(path: String?) throws -> any KeyValueStore {
-        guard let path else { return try UserDefaultsKeyValueStore(suiteName: defaultSuiteName) }
-        return try FileKeyValueStore(path: path)
+    /// The saved to-dos of the store file at `path`: a `FileResultsStore` in the folder `PATH.cache`,
+    /// next to it, such as `todos.plist.cache/` for `todos.plist`.
+    ///
+    /// A folder of its own, named after the whole file name, so that two stores in one folder never
+    /// share their saved to-dos, and the folder is never the store's file, whatever its name.
+    public static func resultsStore(nextTo path: String) -> FileResultsStore {
+        FileResultsStore(directory: URL(fileURLWithPath: path + ".cache", isDirectory: true))
+    }
+
+    /// The file store at `path`, or the default UserDefaults suite, and the saved to-dos next to its file.
+    private static func openStore(path: String?) throws -> (any KeyValueStore, FileResultsStore?) {
+        guard let path else {
+            let suite = try UserDefaultsKeyValueStore(suiteName: defaultSuiteName)
+            return (suite, suite.filePath.map(resultsStore(nextTo:)))
+        }
+        let store = try FileKeyValueStore(path: path)
+        return (store, resultsStore(nextTo: store.location))
     }
 
     private static func runDemo(storePath: String?, console: Console) async throws {
         console.print("LiveResults example: to-dos by project, sorted by priority then title, kept live.")
         guard let storePath else {
-            try await withTemporaryStore { store in
+            try await withTemporaryStore { store, results in
                 console.print("Store: a new temporary \(store.location), removed at the end; --store PATH keeps one.")
-                try await ScriptedDemo.run(store: store, output: console.print)
+                try await ScriptedDemo.run(store: store, resultsStore: results, output: console.print)
             }
             return
         }
         let store = try FileKeyValueStore(path: storePath)
         console.print("Store: \(store.location)")
-        try await ScriptedDemo.run(store: store, output: console.print)
+        try await ScriptedDemo.run(
+            store: store, resultsStore: resultsStore(nextTo: store.location), output: console.print)
         console.print("Continue with: swift run LiveResultsExample --interactive --store \(storePath)")
     }
 
-    private static func runInteractive(store: any KeyValueStore, pageSize: Int, _ console: Console) async throws {
+    private static func runInteractive(
+        store: any KeyValueStore, results: FileResultsStore?, pageSize: Int, _ console: Console
+    ) async throws {
         console.print("LiveResults example, interactive. Store: \(store.location)")
+        if let results { console.print("Saved to-dos: \(results.directory.path)") }
         try await InteractiveSession.run(
-            store: store, pageSize: pageSize, input: console.readLine, output: console.print, prompt: console.prompt,
-            echoesInput: !console.isTerminal)
+            store: store, pageSize: pageSize, resultsStore: results, input: console.readLine, output: console.print,
+            prompt: console.prompt, echoesInput: !console.isTerminal)
     }
 
-    /// Runs `body` with a UserDefaults suite in a new temporary folder, then removes the folder.
-    private static func withTemporaryStore(_ body: (UserDefaultsKeyValueStore) async throws -> Void) async throws {
+    /// Runs `body` with a UserDefaults suite in a new temporary folder, and the saved to-dos next to its
+    /// file, then removes the folder.
+    private static func withTemporaryStore(
+        _ body: (UserDefaultsKeyValueStore, any ResultsStore) async throws -> Void
+    ) async throws {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("LiveResultsExample-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await body(UserDefaultsKeyValueStore(suiteName: folder.appendingPathComponent("todos").path))
+        let todos = folder.appendingPathComponent("todos").path
+        let suite = try UserDefaultsKeyValueStore(suiteName: todos)
+        try await body(suite, resultsStore(nextTo: suite.filePath ?? todos + ".plist"))
     }
 }

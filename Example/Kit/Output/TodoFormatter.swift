@@ -19,6 +19,16 @@ import LiveResults
 /// While the controller is paused, the change line says the changes are held, and the list says it is
 /// the one frozen at the pause.
 ///
+/// A list's first fetch says where its to-dos come from, and an optimistic edit what it showed before
+/// its write, and what undid it when the write failed:
+///
+/// ```text
+///   showing 3 to-dos saved 2026-11-24 10:00 (refreshing…)
+///   refreshed from the store: inserted #4 at 1.0
+///   shown at once: updated #2 at 0.0
+///   write failed: simulated failure; rolled back: updated #2 at 0.0
+/// ```
+///
 /// A change set of more than ``maximumChanges`` changes is cut short, so that a thousand inserts make
 /// one readable line; a list is cut short only when asked.
 public enum TodoFormatter {
@@ -47,6 +57,14 @@ public enum TodoFormatter {
     /// `3 to-dos`, or `1 to-do`.
     static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
+    /// `2026-11-24 10:00`, in the local time zone: when saved to-dos were saved.
+    public static func describe(savedAt date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
     }
 
     /// `1.0`: the section, then the item.
@@ -126,14 +144,16 @@ public enum TodoFormatter {
         }
     }
 
-    /// One line per update: skipped values and diagnostics first, then the change sets, or a line
-    /// saying there was none (see ``changes(in:whilePaused:)``).
+    /// One line per update: skipped values, diagnostics and where the to-dos come from first, then the
+    /// change sets, or a line saying there was none (see ``changes(in:whilePaused:)``).
     public static func lines(for updates: [TodoListUpdate], whilePaused isPaused: Bool = false) -> [String] {
         notes(in: updates) + changes(in: updates, whilePaused: isPaused)
     }
 
     /// `  skipped "todo.6": …` for each skipped value, `  controller: …` for each diagnostic,
-    /// `  authors requested in one batch: …` for each author request.
+    /// `  authors requested in one batch: …` for each author request, and where a first fetch's to-dos
+    /// come from: `  showing 3 to-dos saved 2026-11-24 10:00 (refreshing…)` then
+    /// `  refreshed from the store: …`, or `  no saved to-dos to show first: read from the store`.
     public static func notes(in updates: [TodoListUpdate]) -> [String] {
         updates.compactMap(note(for:))
     }
@@ -143,7 +163,12 @@ public enum TodoFormatter {
         case .skipped(let issue): "  skipped \(issue)"
         case .diagnostic(let text): "  controller: \(text)"
         case .authorsRequested(let ids): "  authors requested in one batch: \(ids.joined(separator: ", "))"
-        case .changed: nil
+        case .showingSaved(let shown, let savedAt):
+            "  showing \(count(shown, "to-do")) saved \(describe(savedAt: savedAt)) (refreshing…)"
+        case .refreshed(let changes):
+            "  refreshed from the store: \(changes.isEmpty ? "nothing changed" : describe(changes))"
+        case .noSavedResults: "  no saved to-dos to show first: read from the store"
+        case .changed, .shownAtOnce, .rolledBack: nil
         }
     }
 
@@ -159,13 +184,30 @@ public enum TodoFormatter {
         }
     }
 
-    /// One line per change set; if there was none, `  changes: none`, or, `isPaused`,
-    /// `  changes: held until "resume"`: a paused controller delivers nothing, whatever changed.
+    /// One line per change set, in order: `  changes: …`, or for an optimistic edit
+    /// `  shown at once: …` and, if its write failed, `  write failed: REASON; rolled back: …`. If there
+    /// was none, `  changes: none`, or, `isPaused`, `  changes: held until "resume"`: a paused controller
+    /// delivers nothing, whatever changed. A refresh of saved to-dos says what changed in its note.
     public static func changes(in updates: [TodoListUpdate], whilePaused isPaused: Bool = false) -> [String] {
-        let lines = updates.compactMap { update in
-            if case .changed(let changes) = update { line(for: changes) } else { nil }
-        }
-        guard lines.isEmpty else { return lines }
-        return [isPaused ? #"  changes: held until "resume""# : line(for: ChangeSet())]
+        let lines = updates.compactMap { changeLine(for: $0, whilePaused: isPaused) }
+        let refreshed = updates.contains { if case .refreshed = $0 { true } else { false } }
+        guard lines.isEmpty, !refreshed else { return lines }
+        return [isPaused ? #"  changes: \#(held)"# : line(for: ChangeSet())]
     }
+
+    private static func changeLine(for update: TodoListUpdate, whilePaused isPaused: Bool) -> String? {
+        switch update {
+        case .changed(let changes):
+            line(for: changes)
+        case .shownAtOnce(let changes):
+            "  shown at once: \(describe(changes))"
+        case .rolledBack(let changes, let reason):
+            "  write failed: \(reason); rolled back: \(isPaused && changes.isEmpty ? held : describe(changes))"
+        case .skipped, .diagnostic, .authorsRequested, .showingSaved, .refreshed, .noSavedResults:
+            nil
+        }
+    }
+
+    /// What a paused list says of its changes.
+    private static let held = #"held until "resume""#
 }

@@ -22,6 +22,11 @@ import LiveResults
 /// ``loadMore()`` each next one. To-dos written through the ``repository`` join the list at once, as
 /// live events do, whatever the pages loaded.
 ///
+/// Given a ``resultsStore``, the list saves what it shows after every fetch and page there, and its
+/// first fetch shows the to-dos saved by an earlier list (an earlier launch) at once while it reads
+/// the store behind them: see ``load()``. ``editOptimistically(id:_:)`` shows an edit before the store
+/// saves it, and rolls it back if the write fails; ``failNextWrite()`` makes the next one fail.
+///
 /// ```swift
 /// let todos = TodoList(store: InMemoryKeyValueStore(), pageSize: 20)
 /// try await todos.load()
@@ -51,7 +56,13 @@ public final class TodoList: Sendable {
     public let authors: Association<TodoItem, Author>
     /// How many stored to-dos a page reads: readable or not, so a page can show fewer.
     public let pageSize: Int
+    /// Where the list saves the to-dos it shows, to show them first the next time: see ``load()``.
+    public let resultsStore: (any ResultsStore)?
 
+    /// The store as the repositories see it: ``failNextWrite()`` makes its next write fail.
+    let writes: SimulatedFailureStore
+    /// Shows an edited to-do at once, saves it, and rolls it back if the save fails.
+    let optimisticSave: Mutation<TodoItem, TodoItem, Void>
     /// Drops the controller's cached authors when sent: see ``forgetAuthors()``.
     let memoryPressure = MemoryPressureSignal()
     let log: _UpdateLog
@@ -63,30 +74,37 @@ public final class TodoList: Sendable {
     /// - Parameters:
     ///   - store: Where the to-dos are kept.
     ///   - pageSize: How many stored to-dos a page reads; more than 0.
-    public convenience init(store: any KeyValueStore, pageSize: Int = defaultPageSize) {
-        self.init(store: store, pageSize: pageSize) { repository, after in
+    ///   - resultsStore: Where to save the to-dos shown, and to read those an earlier list saved; none
+    ///     by default.
+    public convenience init(
+        store: any KeyValueStore, pageSize: Int = defaultPageSize, resultsStore: (any ResultsStore)? = nil
+    ) {
+        self.init(store: store, pageSize: pageSize, resultsStore: resultsStore) { repository, after in
             repository.fetchPage(after: after, limit: pageSize)
         }
     }
 
     /// Creates a list whose pages come from `readPage`, which is given the repository and the page's
-    /// cursor: the store's pages, or, in tests, pages that fail.
+    /// cursor: the store's pages, or, in tests, pages that fail. `now` dates the saved to-dos and
+    /// decides whether they expired.
     init(
         store: any KeyValueStore,
         pageSize: Int,
+        resultsStore: (any ResultsStore)? = nil,
+        now: @escaping @Sendable () -> Date = Date.init,
         readPage: @escaping @Sendable (EntityRepository<TodoItem>, _ after: Int?) async throws -> Page<TodoItem, Int?>
     ) {
         precondition(pageSize > 0, "a page reads at least one to-do")
         let log = _UpdateLog()
+        // Every write goes through the switch of `failNextWrite()`, so that a simulated failure is the store's.
+        let store = SimulatedFailureStore(store)
         let repository = EntityRepository<TodoItem>(store: store, reportIssue: { log.record(.skipped($0)) })
         authorRepository = EntityRepository<Author>(store: store, reportIssue: { log.record(.skipped($0)) })
         authors = Self.authorsAssociation(reading: authorRepository, log: log)
-        // The general form, with the last stored id scanned as the cursor. Not `keyedPages(by: \.id, …)`:
-        // its pages stop at the first one with fewer entities than the limit, and a page that scans an
-        // unreadable value (such as the demo's older one) has fewer, although more to-dos follow it.
-        let pages = FetchDefinition<TodoItem>(
-            firstPage: Int?.none, pageRequest: { after in try await readPage(repository, after) },
-            associations: [authors])
+        // Pages by the last stored id scanned, saved in `resultsStore` if there is one.
+        let pages = Self.definition(
+            pageRequest: { after in try await readPage(repository, after) }, associations: [authors],
+            cache: resultsStore.map { Self.cachePolicy(saving: $0, pageSize: pageSize, now: now) })
         controller = FetchedResultsController(
             definition: pages,
             sortDescriptors: Self.sortDescriptors,
@@ -100,16 +118,34 @@ public final class TodoList: Sendable {
         display = CollapsibleSections(controller)
         display.delegate = log
         subscription = controller.observe(repository.events)
+        optimisticSave = Self.optimisticSave(controller: controller, repository: repository, log: log)
         self.repository = repository
         self.pageSize = pageSize
+        self.resultsStore = resultsStore
+        self.writes = store
         self.log = log
     }
 
     /// Fetches the first page of to-dos from the store; a refetch reloads as many pages as are loaded.
     ///
+    /// With a ``resultsStore``, the first fetch first shows the to-dos an earlier list with this page
+    /// size saved there, unless they are older than ``savedResultsLifetime``: ``takeUpdates()`` then
+    /// holds ``TodoListUpdate/showingSaved(count:savedAt:)`` and, once the store is read,
+    /// ``TodoListUpdate/refreshed(_:)`` with the difference; else ``TodoListUpdate/noSavedResults``.
+    /// Every successful fetch, and every page loaded, saves what the list shows.
+    ///
+    /// - Throws: The page's error if the store could not be read; saved to-dos shown stay shown.
     /// - Complexity: O(*p* *n* log *n*) for *p* pages and *n* stored to-dos: each page lists the store's keys.
     public func load() async throws {
-        try await controller.performFetch()
+        let isFirstFetch = controller.resultsOrigin == .none
+        do {
+            try await controller.performFetch()
+        } catch {
+            _ = log.fetchEnded(succeeded: false)
+            throw error
+        }
+        let showedSaved = log.fetchEnded(succeeded: true)
+        if resultsStore != nil, isFirstFetch, !showedSaved { log.record(.noSavedResults) }
     }
 
     /// What happened since the last call, oldest first: the change sets of ``display``, skipped values,
@@ -206,6 +242,13 @@ public final class TodoList: Sendable {
 
     /// Runs a write, turning a store error into ``TodoListError/storeFailed(_:)``.
     private func storing<Result>(_ write: () throws -> Result) throws(TodoListError) -> Result {
+        try Self.storing(in: repository, write)
+    }
+
+    /// Runs a write to `repository`, turning a store error into ``TodoListError/storeFailed(_:)``.
+    static func storing<Result>(in repository: EntityRepository<TodoItem>, _ write: () throws -> Result)
+        throws(TodoListError) -> Result
+    {
         do {
             return try write()
         } catch let error as KeyValueStoreError {
