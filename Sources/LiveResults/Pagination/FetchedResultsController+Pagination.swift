@@ -85,8 +85,9 @@ extension FetchedResultsController {
                         self?.pageFailed(error, token: token, direction)
                         throw error
                     }
-                    guard let self else { return ChangeSet<Entity>() }
-                    let changes = self.pageArrived(page, token: token, direction)
+                    guard let self, let changes = self.pageArrived(page, token: token, direction) else {
+                        return ChangeSet<Entity>()
+                    }
                     await self.saveToCache()
                     return changes
                 }
@@ -98,9 +99,11 @@ extension FetchedResultsController {
     }
 
     /// Adds a page's entities as live inserts, unless a reset or a fetch left its load behind.
+    ///
+    /// - Returns: The change set, or `nil` when the page was dropped (and nothing needs saving).
     @inlinable func pageArrived(
         _ page: _PageSource<Entity>.LoadedPage, token: UInt64, _ direction: _Paging<Entity>.Direction
-    ) -> ChangeSet<Entity> {
+    ) -> ChangeSet<Entity>? {
         let (entities, repeatedIDs) = _DuplicateIDs.firstOccurrences(in: page.entities)
         let events = entities.map { EntityEvent.inserted($0) }
         let outcome = _state.withLock { state -> (ChangeSet<Entity>, [AssociationWaiter])? in
@@ -117,7 +120,7 @@ extension FetchedResultsController {
         }
         guard let (changes, waiters) = outcome else {
             report(.pageDropped)
-            return ChangeSet()
+            return nil
         }
         if !repeatedIDs.isEmpty { report(.duplicateIDsInFetchResult(repeatedIDs)) }
         deliverPending()

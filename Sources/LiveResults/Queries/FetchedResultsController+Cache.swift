@@ -46,7 +46,7 @@ extension FetchedResultsController {
             guard try await fetch(generation: generation, plan: plan) != nil else { return nil }
             // Taken under the lock in O(1), compared outside it.
             let shown = _state.withLock { $0.core.storage }
-            return _SnapshotDiff.changeSet(from: _SectionedStorage(ordering: shown.ordering), to: shown)
+            return _SnapshotDiff.everything(of: shown, inserted: true)
         }
     }
 

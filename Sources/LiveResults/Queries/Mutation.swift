@@ -18,8 +18,9 @@
 /// - **It throws** (or the task is cancelled): the update is rolled back (each entity the events touched
 ///   returns to its earlier version, unless a later event changed it: the live version wins), and the
 ///   error is rethrown.
-/// - **It returns**: the update is committed, every registry key under the `invalidating` prefixes is
-///   refetched (``ResultsRegistry/invalidate(prefix:)``), and the operation's result is returned.
+/// - **It returns**: the update is committed, every live registry controller under the `invalidating`
+///   prefixes is refetched once, concurrently (as ``ResultsRegistry/invalidate(prefix:)`` does), and the
+///   operation's result is returned.
 ///
 /// A mutation is a value: define it once and run it for each input, from any task at once.
 public struct Mutation<Entity: FetchableEntity, Input: Sendable, Output: Sendable>: Sendable {
@@ -73,9 +74,8 @@ public struct Mutation<Entity: FetchableEntity, Input: Sendable, Output: Sendabl
             throw error
         }
         update.commit()
-        if let registry {
-            for prefix in invalidatedPrefixes { await registry.invalidate(prefix: prefix) }
-        }
+        // One pass over the prefixes, so that a controller under two of them is refetched once.
+        await registry?.invalidate(prefixes: invalidatedPrefixes)
         return output
     }
 }

@@ -139,7 +139,12 @@ public final class ResultsRegistry: Sendable {
     /// - Parameter prefix: The prefix of the keys to refetch (see ``QueryKey/hasPrefix(_:)``).
     /// - Complexity: O(*n*) for the *n* keys of the registry, plus the fetches, which run concurrently.
     public func invalidate(prefix: QueryKey) async {
-        let controllers = live().filter { $0.key.hasPrefix(prefix) }.map(\.controller)
+        await invalidate(prefixes: [prefix])
+    }
+
+    /// Refetches, once each, the live controllers whose key starts with any of `prefixes`.
+    func invalidate(prefixes: [QueryKey]) async {
+        let controllers = live().filter { entry in prefixes.contains { entry.key.hasPrefix($0) } }.map(\.controller)
         guard !controllers.isEmpty else { return }
         await withTaskGroup(of: Void.self) { group in
             for controller in controllers {

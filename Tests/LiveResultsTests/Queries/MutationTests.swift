@@ -47,6 +47,15 @@ struct MutationTests {
         recorder.expectChain()
     }
 
+    @Test("a controller under two of the named prefixes is refetched once")
+    func overlappingPrefixes() async throws {
+        let store = FakeStore(ScenarioFixture.sample)
+        let (registry, controller) = try await Self.shared(store)
+        let touch = Mutation(controller: controller, invalidating: [[], ["items"]], in: registry) { (_: Int) in }
+        try await touch.run(1)
+        #expect(store.calls == 2, "the first fetch, then one refetch")
+    }
+
     @Test("a failing operation rolls the optimistic events back and rethrows; nothing is invalidated")
     func failure() async throws {
         let store = FakeStore(ScenarioFixture.sample)
