@@ -61,6 +61,9 @@ public struct ControllerStatistics: Sendable, Hashable {
     public var failedCacheLoads = 0
     /// Saves to the definition's cache that failed.
     public var failedCacheSaves = 0
+    /// Times an update stream's consumer fell behind by more than its buffer, and what it had not read
+    /// was replaced by one catch-up update (see ``FetchedResultsController/updates(since:bufferLimit:)``).
+    public var collapsedUpdateBacklogs = 0
 
     /// Creates zeroed counters.
     @inlinable public init() {}

@@ -379,8 +379,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     deinit {
         // Ends every `changes` sequence, so that `for await` loops over them finish.
-        for continuation in _state.withLock({ Array($0.continuations.values) }) {
+        let (continuations, updateStreams) = _state.withLock {
+            (Array($0.continuations.values), Array($0.updates.subscribers.values))
+        }
+        for continuation in continuations {
             continuation.finish()
+        }
+        // Update streams end after what they queued: a consumer reads up to the controller's last version.
+        for stream in updateStreams {
+            stream.end()
         }
     }
 

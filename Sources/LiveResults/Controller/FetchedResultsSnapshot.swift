@@ -14,9 +14,13 @@ import Foundation
 /// ```
 public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     @usableFromInline let _storage: _SectionedStorage<Entity>
+    /// The positions of a replica's results, which follow no ordering rule (see ``ResultsReplica``);
+    /// `nil` for a controller's.
+    @usableFromInline let _positions: _PositionIndex<Entity.ID>?
 
-    @inlinable init(_storage: _SectionedStorage<Entity>) {
+    @inlinable init(_storage: _SectionedStorage<Entity>, _positions: _PositionIndex<Entity.ID>? = nil) {
         self._storage = _storage
+        self._positions = _positions
     }
 
     /// The sections, in section order.
@@ -54,14 +58,17 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(log *n*).
     @inlinable public func indexPath(for entity: Entity) -> IndexPath? {
-        _storage.indexPath(forID: entity.id)
+        indexPath(forID: entity.id)
     }
 
     /// The index path of the entity with this id, or `nil` if it is not shown.
     ///
     /// - Complexity: O(log *n*).
     @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? {
-        _storage.indexPath(forID: id)
+        guard let _positions else { return _storage.indexPath(forID: id) }
+        guard let stored = _storage.stored(forID: id) else { return nil }
+        let place = _storage.sections.position(ofWeight: _positions.position(ofLabel: stored.sequence))
+        return IndexPath(_section: place.position, item: place.remainder)
     }
 
     /// The shown version of the entity with this id, or `nil`.

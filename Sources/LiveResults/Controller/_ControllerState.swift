@@ -67,6 +67,8 @@
     @usableFromInline var observers: [UInt64: ChangeObserver] = [:]
     @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
+    /// The versions of the results and the update streams (see ``FetchedResultsController/updates(since:bufferLimit:)``).
+    @usableFromInline var updates = _UpdateFeed<Entity>()
 
     /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from
     /// `pendingHead` on, so taking one costs O(1) however long the backlog behind a slow observer.
@@ -111,7 +113,7 @@
     /// holds it back while paused or coalescing.
     @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>, _ kind: _HeldChanges<Entity>.Kind = .events) {
         guard !changes.isEmpty else { return }
-        guard holdsChanges else { return appendDelivery(changes) }
+        guard holdsChanges else { return appendDelivery(changes, rebuilt: kind == .rebuild) }
         if paused != nil {
             paused!.hold(changes, kind)
         } else {

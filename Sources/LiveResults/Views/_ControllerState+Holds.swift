@@ -15,9 +15,18 @@ extension _ControllerState {
     /// scheduled, although nothing was queued.
     @inlinable var isCoalescing: Bool { holdsChanges && coalescing.held != nil }
 
-    /// Queues a change set for the observers registered now, past any hold.
-    @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
+    /// Queues a change set for the observers registered now, past any hold, as the next version.
+    ///
+    /// - Parameter rebuilt: Whether a fetch, a resort or a reset rebuilt the results since the version
+    ///   the observers have.
+    @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>, rebuilt: Bool) {
         guard !changes.isEmpty else { return }
+        if updates.isRecording {
+            feedUpdates(changes, rebuilt: rebuilt)
+        } else {
+            updates.sequence += 1
+            if rebuilt { updates.rebuilds += 1 }
+        }
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
                 if let action = observer(changes, core.storage) { pending.append(.action(action)) }
@@ -51,7 +60,7 @@ extension _ControllerState {
         guard let held = paused else { return ChangeSet() }
         paused = nil
         let changes = held.changeSet(to: core.storage)
-        appendDelivery(changes)
+        appendDelivery(changes, rebuilt: held.isRebuilt)
         if coalescing.held != nil {
             coalescing.held = _HeldChanges(base: core.storage)
             coalescing.lastDelivery = now
@@ -62,7 +71,7 @@ extension _ControllerState {
     /// Queues the changes coalescing holds, whether or not their interval is over.
     @inlinable mutating func flushCoalesced(at now: ContinuousClock.Instant) {
         guard coalescing.held?.isEmpty == false else { return }
-        appendDelivery(coalescing.take(to: core.storage, at: now))
+        queueCoalesced(at: now)
     }
 
     /// Queues the changes coalescing holds if their interval is over.
@@ -72,10 +81,27 @@ extension _ControllerState {
         switch coalescing.due(at: now) {
         case .nothing: return nil
         case .now:
-            appendDelivery(coalescing.take(to: core.storage, at: now))
+            queueCoalesced(at: now)
             return nil
         case .at(let deadline): return deadline
         }
+    }
+
+    /// Queues the changes coalescing holds as one change set.
+    @inlinable mutating func queueCoalesced(at now: ContinuousClock.Instant) {
+        let rebuilt = coalescing.held?.isRebuilt ?? false
+        appendDelivery(coalescing.take(to: core.storage, at: now), rebuilt: rebuilt)
+    }
+
+    /// Advances the update streams with a delivered change set; their waiting consumers resume in order
+    /// with the deliveries.
+    @inlinable mutating func feedUpdates(_ changes: ChangeSet<Entity>, rebuilt: Bool) {
+        var waiters: [UnsafeContinuation<Void, Never>] = []
+        statistics.collapsedUpdateBacklogs += updates.advance(changes, after: core.storage, rebuilt: rebuilt) {
+            waiters.append($0)
+        }
+        guard !waiters.isEmpty else { return }
+        pending.append(.action { [waiters] in waiters.forEach { $0.resume() } })
     }
 
     /// Sets the coalescing interval; a negative one counts as zero. Turning coalescing off delivers what

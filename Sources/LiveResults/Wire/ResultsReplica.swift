@@ -1,0 +1,151 @@
+import Foundation
+
+/// A copy of a controller's results kept elsewhere (another process, a client), that follows the
+/// controller by applying its ``ResultsUpdate``s.
+///
+/// A replica needs neither the controller's sort nor its sections' key: updates place entities by
+/// position. It stores its results as a controller does, so applying one update costs
+/// O(*k* log *n*) for *k* changes, and reading it costs what reading a controller costs.
+///
+/// ```swift
+/// let replica = ResultsReplica<Todo>()
+/// for try await data in socket {
+///     let update = try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: data)
+///     do {
+///         let changes = try replica.apply(update)      // animate with `changes`
+///     } catch is ResultsReplica<Todo>.Gap {
+///         reconnect(since: replica.version)             // missed an update: resume
+///     }
+/// }
+/// ```
+///
+/// A replica is `Sendable`: any thread may apply and read. An update that does not fit the replica
+/// throws and leaves it unchanged, so a client never breaks on what a server sends.
+public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
+    @usableFromInline struct State: Sendable {
+        @usableFromInline var results = _ReplicaStorage<Entity>()
+        @usableFromInline var version: ResultsVersion?
+
+        @usableFromInline init() {}
+    }
+
+    @usableFromInline let _state = _Lock(State())
+
+    /// Creates an empty replica, with no version: its first update must be a whole-results one.
+    public init() {}
+
+    /// An update that applies to another version than the replica's: one was missed.
+    ///
+    /// The replica is unchanged; resume from its ``ResultsReplica/version``
+    /// (``FetchedResultsController/updates(since:bufferLimit:)``).
+    public struct Gap: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The replica's version when the update arrived.
+        public let version: ResultsVersion?
+        /// The version the update applies to.
+        public let base: ResultsVersion
+
+        /// Creates a gap error.
+        public init(version: ResultsVersion?, base: ResultsVersion) {
+            self.version = version
+            self.base = base
+        }
+
+        /// Names both versions.
+        public var description: String {
+            "the update applies to version \(base), the replica has \(version.map(String.init(describing:)) ?? "none")"
+        }
+    }
+
+    /// An update that does not fit the replica's results: a position out of range, a delete of a
+    /// section that keeps items, an id shown twice, an update naming another entity.
+    ///
+    /// The replica is unchanged. Such an update did not come from a controller's update stream, or was
+    /// altered on the way; start over with the whole results.
+    public struct InvalidUpdate: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What does not fit.
+        public let reason: String
+
+        /// Creates an invalid-update error.
+        public init(reason: String) {
+            self.reason = reason
+        }
+
+        /// The reason.
+        public var description: String { reason }
+    }
+
+    /// Applies an update: the whole results, or a change set from the replica's version.
+    ///
+    /// - Returns: The change set the update made: the update's own, with ids and section names; for a
+    ///   whole-results update, the change set from the earlier results to the new ones (all inserted
+    ///   for the first), so that a view animates a resync too.
+    /// - Throws: ``Gap`` when a change set applies to another version than ``version``;
+    ///   ``InvalidUpdate`` when the update does not fit the results. Either way the replica is unchanged.
+    /// - Complexity: O(*k* log *n*) amortized for a change set of *k* changes; O(*n*) for the whole results.
+    @discardableResult
+    public func apply(_ update: ResultsUpdate<Entity>) throws -> ChangeSet<Entity> {
+        // The work happens on a copy that replaces the results only once all of it succeeded; the old
+        // results are released after the lock.
+        let (changes, replaced) = try _state.withLock { state throws -> (ChangeSet<Entity>, _ReplicaStorage<Entity>) in
+            var results = state.results
+            let changes: ChangeSet<Entity>
+            do {
+                switch update.content {
+                case .results(let sections):
+                    results = try _ReplicaStorage(sections: sections.map { ($0.name, $0.entities) })
+                    changes = results.changeSet(from: state.results)
+                case .changes(let base, let wire):
+                    guard base == state.version else { throw Gap(version: state.version, base: base) }
+                    changes = try results.apply(wire)
+                }
+            } catch let error as _ReplicaError {
+                throw InvalidUpdate(reason: error.reason)
+            }
+            swap(&results, &state.results)
+            state.version = update.version
+            return (changes, results)
+        }
+        withExtendedLifetime(replaced) {}
+        return changes
+    }
+
+    // MARK: Reading
+
+    /// The version of the results, or `nil` before the first update.
+    public var version: ResultsVersion? {
+        _state.withLock { $0.version }
+    }
+
+    /// The results now, as an immutable value that stays valid while the replica changes.
+    ///
+    /// - Complexity: O(1); no entity is copied.
+    public var snapshot: FetchedResultsSnapshot<Entity> {
+        _state.withLock { $0.results.snapshot }
+    }
+
+    /// All entities in display order. See ``FetchedResultsSnapshot/fetchedObjects``.
+    public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
+
+    /// The sections in order. See ``FetchedResultsSnapshot/sections``.
+    public var sections: FetchedResultsSections<Entity> { snapshot.sections }
+
+    /// The entity at an index path. See ``FetchedResultsSnapshot/object(at:)``.
+    ///
+    /// - Complexity: O(log *n*).
+    public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
+
+    /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
+    ///
+    /// - Complexity: O(log *n*).
+    public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
+
+    /// The index path of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/indexPath(forID:)``.
+    ///
+    /// - Complexity: O(log *n*).
+    public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
+
+    /// The entity with this id, or `nil`. See ``FetchedResultsSnapshot/object(withID:)``.
+    ///
+    /// - Complexity: O(log₁₆ *n*).
+    public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
+}
