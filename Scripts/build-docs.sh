@@ -4,7 +4,11 @@
 #   1. builds the library and extracts its symbol graph (public symbols only, as users see them);
 #   2. checks that every public symbol has a doc comment of its own, that every top-level symbol is
 #      curated in a Topics group of the catalog, and that every article is listed (Scripts/DocsTool);
-#   3. converts Sources/LiveResults/LiveResults.docc with `docc convert --warnings-as-errors`, so an
+#   3. checks that every public method and property states its complexity (`- Complexity:`), but for the
+#      exceptions by rule and by name that Scripts/DocsTool/ComplexityChecks.swift lists;
+#   4. checks the reader's path: every relative link of the README (and of Example/README.md and
+#      DEVELOPMENT.md) resolves, a link into the catalog names one of its articles, an anchor a heading;
+#   5. converts Sources/LiveResults/LiveResults.docc with `docc convert --warnings-as-errors`, so an
 #      unresolved symbol or article link, or a malformed doc comment, fails.
 #
 # Usage: Scripts/build-docs.sh [OUTPUT]   (default .build-docs/LiveResults.doccarchive)
@@ -49,6 +53,12 @@ header "Docs: every public symbol has a doc comment and a Topics group"
 mkdir -p "$scratch/tool"
 swiftc -swift-version 6 -o "$scratch/tool/docs-tool" -module-cache-path "$scratch/tool/module-cache" Scripts/DocsTool/*.swift
 "$scratch/tool/docs-tool" check-symbols "$graphs" "$catalog"
+
+header "Docs: every public method and property states its complexity"
+"$scratch/tool/docs-tool" check-complexity "$graphs"
+
+header "Docs: the reader's path (relative links of the READMEs resolve, into the catalog's articles)"
+"$scratch/tool/docs-tool" check-links "$catalog" README.md Example/README.md DEVELOPMENT.md
 
 header "Docs: docc convert (warnings are errors)"
 rm -rf "$output"

@@ -3,13 +3,24 @@ import Foundation
 /// The parts of a symbol graph file that the checks read.
 struct SymbolGraph: Decodable {
     var symbols: [Symbol]
+    var relationships: [Relationship]?
 
     struct Symbol: Decodable {
+        var identifier: Identifier
         var kind: Kind
         var pathComponents: [String]
         var docComment: DocComment?
         var location: Location?
         var spi: Bool?
+        var declarationFragments: [Fragment]?
+
+        struct Identifier: Decodable {
+            var precise: String
+        }
+
+        struct Fragment: Decodable {
+            var spelling: String
+        }
 
         struct Kind: Decodable {
             var identifier: String
@@ -30,10 +41,31 @@ struct SymbolGraph: Decodable {
             struct Position: Decodable { var line: Int }
         }
     }
+
+    /// A relationship between two symbols: `memberOf`, `requirementOf`, `defaultImplementationOf`, …
+    struct Relationship: Decodable {
+        var kind: String
+        var source: String
+        var target: String
+    }
 }
 
 /// The module whose documentation is checked.
 let moduleName = "LiveResults"
+
+/// The symbol graph files of a folder, by file name, in order; the module's own must be among them.
+func loadSymbolGraphs(_ folder: String) throws -> [(file: String, graph: SymbolGraph)] {
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
+        $0.hasSuffix(".symbols.json")
+    }.sorted()
+    guard files.contains("\(moduleName).symbols.json") else {
+        throw ToolError("error: no \(moduleName).symbols.json in \(folder)")
+    }
+    return try files.map { file in
+        let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/" + file))
+        return (file, try JSONDecoder().decode(SymbolGraph.self, from: data))
+    }
+}
 
 /// Fails unless every public symbol declared in the sources has a doc comment of its own, every
 /// top-level symbol is curated in a Topics section of the catalog, and every article is too.
@@ -48,18 +80,10 @@ let moduleName = "LiveResults"
 /// - Curation: a type, protocol or global of the module, or a type that the module extends, must be
 ///   listed in a `## Topics` section of the landing page, an article or an extension page.
 func checkSymbols(symbolGraphs: String, catalog: String) throws {
-    let files = try FileManager.default.contentsOfDirectory(atPath: symbolGraphs).filter {
-        $0.hasSuffix(".symbols.json")
-    }.sorted()
-    guard files.contains("\(moduleName).symbols.json") else {
-        throw ToolError("error: no \(moduleName).symbols.json in \(symbolGraphs)")
-    }
     var problems: [String] = []
     var documented = 0
     var topLevel: [String] = []
-    for file in files {
-        let data = try Data(contentsOf: URL(fileURLWithPath: symbolGraphs + "/" + file))
-        let graph = try JSONDecoder().decode(SymbolGraph.self, from: data)
+    for (file, graph) in try loadSymbolGraphs(symbolGraphs) {
         // `LiveResults@FoundationEssentials.symbols.json` holds what the module adds to another one.
         let baseName = file.dropLast(".symbols.json".count)
         let extendedModule = baseName.split(separator: "@").dropFirst().first.map(String.init)

@@ -3,6 +3,8 @@
 // the bare toolchain.
 //
 //     docs-tool check-symbols SYMBOL_GRAPH_DIR CATALOG_DIR
+//     docs-tool check-complexity SYMBOL_GRAPH_DIR
+//     docs-tool check-links CATALOG_DIR DOCUMENT...
 //     docs-tool generate-snippets REPOSITORY PACKAGE_DIR DOCUMENT...
 //     docs-tool explain-diagnostics PACKAGE_DIR BUILD_LOG
 //     docs-tool verify-output PACKAGE_DIR BIN_DIR
@@ -11,6 +13,8 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: docs-tool check-symbols SYMBOL_GRAPH_DIR CATALOG_DIR
+           docs-tool check-complexity SYMBOL_GRAPH_DIR
+           docs-tool check-links CATALOG_DIR DOCUMENT...
            docs-tool generate-snippets REPOSITORY PACKAGE_DIR DOCUMENT...
            docs-tool explain-diagnostics PACKAGE_DIR BUILD_LOG
            docs-tool verify-output PACKAGE_DIR BIN_DIR
@@ -20,6 +24,10 @@ do {
     switch (arguments.first, arguments.count) {
     case ("check-symbols", 3):
         try checkSymbols(symbolGraphs: arguments[1], catalog: arguments[2])
+    case ("check-complexity", 2):
+        try checkComplexity(symbolGraphs: arguments[1])
+    case ("check-links", 3...):
+        try checkLinks(catalog: arguments[1], documents: Array(arguments[2...]))
     case ("generate-snippets", 4...):
         try generateSnippets(repository: arguments[1], package: arguments[2], documents: Array(arguments[3...]))
     case ("explain-diagnostics", 3):

@@ -57,7 +57,7 @@ public struct Post: FetchableEntity, Hashable, Codable {
     }
 }
 
-/// The example app's entity (README, "The example app").
+/// The example app's entity (Example/README.md, "How the list is set up").
 public struct TodoItem: FetchableEntity, Hashable {
     public let id: Int
     public var title: String

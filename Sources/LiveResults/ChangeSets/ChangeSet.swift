@@ -87,6 +87,8 @@ public struct ChangeSet<Entity: FetchableEntity>: Sendable, Equatable {
 extension ChangeSet {
     /// Every section change: deletions (old coordinates) first, then insertions, then updates (new
     /// coordinates).
+    ///
+    /// - Complexity: O(*c*) for *c* section changes: it builds the array.
     @inlinable public var sectionChanges: [SectionChange] {
         zip(deletedSections, deletedSectionNames).map { SectionChange(kind: .delete($0), name: $1) }
             + zip(insertedSections, insertedSectionNames).map { SectionChange(kind: .insert($0), name: $1) }
@@ -94,6 +96,8 @@ extension ChangeSet {
     }
 
     /// Every item change with its entity id: deletions, insertions, moves, then updates.
+    ///
+    /// - Complexity: O(*c*) for *c* item changes: it builds the array.
     @inlinable public var itemChanges: [ItemChange<Entity>] {
         zip(deletedItems, deletedItemIDs).map { ItemChange(kind: .delete($0), id: $1) }
             + zip(insertedItems, insertedItemIDs).map { ItemChange(kind: .insert($0), id: $1) }
@@ -104,6 +108,8 @@ extension ChangeSet {
 
 extension ChangeSet: CustomStringConvertible {
     /// A compact, readable summary such as `+§1 ~§2 -0.2 +1.0 ~0.1 0.3→1.1`.
+    ///
+    /// - Complexity: O(*c*) for *c* changes.
     @inlinable public var description: String {
         if isEmpty { return "no changes" }
         func path(_ indexPath: IndexPath) -> String { "\(indexPath[0]).\(indexPath[1])" }

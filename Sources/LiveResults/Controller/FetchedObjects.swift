@@ -17,6 +17,8 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     }
 
     /// Iterates in order without a search per element.
+    ///
+    /// - Complexity: O(log *n*): it descends to the first entity.
     @inlinable public func makeIterator() -> Iterator {
         Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
     }
@@ -36,6 +38,8 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         }
 
         /// The next entity, or `nil` at the end.
+        ///
+        /// - Complexity: O(1) amortized for the walk through the trees, plus the entity's lookup by id, O(log₁₆ *n*).
         @inlinable public mutating func next() -> Entity? {
             while true {
                 if let entity = _current?.next() { return entity }

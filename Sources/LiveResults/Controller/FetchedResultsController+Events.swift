@@ -8,6 +8,9 @@ extension FetchedResultsController {
     /// ```swift
     /// let subscription = controller.observe(bus)
     /// ```
+    ///
+    /// - Complexity: O(1), plus the source's ``EventSource/subscribe(_:)``; each batch it delivers costs what
+    ///   ``apply(_:)-([EntityEvent<Entity>])`` costs.
     @inlinable public func observe(_ source: some EventSource<Entity>) -> EventSubscription {
         source.subscribe(subscriber)
     }
@@ -19,6 +22,9 @@ extension FetchedResultsController {
     /// ```swift
     /// let subscription = controller.observe(webSocket.events)   // some AsyncSequence<EntityEvent<Post>, any Error>
     /// ```
+    ///
+    /// - Complexity: O(1): it starts the task that reads the sequence; each event costs what
+    ///   ``apply(_:)-(EntityEvent<Entity>)`` costs.
     @inlinable public func observe<Events: AsyncSequence & Sendable>(_ events: Events) -> EventSubscription
     where Events.Element == EntityEvent<Entity> {
         let subscriber = self.subscriber

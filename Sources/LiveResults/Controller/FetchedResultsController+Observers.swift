@@ -3,6 +3,9 @@ extension FetchedResultsController {
     ///
     /// With a ``coalescingInterval``, setting it first delivers what coalescing held to the delegate
     /// before, so that the new one's first change set starts from the current results.
+    ///
+    /// - Complexity: O(1), plus, with a ``coalescingInterval``, setting it delivers what was held: O(*k* log *n*) for
+    ///   the *k* entities changed since the observers' version (O(*n*) after a fetch, a resort or a reset).
     @inlinable public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set {
@@ -32,6 +35,8 @@ extension FetchedResultsController {
     ///     for await changeSet in changes { print(changeSet) }
     /// }
     /// ```
+    ///
+    /// - Complexity: As ``changes(bufferingPolicy:)``.
     @inlinable public var changes: AsyncStream<ChangeSet<Entity>> {
         changes(bufferingPolicy: .unbounded)
     }
@@ -40,6 +45,9 @@ extension FetchedResultsController {
     ///
     /// A policy that drops change sets breaks the chain of change sets: after a drop, start over from
     /// ``snapshot`` rather than applying the next change set to what you have.
+    ///
+    /// - Complexity: O(1), plus, with a ``coalescingInterval``, the delivery of what was held: O(*k* log *n*) for the
+    ///   *k* entities changed since the observers' version (O(*n*) after a fetch, a resort or a reset).
     @inlinable public func changes(
         bufferingPolicy: AsyncStream<ChangeSet<Entity>>.Continuation.BufferingPolicy
     ) -> AsyncStream<ChangeSet<Entity>> {
@@ -75,6 +83,8 @@ extension FetchedResultsController {
     ///
     /// - Returns: The snapshot that the first change set the handler receives turns into the next one
     ///   (while paused, the frozen one), and the subscription.
+    /// - Complexity: O(1), plus, with a ``coalescingInterval``, the delivery of what was held: O(*k* log *n*) for the
+    ///   *k* entities changed since the observers' version (O(*n*) after a fetch, a resort or a reset).
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {

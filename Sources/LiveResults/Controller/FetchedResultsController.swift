@@ -132,15 +132,23 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @inlinable public var sections: FetchedResultsSections<Entity> { snapshot.sections }
 
     /// The entity at an index path. See ``FetchedResultsSnapshot/object(at:)``.
+    ///
+    /// - Complexity: O(log *n*).
     @inlinable public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
 
     /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
+    ///
+    /// - Complexity: O(log *n*).
     @inlinable public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
 
     /// The index path of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/indexPath(forID:)``.
+    ///
+    /// - Complexity: O(log *n*).
     @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
 
     /// The shown version of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/object(withID:)``.
+    ///
+    /// - Complexity: O(log₁₆ *n*).
     @inlinable public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
 
     // MARK: Changing
@@ -278,6 +286,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     /// Applies one event. See ``apply(_:)-([EntityEvent<Entity>])``.
+    ///
+    /// - Complexity: O(log *n*), plus one array insertion or removal if the entity changes place.
     @discardableResult
     @inlinable public func apply(_ event: EntityEvent<Entity>) -> ChangeSet<Entity> {
         apply(CollectionOfOne(event)) { $0.apply(event) }

@@ -21,17 +21,25 @@ public struct EventSubscriber<Entity: FetchableEntity>: Sendable {
     }
 
     /// Delivers a batch of events.
+    ///
+    /// - Complexity: O(1), plus the handler's work (for a controller, its
+    ///   ``FetchedResultsController/apply(_:)-([EntityEvent<Entity>])``).
     @inlinable public func receive(_ events: [EntityEvent<Entity>]) {
         _receive(events)
     }
 
     /// Delivers one event.
+    ///
+    /// - Complexity: O(1), plus the handler's work (for a controller, its
+    ///   ``FetchedResultsController/apply(_:)-(EntityEvent<Entity>)``).
     @inlinable public func receive(_ event: EntityEvent<Entity>) {
         _receive([event])
     }
 
     /// Reports an event the source could not decode. The subscriber counts and reports it; the other
     /// events are unaffected.
+    ///
+    /// - Complexity: O(1), plus the handler's work.
     @inlinable public func reportMalformedEvent(_ error: any Error) {
         _reportMalformedEvent(error)
     }

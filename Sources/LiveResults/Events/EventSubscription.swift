@@ -14,6 +14,8 @@ public final class EventSubscription: Sendable {
     }
 
     /// Stops the delivery. Calling it again does nothing.
+    ///
+    /// - Complexity: O(1), plus the cancellation's work (the first call only).
     @inlinable public func cancel() {
         let action = onCancel.withLock { action in
             defer { action = nil }

@@ -58,12 +58,16 @@ public struct Backoff: Sendable, Hashable {
 
     /// The wait after `failures` failures in a row: ``delay(afterFailures:)`` less a random part of it,
     /// at most `jitter` of it.
+    ///
+    /// - Complexity: As ``delay(afterFailures:)``.
     @inlinable public func wait(afterFailures failures: Int) -> Duration {
         var random = SystemRandomNumberGenerator()
         return wait(afterFailures: failures, using: &random)
     }
 
     /// ``wait(afterFailures:)`` with the random numbers of `generator`, for tests that need the same waits.
+    ///
+    /// - Complexity: As ``delay(afterFailures:)``.
     @inlinable public func wait(afterFailures failures: Int, using generator: inout some RandomNumberGenerator)
         -> Duration
     {

@@ -14,6 +14,7 @@ extension FetchedResultsController {
     /// - Parameter period: The time between the end of a tick and the next; more than zero. A zero or
     ///   negative period polls nothing: the subscription returned is already cancelled.
     /// - Returns: The subscription; cancel or release it to stop.
+    /// - Complexity: O(1): it starts the polling task; each tick costs a ``performFetch()``.
     @inlinable public func poll(every period: Duration) -> EventSubscription {
         guard period > .zero else {
             let subscription = EventSubscription {}

@@ -40,6 +40,8 @@ extension QueryKey: ExpressibleByArrayLiteral {
 
 extension QueryKey: CustomStringConvertible {
     /// The components as an array literal, such as `["posts", "42"]`.
+    ///
+    /// - Complexity: O(*m*) for the *m* characters of the components.
     public var description: String { components.description }
 }
 

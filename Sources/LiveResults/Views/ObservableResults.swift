@@ -67,6 +67,8 @@ public final class ObservableResults<Entity: FetchableEntity> {
 
     /// Fetches with the controller the first time it is called; later calls do nothing. A failure shows
     /// in ``state`` as ``FetchState/failed(_:)``, not as an error.
+    ///
+    /// - Complexity: The first call, as ``FetchedResultsController/performFetch()``; later calls, O(1).
     public func fetchIfNeeded() async {
         guard !hasFetched else { return }
         hasFetched = true
@@ -77,6 +79,8 @@ public final class ObservableResults<Entity: FetchableEntity> {
     }
 
     /// Pauses the controller (see ``FetchedResultsController/pause()``).
+    ///
+    /// - Complexity: As ``FetchedResultsController/pause()``.
     public func pause() {
         controller.pause()
         isPaused = true
@@ -84,6 +88,8 @@ public final class ObservableResults<Entity: FetchableEntity> {
 
     /// Resumes the controller; its catch-up change set reaches the model as every change set does (see
     /// ``FetchedResultsController/resume()``).
+    ///
+    /// - Complexity: As ``FetchedResultsController/resume()``.
     public func resume() {
         controller.resume()
         isPaused = false
