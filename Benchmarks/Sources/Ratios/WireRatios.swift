@@ -5,6 +5,7 @@ import LiveResults
 /// The targets of results over the wire (issue 25): the size of a one-entity update, a replica's apply
 /// at two sizes, a catch-up against the updates it replaces, and what an open update stream adds to an
 /// observed controller.
+@MainActor
 struct WireRatios {
     let options: RatioOptions
 
@@ -15,7 +16,7 @@ struct WireRatios {
     /// A controller at `count` rows with an update stream whose whole results were read.
     private func streamed(count: Int) async throws -> (EventScenario<LiveResultsDesign>, ResultsUpdates<Row>.Iterator) {
         let scenario = try await EventScenario<LiveResultsDesign>(count: count)
-        var updates = scenario.design.controller.updates().makeAsyncIterator()
+        let updates = scenario.design.controller.updates().makeAsyncIterator()
         _ = await updates.next()
         return (scenario, updates)
     }
@@ -25,7 +26,7 @@ struct WireRatios {
     private func updateSize() async throws -> [RatioRow] {
         let label = Dataset.label(options.large)
         Progress.say("the JSON of single-event updates at \(label)")
-        var (scenario, updates) = try await streamed(count: options.large)
+        let (scenario, updates) = try await streamed(count: options.large)
         let encoder = JSONEncoder()
         var largest = 0
         var largestEntity = 0
@@ -50,7 +51,7 @@ struct WireRatios {
     /// The updates of `count` single events at `size` rows, and a replica holding the results before them.
     private func updates(count: Int, size: Int) async throws -> (ResultsReplica<Row>, [ResultsUpdate<Row>]) {
         let scenario = try await EventScenario<LiveResultsDesign>(count: size)
-        var stream = scenario.design.controller.updates(bufferLimit: count + 1).makeAsyncIterator()
+        let stream = scenario.design.controller.updates(bufferLimit: count + 1).makeAsyncIterator()
         let replica = ResultsReplica<Row>()
         try replica.apply(await stream.next()!)
         var updates: [ResultsUpdate<Row>] = []
@@ -89,7 +90,7 @@ struct WireRatios {
     private func catchUp() async throws -> [RatioRow] {
         let label = Dataset.label(options.large)
         Progress.say("a catch-up after 100 events at \(label), and the 100 updates one by one")
-        var (scenario, updates) = try await streamed(count: options.large)
+        let (scenario, updates) = try await streamed(count: options.large)
         let controller = scenario.design.controller
         let encoder = JSONEncoder()
         let wholeBytes = try encoder.encode(controller.wholeResults()).count
@@ -99,7 +100,7 @@ struct WireRatios {
             let version = controller.version
             scenario.applyEach(scenario.nextEvents(100))
             let catchUp = try await Stopwatch.measure {
-                var resumed = controller.updates(since: version).makeAsyncIterator()
+                let resumed = controller.updates(since: version).makeAsyncIterator()
                 let data = try encoder.encode(await resumed.next()!)
                 catchUpBytes = Swift.max(catchUpBytes, data.count)
                 return data.count
@@ -134,7 +135,7 @@ struct WireRatios {
     private func streamCost() async throws -> [RatioRow] {
         let label = Dataset.label(options.medium)
         Progress.say("single events at \(label) with an update stream read, and with a delegate")
-        var (streamed, updates) = try await streamed(count: options.medium)
+        let (streamed, updates) = try await streamed(count: options.medium)
         let delegated = try await EventScenario<LiveResultsDesign>(count: options.medium)
         let delegate = NoOpDelegate()
         delegated.design.controller.delegate = delegate

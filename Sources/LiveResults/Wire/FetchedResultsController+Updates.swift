@@ -57,6 +57,8 @@ extension FetchedResultsController {
     /// The version of the results the observers have: each change set delivered to them makes a new one.
     ///
     /// While paused, the version of the frozen results. See ``ResultsVersion``.
+    ///
+    /// - Complexity: O(1).
     public var version: ResultsVersion {
         _state.withLock { $0.updates.version }
     }
@@ -76,6 +78,8 @@ extension FetchedResultsController {
 
     /// How long versions are still held after the last update stream closed, so that a client that
     /// reconnects within it resumes with a catch-up: 60 seconds by default. `.zero` releases them at once.
+    ///
+    /// - Complexity: O(1).
     public var versionHistoryRetention: Duration {
         get { _state.withLock { $0.updates.retention } }
         set { _state.withLock { $0.updates.retention = Swift.max(.zero, newValue) } }

@@ -11,6 +11,8 @@ import Foundation
 /// and a missing list reads as empty.
 extension ResultsUpdate: Codable {
     /// The format number this library writes and reads.
+    ///
+    /// - Complexity: O(1).
     public static var format: Int { 1 }
 
     private enum CodingKeys: String, CodingKey {
@@ -42,6 +44,8 @@ extension ResultsUpdate: Codable {
     }
 
     /// Writes the update in format 1.
+    ///
+    /// - Complexity: O(*m*) for the *m* entities and positions it carries.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(Self.format, forKey: .format)
@@ -72,6 +76,8 @@ extension ResultsUpdate.Item: Codable {
     }
 
     /// Writes an item: `{ "at": [section, item], "entity": … }`.
+    ///
+    /// - Complexity: O(1), plus encoding the entity.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(_WireIndexPath(indexPath), forKey: .indexPath)
@@ -101,6 +107,8 @@ extension ResultsUpdate.Changes: Codable {
     }
 
     /// Writes a change set, leaving out its empty lists.
+    ///
+    /// - Complexity: O(*m*) for the *m* positions and entities it carries.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         func list<Element: Encodable>(_ elements: [Element], _ key: CodingKeys) throws {

@@ -40,6 +40,8 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
     }
 
     /// The version this update applies to; `nil` for the whole results, which apply to anything.
+    ///
+    /// - Complexity: O(1).
     public var base: ResultsVersion? {
         switch content {
         case .results: nil
@@ -96,6 +98,8 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         }
 
         /// Whether the change set changes nothing.
+        ///
+        /// - Complexity: O(1).
         public var isEmpty: Bool {
             deletedSections.isEmpty && insertedSections.isEmpty && deletedItems.isEmpty && insertedItems.isEmpty
                 && movedItems.isEmpty && updatedItems.isEmpty

@@ -17,12 +17,16 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
     }
 
     /// Makes the stream's iterator.
+    ///
+    /// - Complexity: O(1).
     public func makeAsyncIterator() -> Iterator {
         Iterator(_subscription: _subscription)
     }
 
     /// Reads the updates in order.
-    public struct Iterator: AsyncIteratorProtocol {
+    ///
+    /// `Sendable`, and `next()` does not mutate it: a `let` iterator reads too, from any context.
+    public struct Iterator: AsyncIteratorProtocol, Sendable {
         @usableFromInline let _subscription: _UpdateSubscription<Entity>
 
         @inlinable init(_subscription: _UpdateSubscription<Entity>) {
@@ -33,7 +37,7 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
         ///
         /// - Complexity: O(*k* log *n*) for an update of *k* changes, including a catch-up; O(*n*) for the
         ///   whole results, or a catch-up across a refetch, a resort or a reset.
-        public mutating func next() async -> ResultsUpdate<Entity>? {
+        public func next() async -> ResultsUpdate<Entity>? {
             let subscriber = _subscription.subscriber
             while true {
                 switch subscriber.take() {

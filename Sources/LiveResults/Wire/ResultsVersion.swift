@@ -24,6 +24,8 @@ public struct ResultsVersion: Hashable, Sendable {
 extension ResultsVersion: LosslessStringConvertible {
     /// The version's string form: sixteen hexadecimal digits naming the controller, a dash, and a
     /// decimal counter, such as `"3f09c2b4a17e55d0-42"`. Treat it as opaque.
+    ///
+    /// - Complexity: O(1).
     public var description: String {
         let digits = String(origin, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits + "-" + String(sequence)
@@ -69,6 +71,8 @@ extension ResultsVersion: Codable {
     }
 
     /// Writes the version as its string form.
+    ///
+    /// - Complexity: O(1).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -15,7 +15,7 @@ struct UpdateStreamTests {
 
     /// Reads updates into `replica` until it has the controller's version.
     func follow(
-        _ updates: inout ResultsUpdates<Item>.Iterator, into replica: ResultsReplica<Item>,
+        _ updates: ResultsUpdates<Item>.Iterator, into replica: ResultsReplica<Item>,
         _ controller: FetchedResultsController<Item>
     ) async throws -> [ResultsUpdate<Item>] {
         var read: [ResultsUpdate<Item>] = []
@@ -31,16 +31,16 @@ struct UpdateStreamTests {
     @Test("the whole results first, then one update per delivered change set; no change, no update")
     func startsWhole() async throws {
         let controller = try await loaded()
-        var updates = controller.updates().makeAsyncIterator()
+        let updates = controller.updates().makeAsyncIterator()
         let replica = ResultsReplica<Item>()
-        let first = try await follow(&updates, into: replica, controller)
+        let first = try await follow(updates, into: replica, controller)
         #expect(first.count == 1 && first[0].base == nil && first[0].version == controller.version)
         let version = controller.version
         controller.apply(.updated(Item(3, section: "b", score: 3)))  // equal content: nothing delivered
         #expect(controller.version == version)
         controller.apply([.updated(Item(3, section: "b", score: 30)), .deleted(4)])
         controller.apply(.inserted(Item(99, section: "c")))
-        let next = try await follow(&updates, into: replica, controller)
+        let next = try await follow(updates, into: replica, controller)
         #expect(next.map(\.base) == [version, next[0].version])
     }
 
@@ -48,30 +48,30 @@ struct UpdateStreamTests {
     func beforeFetch() async throws {
         let store = FakeStore([Item(1), Item(2)])
         let controller = FetchedResultsController.make(store)
-        var updates = controller.updates().makeAsyncIterator()
+        let updates = controller.updates().makeAsyncIterator()
         let replica = ResultsReplica<Item>()
         let start = try #require(await updates.next())
         #expect(start.content == .results([]))
         try replica.apply(start)
         try await controller.performFetch()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         #expect(replica.fetchedObjects.map(\.id) == [1, 2])
     }
 
     @Test("a held version resumes with one catch-up change set")
     func resume() async throws {
         let controller = try await loaded()
-        var updates = controller.updates().makeAsyncIterator()
+        let updates = controller.updates().makeAsyncIterator()
         let replica = ResultsReplica<Item>()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         let version = try #require(replica.version)
         for id in 0..<10 { controller.apply(.updated(Item(id, section: "c", score: -id))) }
         controller.apply(.deleted(15))
-        var resumed = controller.updates(since: version).makeAsyncIterator()
-        let catchUp = try await follow(&resumed, into: replica, controller)
+        let resumed = controller.updates(since: version).makeAsyncIterator()
+        let catchUp = try await follow(resumed, into: replica, controller)
         #expect(catchUp.count == 1 && catchUp[0].base == version)
         // Resuming from the current version is an empty catch-up that confirms it.
-        var current = controller.updates(since: controller.version).makeAsyncIterator()
+        let current = controller.updates(since: controller.version).makeAsyncIterator()
         let confirmation = try #require(await current.next())
         #expect(confirmation.base == controller.version && confirmation.version == controller.version)
         #expect(confirmation.content == .changes(base: controller.version, .init()))
@@ -80,15 +80,15 @@ struct UpdateStreamTests {
     @Test("a catch-up not read yet absorbs the versions after it")
     func catchUpAbsorbs() async throws {
         let controller = try await loaded()
-        var updates = controller.updates().makeAsyncIterator()
+        let updates = controller.updates().makeAsyncIterator()
         let replica = ResultsReplica<Item>()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         let version = try #require(replica.version)
         controller.apply(.deleted(1))
-        var resumed = controller.updates(since: version).makeAsyncIterator()
+        let resumed = controller.updates(since: version).makeAsyncIterator()
         controller.apply(.deleted(2))
         controller.apply(.inserted(Item(50, section: "a")))
-        let read = try await follow(&resumed, into: replica, controller)
+        let read = try await follow(resumed, into: replica, controller)
         #expect(read.count == 1 && read[0].base == version)
     }
 
@@ -96,7 +96,7 @@ struct UpdateStreamTests {
     func notHeld() async throws {
         let controller = try await loaded()
         let other = try await loaded()
-        var stream = controller.updates().makeAsyncIterator()
+        let stream = controller.updates().makeAsyncIterator()
         _ = await stream.next()
         controller.versionHistoryLimit = 3
         let old = controller.version
@@ -104,7 +104,7 @@ struct UpdateStreamTests {
         let origin = controller.version.description.prefix(16)
         let future = ResultsVersion("\(origin)-\(UInt64.max)")
         for version in [ResultsVersion("garbage"), nil, other.version, future, old] {
-            var updates = controller.updates(since: version).makeAsyncIterator()
+            let updates = controller.updates(since: version).makeAsyncIterator()
             let first = try #require(await updates.next())
             #expect(first.base == nil, "\(String(describing: version))")
             #expect(first.version == controller.version)
@@ -123,7 +123,7 @@ struct UpdateStreamTests {
         let version = controller.version
         stream = nil
         controller.apply(.deleted(1))
-        var resumed = controller.updates(since: version).makeAsyncIterator()
+        let resumed = controller.updates(since: version).makeAsyncIterator()
         #expect(await resumed.next()?.base == version, "held within the retention")
 
         let unretained = try await loaded()
@@ -133,27 +133,27 @@ struct UpdateStreamTests {
         let dropped = unretained.version
         closed = nil
         unretained.apply(.deleted(1))
-        var whole = unretained.updates(since: dropped).makeAsyncIterator()
+        let whole = unretained.updates(since: dropped).makeAsyncIterator()
         #expect(await whole.next()?.base == nil, "released with no retention")
     }
 
     @Test("a consumer that does not read holds at most its buffer, then catches up with one update")
     func slowConsumer() async throws {
         let controller = try await loaded()
-        var updates = controller.updates(bufferLimit: 4).makeAsyncIterator()
+        let updates = controller.updates(bufferLimit: 4).makeAsyncIterator()
         for id in 0..<50 { controller.apply(.updated(Item(id % 20, section: "a", score: id))) }
         let replica = ResultsReplica<Item>()
         // The whole results not read yet: replaced by the whole results at the newest version.
-        let first = try await follow(&updates, into: replica, controller)
+        let first = try await follow(updates, into: replica, controller)
         #expect(first.count == 1 && first[0].base == nil)
         let version = controller.version
         for id in 0..<50 { controller.apply(.inserted(Item(100 + id, section: "c", score: id))) }
-        let catchUp = try await follow(&updates, into: replica, controller)
+        let catchUp = try await follow(updates, into: replica, controller)
         #expect(catchUp.count == 1 && catchUp[0].base == version)
         #expect(controller.statistics.collapsedUpdateBacklogs >= 2)
         // Below the buffer, every change set is its own update.
         for id in 0..<3 { controller.apply(.deleted(100 + id)) }
-        #expect(try await follow(&updates, into: replica, controller).count == 3)
+        #expect(try await follow(updates, into: replica, controller).count == 3)
     }
 
     @Test("pauses, coalescing, refetches, resets and pages reach a replica as updates")
@@ -164,26 +164,26 @@ struct UpdateStreamTests {
             definition: server.definition(), sortDescriptors: [SortDescriptor(\Item.score)],
             sectionNameKeyPath: \Item.section)
         try await controller.performFetch()
-        var updates = controller.updates().makeAsyncIterator()
+        let updates = controller.updates().makeAsyncIterator()
         let replica = ResultsReplica<Item>()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         try await controller.loadNextPage()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         controller.pause()
         controller.apply([.deleted(0), .inserted(Item(90, section: "d"))])
         #expect(controller.version == replica.version, "nothing delivered while paused")
         controller.resume()
-        #expect(try await follow(&updates, into: replica, controller).count == 1)
+        #expect(try await follow(updates, into: replica, controller).count == 1)
         controller.coalescingInterval = .seconds(100)
         controller.apply(.deleted(1))
         controller.apply(.deleted(2))
         controller.apply(.deleted(3))
         controller.coalescingInterval = .zero
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         try await controller.performFetch()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         controller.reset()
-        _ = try await follow(&updates, into: replica, controller)
+        _ = try await follow(updates, into: replica, controller)
         #expect(replica.fetchedObjects.isEmpty)
     }
 
