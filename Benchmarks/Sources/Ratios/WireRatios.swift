@@ -65,21 +65,26 @@ struct WireRatios {
     private func replicaApply() async throws -> [RatioRow] {
         let perRound = options.liveEvents / 4
         let count = perRound * (options.repetitions + 1)
-        Progress.say("a replica applying \(count) single-event updates at \(Dataset.label(options.large)) and at \(Dataset.label(options.small))")
+        Progress.say(
+            "a replica applying \(count) single-event updates at \(Dataset.label(options.large)) and at \(Dataset.label(options.small))"
+        )
         var perUpdate: [Duration] = []
         for size in [options.large, options.small] {
             let (replica, updates) = try await self.updates(count: count, size: size)
             var rounds: [Duration] = []
             for round in stride(from: 0, to: updates.count - perRound + 1, by: perRound) {
                 let slice = updates[round..<round + perRound]
-                rounds.append(try await Stopwatch.measure { for update in slice { try replica.apply(update) } } / perRound)
+                rounds.append(
+                    try await Stopwatch.measure { for update in slice { try replica.apply(update) } } / perRound)
             }
             perUpdate.append(rounds.dropFirst().sorted()[rounds.count / 2 - 1])
         }
         return [
             RatioRow(
-                name: "Replica apply per single-event update, \(Dataset.label(options.large)) / \(Dataset.label(options.small))",
-                measured: "\(perUpdate[0].formatted) at \(Dataset.label(options.large)), \(perUpdate[1].formatted) at \(Dataset.label(options.small))",
+                name:
+                    "Replica apply per single-event update, \(Dataset.label(options.large)) / \(Dataset.label(options.small))",
+                measured:
+                    "\(perUpdate[0].formatted) at \(Dataset.label(options.large)), \(perUpdate[1].formatted) at \(Dataset.label(options.small))",
                 value: perUpdate[0] / perUpdate[1], unit: "×", target: .atMost(3))
         ]
     }

@@ -25,7 +25,9 @@ extension FetchedResultsController where Entity: Codable {
     /// - Returns: The stream; its iterator owns the subscription (see ``ResultsUpdates``).
     /// - Complexity: O(1) under the lock, plus what coalescing held; the first update costs O(*k* log *n*)
     ///   for a catch-up of *k* changes or O(*n*) for the whole results, computed when it is read.
-    public func updates(since version: ResultsVersion? = nil, bufferLimit: Int = 128) -> ResultsUpdates<Entity> {
+    @inlinable public func updates(since version: ResultsVersion? = nil, bufferLimit: Int = 128) -> ResultsUpdates<
+        Entity
+    > {
         let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
         let (id, origin) = _state.withLock { state in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
@@ -47,7 +49,7 @@ extension FetchedResultsController where Entity: Codable {
     /// over receives.
     ///
     /// - Complexity: O(*n*).
-    public func wholeResults() -> ResultsUpdate<Entity> {
+    @inlinable public func wholeResults() -> ResultsUpdate<Entity> {
         let (storage, version) = _state.withLock { ($0.observedStorage, $0.updates.version) }
         return ResultsUpdate(version: version, wholeResultsOf: storage)
     }
@@ -59,7 +61,7 @@ extension FetchedResultsController {
     /// While paused, the version of the frozen results. See ``ResultsVersion``.
     ///
     /// - Complexity: O(1).
-    public var version: ResultsVersion {
+    @inlinable public var version: ResultsVersion {
         _state.withLock { $0.updates.version }
     }
 
@@ -71,7 +73,7 @@ extension FetchedResultsController {
     /// kilobytes at a million entities), as a held snapshot does.
     ///
     /// - Complexity: O(1); lowering it releases the oldest versions, O(*m*) for *m* of them.
-    public var versionHistoryLimit: Int {
+    @inlinable public var versionHistoryLimit: Int {
         get { _state.withLock { $0.updates.historyLimit } }
         set { _state.withLock { $0.updates.setHistoryLimit(newValue) } }
     }
@@ -80,7 +82,7 @@ extension FetchedResultsController {
     /// reconnects within it resumes with a catch-up: 60 seconds by default. `.zero` releases them at once.
     ///
     /// - Complexity: O(1).
-    public var versionHistoryRetention: Duration {
+    @inlinable public var versionHistoryRetention: Duration {
         get { _state.withLock { $0.updates.retention } }
         set { _state.withLock { $0.updates.retention = Swift.max(.zero, newValue) } }
     }

@@ -32,7 +32,7 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     @usableFromInline let _state = _Lock(State())
 
     /// Creates an empty replica, with no version: its first update must be a whole-results one.
-    public init() {}
+    @inlinable public init() {}
 
     /// An update that applies to another version than the replica's: one was missed.
     ///
@@ -87,27 +87,27 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     ///   ``InvalidUpdate`` when the update does not fit the results. Either way the replica is unchanged.
     /// - Complexity: O(*k* log *n*) amortized for a change set of *k* changes; O(*n*) for the whole results.
     @discardableResult
-    public func apply(_ update: ResultsUpdate<Entity>) throws -> ChangeSet<Entity> {
-        // The work happens on a copy that replaces the results only once all of it succeeded; the old
-        // results are released after the lock.
-        let (changes, replaced) = try _state.withLock { state throws -> (ChangeSet<Entity>, _ReplicaStorage<Entity>) in
-            var results = state.results
-            let changes: ChangeSet<Entity>
+    @inlinable public func apply(_ update: ResultsUpdate<Entity>) throws -> ChangeSet<Entity> {
+        // A change set changes the results in place, undoing its steps if one does not fit; whole
+        // results replace them, and the old ones are released after the lock.
+        let (changes, replaced) = try _state.withLock { state throws -> (ChangeSet<Entity>, _ReplicaStorage<Entity>?) in
             do {
                 switch update.content {
                 case .results(let sections):
-                    results = try _ReplicaStorage(sections: sections.map { ($0.name, $0.entities) })
-                    changes = results.changeSet(from: state.results)
+                    var results = try _ReplicaStorage(sections: sections.map { ($0.name, $0.entities) })
+                    let changes = results.changeSet(from: state.results)
+                    swap(&results, &state.results)
+                    state.version = update.version
+                    return (changes, results)
                 case .changes(let base, let wire):
                     guard base == state.version else { throw Gap(version: state.version, base: base) }
-                    changes = try results.apply(wire)
+                    let changes = try state.results.apply(wire)
+                    state.version = update.version
+                    return (changes, nil)
                 }
             } catch let error as _ReplicaError {
                 throw InvalidUpdate(reason: error.reason)
             }
-            swap(&results, &state.results)
-            state.version = update.version
-            return (changes, results)
         }
         withExtendedLifetime(replaced) {}
         return changes
@@ -118,44 +118,44 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     /// The version of the results, or `nil` before the first update.
     ///
     /// - Complexity: O(1).
-    public var version: ResultsVersion? {
+    @inlinable public var version: ResultsVersion? {
         _state.withLock { $0.version }
     }
 
     /// The results now, as an immutable value that stays valid while the replica changes.
     ///
     /// - Complexity: O(1); no entity is copied.
-    public var snapshot: FetchedResultsSnapshot<Entity> {
+    @inlinable public var snapshot: FetchedResultsSnapshot<Entity> {
         _state.withLock { $0.results.snapshot }
     }
 
     /// All entities in display order. See ``FetchedResultsSnapshot/fetchedObjects``.
     ///
     /// - Complexity: O(1); iterating it costs O(log₁₆ *n*) per entity.
-    public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
+    @inlinable public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
 
     /// The sections in order. See ``FetchedResultsSnapshot/sections``.
     ///
     /// - Complexity: O(1).
-    public var sections: FetchedResultsSections<Entity> { snapshot.sections }
+    @inlinable public var sections: FetchedResultsSections<Entity> { snapshot.sections }
 
     /// The entity at an index path. See ``FetchedResultsSnapshot/object(at:)``.
     ///
     /// - Complexity: O(log *n*).
-    public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
+    @inlinable public func object(at indexPath: IndexPath) -> Entity { snapshot.object(at: indexPath) }
 
     /// The index path of the entity with the same id, or `nil`. See ``FetchedResultsSnapshot/indexPath(for:)``.
     ///
     /// - Complexity: O(log *n*).
-    public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
+    @inlinable public func indexPath(for entity: Entity) -> IndexPath? { snapshot.indexPath(for: entity) }
 
     /// The index path of the entity with this id, or `nil`. See ``FetchedResultsSnapshot/indexPath(forID:)``.
     ///
     /// - Complexity: O(log *n*).
-    public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
+    @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? { snapshot.indexPath(forID: id) }
 
     /// The entity with this id, or `nil`. See ``FetchedResultsSnapshot/object(withID:)``.
     ///
     /// - Complexity: O(log₁₆ *n*).
-    public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
+    @inlinable public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
 }

@@ -34,7 +34,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
     /// - Parameters:
     ///   - version: The version of the results after the update.
     ///   - content: The whole results, or a change set from a base version.
-    public init(version: ResultsVersion, content: Content) {
+    @inlinable public init(version: ResultsVersion, content: Content) {
         self.version = version
         self.content = content
     }
@@ -42,7 +42,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
     /// The version this update applies to; `nil` for the whole results, which apply to anything.
     ///
     /// - Complexity: O(1).
-    public var base: ResultsVersion? {
+    @inlinable public var base: ResultsVersion? {
         switch content {
         case .results: nil
         case .changes(let base, _): base
@@ -57,7 +57,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         public var entities: [Entity]
 
         /// Creates a section of the whole results.
-        public init(name: String, entities: [Entity]) {
+        @inlinable public init(name: String, entities: [Entity]) {
             self.name = name
             self.entities = entities
         }
@@ -85,7 +85,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         public var updatedItems: [Item]
 
         /// Creates a change set as it travels.
-        public init(
+        @inlinable public init(
             deletedSections: [Int] = [], insertedSections: [InsertedSection] = [], deletedItems: [IndexPath] = [],
             insertedItems: [Item] = [], movedItems: [ItemMove] = [], updatedItems: [Item] = []
         ) {
@@ -100,7 +100,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         /// Whether the change set changes nothing.
         ///
         /// - Complexity: O(1).
-        public var isEmpty: Bool {
+        @inlinable public var isEmpty: Bool {
             deletedSections.isEmpty && insertedSections.isEmpty && deletedItems.isEmpty && insertedItems.isEmpty
                 && movedItems.isEmpty && updatedItems.isEmpty
         }
@@ -114,7 +114,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         public var name: String
 
         /// Creates an inserted section.
-        public init(index: Int, name: String) {
+        @inlinable public init(index: Int, name: String) {
             self.index = index
             self.name = name
         }
@@ -128,7 +128,7 @@ public struct ResultsUpdate<Entity: FetchableEntity & Codable>: Sendable, Equata
         public var entity: Entity
 
         /// Creates an item.
-        public init(indexPath: IndexPath, entity: Entity) {
+        @inlinable public init(indexPath: IndexPath, entity: Entity) {
             self.indexPath = indexPath
             self.entity = entity
         }

@@ -19,7 +19,7 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
     /// Makes the stream's iterator.
     ///
     /// - Complexity: O(1).
-    public func makeAsyncIterator() -> Iterator {
+    @inlinable public func makeAsyncIterator() -> Iterator {
         Iterator(_subscription: _subscription)
     }
 
@@ -35,9 +35,12 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
 
         /// The next update, waiting for it; `nil` when the stream is over.
         ///
+        /// It runs on the caller's executor: reading an update that is already queued does not hop to
+        /// another thread and back.
+        ///
         /// - Complexity: O(*k* log *n*) for an update of *k* changes, including a catch-up; O(*n*) for the
         ///   whole results, or a catch-up across a refetch, a resort or a reset.
-        public func next() async -> ResultsUpdate<Entity>? {
+        @inlinable nonisolated(nonsending) public func next() async -> ResultsUpdate<Entity>? {
             let subscriber = _subscription.subscriber
             while true {
                 switch subscriber.take() {
@@ -46,6 +49,14 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
                 case .none: await subscriber.wait()
                 }
             }
+        }
+
+        /// The next update, waiting for it on `actor`; `nil` when the stream is over. `for await` loops
+        /// call it, so that they read on their own executor.
+        ///
+        /// - Complexity: As ``next()``.
+        @inlinable public func next(isolation actor: isolated (any Actor)?) async -> ResultsUpdate<Entity>? {
+            await next()
         }
     }
 }

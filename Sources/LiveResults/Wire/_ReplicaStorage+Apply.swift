@@ -1,15 +1,49 @@
 import Foundation
 
 extension _ReplicaStorage where Entity: Codable {
-    /// Applies a change set by the contract of ``ChangeSet``, checking each step against these results.
+    /// Applies a change set by the contract of ``ChangeSet``, checking each step against these results;
+    /// when a step does not fit, undoes the steps before it and throws.
     ///
-    /// Call it on a copy: when it throws, the copy is left half changed.
+    /// The results change in place: a copy to fall back on would make every change copy the nodes on its
+    /// path, which costs more than the change.
     ///
     /// - Returns: The change set, with the ids and section names these results give it.
-    /// - Throws: ``_ReplicaError`` naming the first position, section or id that does not fit.
+    /// - Throws: ``_ReplicaError`` naming the first position, section or id that does not fit; the results
+    ///   are then as they were (their labels may differ, which only orders them).
     /// - Complexity: O(*k* log *n*) amortized for *k* changes.
     @inlinable mutating func apply(_ changes: ResultsUpdate<Entity>.Changes) throws(_ReplicaError) -> ChangeSet<Entity>
     {
+        var undo: [_ReplicaUndo<Entity>] = []
+        do {
+            return try apply(changes, recordingIn: &undo)
+        } catch {
+            for step in undo.reversed() { self.undo(step) }
+            throw error
+        }
+    }
+
+    /// Reverses one step of ``apply(_:)``.
+    @inlinable mutating func undo(_ step: _ReplicaUndo<Entity>) {
+        switch step {
+        case .slotRemoved(let entity, let indexPath): insert(entity, at: indexPath)
+        case .recordChanged(let stored): storage.records.updateValue(stored)
+        case .sectionRemoved(let name, let index):
+            storage.sections.insert(Section(name: name, items: _Tree()), at: index)
+        case .sectionInserted(let index): storage.sections.remove(at: index)
+        case .arrived(let indexPath, let id, let previous):
+            removeSlot(at: indexPath)
+            if let previous {
+                storage.records.updateValue(previous)
+            } else {
+                storage.records.removeValue(forKey: id)
+            }
+        }
+    }
+
+    /// ``apply(_:)``, recording in `undo` how to reverse each step taken.
+    @inlinable mutating func apply(
+        _ changes: ResultsUpdate<Entity>.Changes, recordingIn undo: inout [_ReplicaUndo<Entity>]
+    ) throws(_ReplicaError) -> ChangeSet<Entity> {
         var result = ChangeSet<Entity>()
         try Self.checkAscending(changes.deletedSections.map { IndexPath(_section: $0, item: 0) }, "deleted sections")
         try Self.checkAscending(
@@ -34,8 +68,13 @@ extension _ReplicaStorage where Entity: Codable {
         }
         let removals = changes.deletedItems + changes.movedItems.map(\.from)
         try Self.checkDistinct(removals, "an item is deleted or moved twice")
-        for indexPath in removals.sorted(by: >) { removeSlot(at: indexPath) }
-        for id in result.deletedItemIDs { storage.records.removeValue(forKey: id) }
+        for indexPath in removals.sorted(by: >) {
+            undo.append(.slotRemoved(storage.records[id(at: indexPath)!]!.entity, at: indexPath))
+            removeSlot(at: indexPath)
+        }
+        for id in result.deletedItemIDs {
+            undo.append(.recordChanged(storage.records.removeValue(forKey: id)!))
+        }
 
         // 2. The deleted sections, empty now, leave.
         for section in changes.deletedSections.reversed() {
@@ -43,7 +82,9 @@ extension _ReplicaStorage where Entity: Codable {
             guard storage.sections[section].items.isEmpty else {
                 throw _ReplicaError("section \(section) is deleted but keeps items")
             }
-            result.deletedSectionNames.append(storage.sections.remove(at: section).name)
+            let name = storage.sections.remove(at: section).name
+            undo.append(.sectionRemoved(name, at: section))
+            result.deletedSectionNames.append(name)
         }
         result.deletedSectionNames.reverse()
 
@@ -53,6 +94,7 @@ extension _ReplicaStorage where Entity: Codable {
                 throw _ReplicaError("section \(section.index) is inserted past the end")
             }
             storage.sections.insert(Section(name: section.name, items: _Tree()), at: section.index)
+            undo.append(.sectionInserted(at: section.index))
             result.insertedSectionNames.append(section.name)
         }
 
@@ -73,6 +115,7 @@ extension _ReplicaStorage where Entity: Codable {
                 }
                 result.insertedItemIDs.append(entity.id)
             }
+            undo.append(.arrived(at: arrival.indexPath, id: entity.id, previous: storage.records[entity.id]))
             insert(entity, at: arrival.indexPath)
         }
         try checkNoEmptySections(after: changes, removals: removals)
@@ -86,6 +129,7 @@ extension _ReplicaStorage where Entity: Codable {
                 throw _ReplicaError(
                     "the update at \(Self.path(update.indexPath)) is for id \(update.entity.id), not \(id)")
             }
+            undo.append(.recordChanged(stored))
             storage.records.updateValue(_StoredEntity(entity: update.entity, sequence: stored.sequence))
             result.updatedItemIDs.append(id)
         }
@@ -134,4 +178,18 @@ extension _ReplicaStorage where Entity: Codable {
     @inlinable static func path(_ indexPath: IndexPath) -> String {
         "[\(indexPath[0]), \(indexPath[1])]"
     }
+}
+
+/// How to reverse one step of a replica's change set, in ``_ReplicaStorage/apply(_:)``.
+@usableFromInline enum _ReplicaUndo<Entity: FetchableEntity>: Sendable {
+    /// An entity left this place: put it back (with a new label).
+    case slotRemoved(Entity, at: IndexPath)
+    /// A record was removed or replaced: restore it.
+    case recordChanged(_StoredEntity<Entity>)
+    /// An empty section left: insert it again.
+    case sectionRemoved(String, at: Int)
+    /// A section was inserted: remove it.
+    case sectionInserted(at: Int)
+    /// An entity arrived here: remove it, and restore the record it replaced, or none.
+    case arrived(at: IndexPath, id: Entity.ID, previous: _StoredEntity<Entity>?)
 }

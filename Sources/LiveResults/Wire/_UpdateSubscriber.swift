@@ -101,7 +101,7 @@
     }
 
     /// Waits until an item is queued or the stream is over.
-    @inlinable func wait() async {
+    @inlinable nonisolated(nonsending) func wait() async {
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let isReady = state.withLock { state in

@@ -40,6 +40,15 @@ struct ResultsReplicaTests {
         }
         #expect(SnapshotModel(replica.snapshot) == before, comment, sourceLocation: sourceLocation)
         #expect(replica.version == v1, comment, sourceLocation: sourceLocation)
+        // The steps undone leave every entity findable by its id at its place.
+        for (section, ids) in ids(replica).enumerated() {
+            for (item, id) in ids.enumerated() {
+                #expect(replica.indexPath(forID: id) == path(section, item), comment, sourceLocation: sourceLocation)
+            }
+        }
+        // And the replica still applies what fits.
+        try replica.apply(Update(version: v2, content: .changes(base: v1, Changes(deletedItems: [path(0, 0)]))))
+        #expect(ids(replica) == [[2, 3], [4, 5]], comment, sourceLocation: sourceLocation)
     }
 
     @Test("the first update is the whole results; a change set before it is a gap")
