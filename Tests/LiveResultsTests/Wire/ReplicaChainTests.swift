@@ -47,6 +47,8 @@ struct ReplicaChainTests {
         let (_, observation) = controller.observeChanges { changes, _ in delivered.withLock { $0.append(changes) } }
         var follower = Follower(updates: controller.updates().makeAsyncIterator(), delivered: delivered)
         var coalescing = false
+        /// Versions the replica had, with its results then: resumes start from them.
+        var seen: [(version: ResultsVersion, results: SnapshotModel<Item>)] = []
         for step in 0..<800 {
             // CPU-bound: let the other suites' background tasks run on the cooperative threads too.
             if step % 10 == 0 { await Task.yield() }
@@ -76,11 +78,32 @@ struct ReplicaChainTests {
                 let before = SnapshotModel(follower.replica.snapshot)
                 let changes = try follower.replica.apply(update)
                 expectContract(changes, from: before, to: SnapshotModel(follower.replica.snapshot))
+            case 24..<27 where !seen.isEmpty:
+                // A client that had an earlier version resumes from it with one catch-up change set.
+                let (version, results) = seen.randomElement(using: &workload.random)!
+                let client = ResultsReplica<Item>()
+                try client.apply(
+                    ResultsUpdate(
+                        version: version,
+                        content: .results(results.sections.map { .init(name: $0.name, entities: $0.items) })))
+                let resumed = controller.updates(since: version).makeAsyncIterator()
+                let update = try #require(await resumed.next())
+                #expect(update.base == version, "seed \(seed) step \(step): a held version resumes")
+                let changes = try client.apply(update)
+                expectContract(changes, from: results, to: SnapshotModel(client.snapshot))
+                #expect(
+                    SnapshotModel(client.snapshot) == SnapshotModel(controller.snapshot), "seed \(seed) step \(step)")
+                // Opening the stream delivered what coalescing held: the follower reads it like any update.
+                if coalescing { try await follower.catchUp(with: controller, seed: seed, step: step) }
             default:
                 controller.apply(workload.batch(knownItems: Array(controller.fetchedObjects)))
             }
             guard !coalescing else { continue }
             try await follower.catchUp(with: controller, seed: seed, step: step)
+            if let version = follower.replica.version, seen.last?.version != version {
+                seen.append((version, SnapshotModel(follower.replica.snapshot)))
+                if seen.count > 60 { seen.removeFirst() }
+            }
             if step % 100 == 0 {
                 for item in controller.fetchedObjects {
                     #expect(follower.replica.indexPath(for: item) == controller.indexPath(for: item))
