@@ -1,7 +1,10 @@
 /// Everything a ``FetchedResultsController`` guards with its lock.
 @usableFromInline struct _ControllerState<Entity: FetchableEntity>: Sendable {
     @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
-    @usableFromInline typealias ChangeObserver = @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    /// An observer's handler: the change set, the snapshot right after it, and the version it leads to
+    /// (see ``observedVersion``).
+    @usableFromInline typealias ChangeObserver =
+        @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     /// Sees each change set as it is queued for the observers, with the storage after it, under the lock:
     /// for the views built on the controller, whose own state must change in the same order. It returns
     /// what to run, outside the lock, in order with the deliveries (a view's own delivery), if anything.
@@ -15,19 +18,29 @@
     }
 
     /// A change set waiting to be delivered, with the observers that existed when it was made.
-    @usableFromInline struct Delivery: Sendable {
-        @usableFromInline var changes: ChangeSet<Entity>
-        @usableFromInline var snapshot: FetchedResultsSnapshot<Entity>
-        @usableFromInline var delegate: (any FetchedResultsControllerDelegate<Entity>)?
-        @usableFromInline var scheduler: CallbackScheduler
-        @usableFromInline var continuations: [Continuation]
-        @usableFromInline var observers: [ChangeObserver]
+    ///
+    /// A class, so that queuing it, taking it from the queue and handing it to the scheduler retain one
+    /// reference, not each array of the change set and each part of the storage: as a struct, those
+    /// copies cost more than computing the change set. Making one allocates it and nothing else: the
+    /// lists of observers are the state's own arrays (shared; rebuilt only when an observer comes or
+    /// goes), and the snapshot shares the storage.
+    @usableFromInline final class Delivery: Sendable {
+        @usableFromInline let changes: ChangeSet<Entity>
+        /// The results right after the change set; `nil` when only `changes` sequences receive it, which
+        /// have no use for it.
+        @usableFromInline let snapshot: FetchedResultsSnapshot<Entity>?
+        @usableFromInline let delegate: (any FetchedResultsControllerDelegate<Entity>)?
+        @usableFromInline let scheduler: CallbackScheduler
+        @usableFromInline let continuations: [Continuation]
+        @usableFromInline let observers: [ChangeObserver]
+        /// The version the change set leads to (see ``_ControllerState/observedVersion``).
+        @usableFromInline let version: UInt64
 
-        @usableFromInline
+        @inlinable
         init(
-            changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>,
+            changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>?,
             delegate: (any FetchedResultsControllerDelegate<Entity>)?, scheduler: CallbackScheduler,
-            continuations: [Continuation], observers: [ChangeObserver]
+            continuations: [Continuation], observers: [ChangeObserver], version: UInt64
         ) {
             self.changes = changes
             self.snapshot = snapshot
@@ -35,6 +48,7 @@
             self.scheduler = scheduler
             self.continuations = continuations
             self.observers = observers
+            self.version = version
         }
     }
 
@@ -62,9 +76,20 @@
 
     @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
     @usableFromInline var callbackScheduler = CallbackScheduler.immediate
-    @usableFromInline var continuations: [UInt64: Continuation] = [:]
+    @usableFromInline var continuations: [UInt64: Continuation] = [:] {
+        didSet { continuationList = continuations.sorted { $0.key < $1.key }.map(\.value) }
+    }
     /// The handlers of ``FetchedResultsController/observeChanges(_:)``, under the same ids as `continuations`.
-    @usableFromInline var observers: [UInt64: ChangeObserver] = [:]
+    @usableFromInline var observers: [UInt64: ChangeObserver] = [:] {
+        didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    /// `continuations` and `observers` in the order they subscribed, as the arrays each delivery shares.
+    @usableFromInline var continuationList: [Continuation] = []
+    @usableFromInline var observerList: [ChangeObserver] = []
+    /// The number of change sets queued for the observers so far: the version of ``observedStorage``,
+    /// which each delivery names, so that an observer that reads the results directly (``ObservableResults``)
+    /// knows which deliveries it has already shown.
+    @usableFromInline var observedVersion: UInt64 = 0
     @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
 
@@ -127,10 +152,7 @@
             pendingHead = 0
             return nil
         }
-        defer {
-            pending[pendingHead] = nil
-            pendingHead += 1
-        }
-        return pending[pendingHead]
+        defer { pendingHead += 1 }
+        return pending[pendingHead].take()
     }
 }

@@ -18,21 +18,25 @@ extension _ControllerState {
     /// Queues a change set for the observers registered now, past any hold.
     @inlinable mutating func appendDelivery(_ changes: ChangeSet<Entity>) {
         guard !changes.isEmpty else { return }
+        observedVersion &+= 1
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
                 if let action = observer(changes, core.storage) { pending.append(.action(action)) }
             }
         }
-        guard delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
+        let delegate = delegate
+        let callsBack = delegate != nil || !observerList.isEmpty
+        guard callsBack || !continuationList.isEmpty else { return }
         pending.append(
             .delivery(
                 Delivery(
                     changes: changes,
-                    snapshot: snapshot,
+                    snapshot: callsBack ? snapshot : nil,
                     delegate: delegate,
                     scheduler: callbackScheduler,
-                    continuations: Array(continuations.values),
-                    observers: Array(observers.values)
+                    continuations: continuationList,
+                    observers: observerList,
+                    version: observedVersion
                 )
             )
         )
