@@ -4,6 +4,7 @@
 # busy machine where times vary by 20%.
 #
 #   bash cachegrind.sh [n] [events] [modes…]      defaults: 1000000 50000 events snapshots
+#   CACHEPROBE=path bash cachegrind.sh …           counts that CacheProbe binary instead of building one
 #
 # Modes: events (each event a batch of its own), snapshots (the same, a snapshot taken after each),
 # delegate, changes, observeChanges (the same, with one observer of that kind); `observed` names the
@@ -20,10 +21,15 @@ events=${2:-50000}
 modes=("${@:3}")
 [[ ${#modes[@]} -eq 0 ]] && modes=(events snapshots)
 [[ "${modes[*]}" == observed ]] && modes=(events delegate changes observeChanges)
-if ! output=$(swift build -c release --product CacheProbe 2>&1); then echo "$output" >&2; exit 1; fi
+# CACHEPROBE=path runs that binary instead of building one (to count an earlier build, say).
+probe=${CACHEPROBE:-.build/release/CacheProbe}
+if [[ -z ${CACHEPROBE:-} ]] && ! output=$(swift build -c release --product CacheProbe 2>&1); then
+    echo "$output" >&2
+    exit 1
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-objcopy --strip-debug .build/release/CacheProbe "$work/probe"
+objcopy --strip-debug "$probe" "$work/probe"
 for mode in generate "${modes[@]}"; do
     valgrind --tool=cachegrind --cache-sim=yes --LL=33554432,16,64 \
         --cachegrind-out-file="$work/$mode.out" "$work/probe" "$n" "$events" "$mode" >"$work/$mode.log" 2>&1 &

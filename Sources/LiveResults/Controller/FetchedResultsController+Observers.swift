@@ -63,7 +63,9 @@ extension FetchedResultsController {
     /// until the returned subscription is cancelled or released.
     ///
     /// Handlers run where delegate callbacks run (``callbackScheduler``), one at a time and in order,
-    /// before the delegate's. Any number of them can observe one controller: the views built on a
+    /// before the delegate's. A handler may read the controller, change it, and cancel its own or
+    /// another's subscription; once cancelled, a handler is not called again, not even with change sets
+    /// queued before. Any number of them can observe one controller: the views built on a
     /// controller (``CollapsibleSections``, ``ObservableResults``) use this, and leave the delegate to you.
     ///
     /// ```swift
@@ -90,15 +92,19 @@ extension FetchedResultsController {
     @inlinable func _observeChanges(
         _ handler: @escaping _ControllerState<Entity>.ChangeObserver
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let cancelled = _CancellationFlag()
         let (id, snapshot, version) = _state.withLock { state in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
-            state.observers[state.nextContinuationID] = handler
+            state.observers[state.nextContinuationID] = { changes, snapshot, version in
+                if !cancelled.isSet { handler(changes, snapshot, version) }
+            }
             return (state.nextContinuationID, state.visibleSnapshot, state.observedVersion)
         }
         deliverPending()
         let subscription = EventSubscription { [weak self] in
+            cancelled.set()
             _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
         }
         return (snapshot, version, subscription)
