@@ -151,16 +151,21 @@ extension FetchedResultsController {
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
         var coalescingDeadline: ContinuousClock.Instant?
-        var next = _state.withLock { state -> _ControllerState<Entity>.Pending? in
+        let first = _state.withLock { state -> _ControllerState<Entity>.Pending? in
             if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
-            guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
-            state.isDelivering = true
-            return state.nextDelivery()
+            return state.startDelivering()
         }
         if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
+        if let first { deliverPending(startingWith: first) }
+    }
+
+    /// Delivers `first`, which ``_ControllerState/startDelivering()`` took, then whatever was queued
+    /// behind it, and ends the delivering turn.
+    @inlinable func deliverPending(startingWith first: _ControllerState<Entity>.Pending) {
+        var next: _ControllerState<Entity>.Pending? = first
         while let item = next {
             switch item {
-            case .delivery(let delivery): deliver(delivery)
+            case .delivery(let record): deliver(record)
             case .action(let action): action()
             }
             next = _state.withLock { $0.nextDelivery() }
@@ -168,8 +173,10 @@ extension FetchedResultsController {
     }
 
     /// Delivers one change set: to the `changes` sequences at once, to the handlers and the delegate
-    /// where the scheduler says. With the immediate scheduler, nothing is allocated for it.
-    @inlinable func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
+    /// where the scheduler says. With the immediate scheduler, nothing is allocated for it, and nothing
+    /// of it is copied.
+    @inlinable func deliver(_ record: _ControllerState<Entity>.DeliveryRecord) {
+        let delivery = record.take()
         for continuation in delivery.continuations {
             continuation.yield(delivery.changes)
         }
@@ -184,9 +191,10 @@ extension FetchedResultsController {
     /// Calls the handlers, then the delegate, with one change set: the delegate's per-change callbacks
     /// straight from the change set's arrays, with no list of changes built for them.
     @inlinable func call(_ delivery: _ControllerState<Entity>.Delivery) {
-        let (changes, snapshot) = (delivery.changes, delivery.snapshot!)
-        for observer in delivery.observers { observer(changes, snapshot, delivery.version) }
+        let snapshot = delivery.snapshot.unsafelyUnwrapped
+        for observer in delivery.observers { observer(delivery.changes, snapshot, delivery.version) }
         guard let delegate = delivery.delegate else { return }
+        let changes = delivery.changes
         delegate.controllerWillChangeContent(self)
         for (index, name) in zip(changes.deletedSections, changes.deletedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .delete(index), name: name))

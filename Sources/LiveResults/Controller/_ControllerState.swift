@@ -13,18 +13,42 @@
 
     /// What waits for the delivering thread: a change set for the observers, or the action of a queue observer.
     @usableFromInline enum Pending: Sendable {
-        case delivery(Delivery)
+        case delivery(DeliveryRecord)
         case action(@Sendable () -> Void)
+    }
+
+    /// A ``Delivery`` in memory of its own, owned by the queue, then by the thread that delivers it, which
+    /// frees it (``FetchedResultsController/deliver(_:)``).
+    ///
+    /// Handing it on copies a pointer: no retain of the change set's arrays or the storage's parts, and
+    /// no reference count of its own. (In session 9 the delivery record as a struct was copied through
+    /// the generic `Pending` enum several times per change set, each copy retaining and releasing some
+    /// 25 references: more than computing the change set; as a class, its deinit, generic and
+    /// unspecialized, looked up its fields' metadata on every delivery.)
+    ///
+    /// `@unchecked Sendable`: one owner at a time, handed on under the controller's lock.
+    @usableFromInline struct DeliveryRecord: @unchecked Sendable {
+        @usableFromInline let pointer: UnsafeMutablePointer<Delivery>
+
+        @inlinable init(_ delivery: __owned Delivery) {
+            pointer = .allocate(capacity: 1)
+            pointer.initialize(to: delivery)
+        }
+
+        /// Takes the delivery out and frees the record: the owner's last use. Moved out, not copied; and
+        /// read from a local value, the delivery's fields are passed on without the copies that reading
+        /// them through the pointer makes (memory that a callee might change).
+        @inlinable func take() -> Delivery {
+            defer { pointer.deallocate() }
+            return pointer.move()
+        }
     }
 
     /// A change set waiting to be delivered, with the observers that existed when it was made.
     ///
-    /// A class, so that queuing it, taking it from the queue and handing it to the scheduler retain one
-    /// reference, not each array of the change set and each part of the storage: as a struct, those
-    /// copies cost more than computing the change set. Making one allocates it and nothing else: the
-    /// lists of observers are the state's own arrays (shared; rebuilt only when an observer comes or
-    /// goes), and the snapshot shares the storage.
-    @usableFromInline final class Delivery: Sendable {
+    /// It allocates nothing but its record (``DeliveryRecord``): the lists of observers are the state's
+    /// own arrays (shared; rebuilt only when an observer comes or goes), and the snapshot shares the storage.
+    @usableFromInline struct Delivery: Sendable {
         @usableFromInline let changes: ChangeSet<Entity>
         /// The results right after the change set; `nil` when only `changes` sequences receive it, which
         /// have no use for it.
@@ -93,10 +117,13 @@
     @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
 
-    /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from
-    /// `pendingHead` on, so taking one costs O(1) however long the backlog behind a slow observer.
+    /// Change sets in mutation order, waiting for the thread that delivers them, in `pending[pendingHead..<pendingEnd]`.
+    /// They are taken from `pendingHead` on, so taking one costs O(1) however long the backlog behind a
+    /// slow observer; the slots taken are empty and are reused once the queue is drained, so that the
+    /// array is neither emptied nor grown on every change.
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingHead = 0
+    @usableFromInline var pendingEnd = 0
     @usableFromInline var isDelivering = false
 
     /// The cache of every association used so far, by the association's identity.
@@ -130,7 +157,26 @@
     @inlinable var isFetching: Bool { eventsDuringFetch != nil }
 
     /// Whether a change set waits for delivery.
-    @inlinable var hasPendingDeliveries: Bool { pendingHead < pending.count }
+    @inlinable var hasPendingDeliveries: Bool { pendingHead < pendingEnd }
+
+    /// Queues a delivery or an action after those waiting.
+    @inlinable mutating func appendPending(_ item: Pending) {
+        if pendingEnd < pending.count {
+            pending[pendingEnd] = item
+        } else {
+            pending.append(item)
+        }
+        pendingEnd += 1
+    }
+
+    /// Starts a delivering turn on this thread if none is under way and something waits: the first
+    /// thing to deliver, which the caller delivers after releasing the lock, then the rest (see
+    /// ``FetchedResultsController/deliverPending(startingWith:)``).
+    @inlinable mutating func startDelivering() -> Pending? {
+        guard !isDelivering, hasPendingDeliveries else { return nil }
+        isDelivering = true
+        return nextDelivery()
+    }
 
     /// Queues a non-empty change set for delivery to the observers registered now, if there are any, or
     /// holds it back while paused or coalescing.
@@ -144,12 +190,19 @@
         }
     }
 
+    /// Takes everything that waits, leaving the queue empty: for the controller's deinit.
+    @inlinable mutating func takeUndelivered() -> [Pending] {
+        defer { (pending, pendingHead, pendingEnd) = ([], 0, 0) }
+        return pending[pendingHead..<pendingEnd].compactMap { $0 }
+    }
+
     /// Takes the next change set to deliver, or ends the delivering turn.
     @inlinable mutating func nextDelivery() -> Pending? {
         guard hasPendingDeliveries else {
             isDelivering = false
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
+            // Every slot was taken: they are reused from the start.
+            (pendingHead, pendingEnd) = (0, 0)
+            if pending.count > 1024 { pending = [] }
             return nil
         }
         defer { pendingHead += 1 }

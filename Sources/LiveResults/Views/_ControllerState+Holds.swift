@@ -21,15 +21,15 @@ extension _ControllerState {
         observedVersion &+= 1
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
-                if let action = observer(changes, core.storage) { pending.append(.action(action)) }
+                if let action = observer(changes, core.storage) { appendPending(.action(action)) }
             }
         }
         let delegate = delegate
         let callsBack = delegate != nil || !observerList.isEmpty
         guard callsBack || !continuationList.isEmpty else { return }
-        pending.append(
+        appendPending(
             .delivery(
-                Delivery(
+                DeliveryRecord(Delivery(
                     changes: changes,
                     snapshot: callsBack ? snapshot : nil,
                     delegate: delegate,
@@ -37,7 +37,7 @@ extension _ControllerState {
                     continuations: continuationList,
                     observers: observerList,
                     version: observedVersion
-                )
+                ))
             )
         )
     }
