@@ -7,6 +7,16 @@ import Testing
 /// model's own calls or the turn of the main actor its delivery schedules). Issue 24.
 @Suite("Observable results: fetch and delivery", .timeLimit(.minutes(1)))
 struct ObservableResultsDeliveryTests {
+    /// `EventHarness.eventually` on the main actor, where the model's properties can be read.
+    @MainActor static func eventually(_ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return condition()
+    }
+
     /// Lets the main actor run the turns queued so far, a few times over.
     @MainActor static func settle() async {
         for _ in 0..<5 {
@@ -50,7 +60,7 @@ struct ObservableResultsDeliveryTests {
             await model.fetchIfNeeded()
             return model.fetchedObjects.count
         }
-        let waiting = await EventHarness.eventually { gate.waiters == 1 }
+        let waiting = await Self.eventually { gate.waiters == 1 }
         #expect(waiting)
         gate.open()
         let counts = (await first.value, await second.value)
@@ -88,7 +98,7 @@ struct ObservableResultsDeliveryTests {
         let before = SnapshotModel(model.snapshot)
         store.items = ScenarioFixture.sample.filter { $0.id != 4 } + [Item(7, section: "d", score: 1)]
         let refetched = try await controller.performFetch()
-        let shown = await EventHarness.eventually { model.fetchedObjects.count == 6 && model.lastChanges == refetched }
+        let shown = await Self.eventually { model.fetchedObjects.count == 6 && model.lastChanges == refetched }
         #expect(shown)
         expectContract(refetched, from: before, to: SnapshotModel(model.snapshot))
         await Self.settle()
@@ -110,7 +120,7 @@ struct ObservableResultsDeliveryTests {
         #expect(model.lastChanges == fetched)
         let before = SnapshotModel(model.snapshot)
         let deleted = controller.apply(.updated(Item(1, section: "b", score: 5)))
-        let arrived = await EventHarness.eventually { model.lastChanges == deleted }
+        let arrived = await Self.eventually { model.lastChanges == deleted }
         #expect(arrived)
         expectContract(deleted, from: before, to: SnapshotModel(model.snapshot))
     }
@@ -159,7 +169,7 @@ struct ObservableResultsDeliveryTests {
                     expected = controller.apply(.updated(moved))
                 }
             }
-            let caughtUp = await EventHarness.eventually {
+            let caughtUp = await Self.eventually {
                 SnapshotModel(model.snapshot) == SnapshotModel(controller.snapshot)
             }
             #expect(caughtUp, "step \(step)")
