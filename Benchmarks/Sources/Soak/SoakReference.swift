@@ -56,11 +56,14 @@ struct SoakReference {
 
     /// The entities in display order, with their sections.
     var sections: [(name: String, items: [SoakItem])] {
-        let sorted = entries.values.sorted { lhs, rhs in
-            if lhs.item.section != rhs.item.section { return lhs.item.section < rhs.item.section }
-            if lhs.item.score != rhs.item.score { return lhs.item.score < rhs.item.score }
-            return lhs.sequence < rhs.sequence
+        // One integer key per entity (section, score, insertion number), so that the sort compares numbers.
+        let values = Array(entries.values)
+        let keys = values.indices.map { index -> (UInt64, Int) in
+            let entry = values[index]
+            let section = UInt64(soakSections.firstIndex(of: entry.item.section) ?? soakSections.count)
+            return (section << 56 | UInt64(entry.item.score) << 40 | UInt64(entry.sequence), index)
         }
+        let sorted = keys.sorted { $0.0 < $1.0 }.map { values[$0.1] }
         var sections: [(name: String, items: [SoakItem])] = []
         for entry in sorted {
             if sections.last?.name == entry.item.section {
