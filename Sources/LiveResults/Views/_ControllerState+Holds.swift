@@ -29,15 +29,16 @@ extension _ControllerState {
         guard callsBack || !continuationList.isEmpty else { return }
         appendPending(
             .delivery(
-                DeliveryRecord(Delivery(
-                    changes: changes,
-                    snapshot: callsBack ? snapshot : nil,
-                    delegate: delegate,
-                    scheduler: callbackScheduler,
-                    continuations: continuationList,
-                    observers: observerList,
-                    version: observedVersion
-                ))
+                DeliveryRecord(
+                    Delivery(
+                        changes: changes,
+                        snapshot: callsBack ? snapshot : nil,
+                        delegate: delegate,
+                        scheduler: callbackScheduler,
+                        continuations: continuationList,
+                        observers: observerList,
+                        version: observedVersion
+                    ))
             )
         )
     }

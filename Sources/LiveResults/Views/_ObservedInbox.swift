@@ -35,7 +35,9 @@ import Dispatch
     /// that awaited the change (a fetch made through the controller, say) finds it shown when it resumes
     /// (the main queue runs in order), unless the controller delivers later (another thread was
     /// delivering, or its scheduler is a queue).
-    @usableFromInline func receive(_ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>, _ version: UInt64) {
+    @usableFromInline func receive(
+        _ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>, _ version: UInt64
+    ) {
         let schedules = state.withLock { state in
             state.deliveries.append(Delivery(changes: changes, snapshot: snapshot, version: version))
             defer { state.isScheduled = true }

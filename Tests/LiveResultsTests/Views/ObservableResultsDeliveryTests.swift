@@ -142,7 +142,8 @@ struct ObservableResultsDeliveryTests {
             let ids = controller.snapshot.fetchedObjects.map(\.id)
             func randomItem() -> Item {
                 nextID += 1
-                return Item(nextID, section: ["a", "b", "c", "d"].randomElement(using: &random)!,
+                return Item(
+                    nextID, section: ["a", "b", "c", "d"].randomElement(using: &random)!,
                     score: Int.random(in: 0..<50, using: &random))
             }
             switch Int.random(in: 0..<6, using: &random) {
@@ -160,7 +161,8 @@ struct ObservableResultsDeliveryTests {
                 #expect(SnapshotModel(model.snapshot) == SnapshotModel(controller.snapshot), "step \(step)")
                 expected = SnapshotModel(model.snapshot) == before ? nil : model.lastChanges
             case 4:
-                store.items = controller.snapshot.fetchedObjects.filter { _ in Bool.random(using: &random) }
+                store.items =
+                    controller.snapshot.fetchedObjects.filter { _ in Bool.random(using: &random) }
                     + [randomItem()]
                 expected = try await controller.performFetch()
             default:
