@@ -86,8 +86,12 @@ final class Soak {
                 throw SoakViolation("step \(report.steps), after \(report.events) events: \(violation)")
             }
             if report.events >= nextSample {
-                report.samples.append((report.events, MemoryUsage.current().residentBytes))
+                let bytes = MemoryUsage.current().residentBytes
+                report.samples.append((report.events, bytes))
                 nextSample += options.sampleInterval
+                // Progress on standard error, so that a long run shows where it is.
+                let line = "… \(report.events) events, \(report.steps) steps, resident \(bytes / 1_048_576) MB\n"
+                FileHandle.standardError.write(Data(line.utf8))
             }
         }
         if controller.isPaused { resume() }
