@@ -8,6 +8,7 @@ import PackageDescription
 //   swift run -c release MemoryOverhead           prints the memory overhead per entity
 //   swift run -c release Workload events          runs one workload alone, for profilers
 //   bash cachegrind.sh                            instructions and cache misses per event (valgrind)
+//   swift run -c release Soak --events N --seed S  every capability at once, checked (issue 24)
 let package = Package(
     name: "LiveResultsBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -43,6 +44,10 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         .executableTarget(name: "CacheProbe", dependencies: ["BenchmarkSupport"]),
+        .executableTarget(
+            name: "Soak",
+            dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

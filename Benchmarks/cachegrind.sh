@@ -3,7 +3,12 @@
 # 0.2% from run to run (the hash seed differs per process), so a change that saves 2% shows even on a
 # busy machine where times vary by 20%.
 #
-#   bash cachegrind.sh [n] [events]      defaults: 1000000 50000
+#   bash cachegrind.sh [n] [events] [modes…]      defaults: 1000000 50000 events snapshots
+#   CACHEPROBE=path bash cachegrind.sh …           counts that CacheProbe binary instead of building one
+#
+# Modes: events (each event a batch of its own), snapshots (the same, a snapshot taken after each),
+# delegate, changes, observeChanges (the same, with one observer of that kind); `observed` names the
+# three observer modes with events, so that each observed count shows beside the unobserved one.
 #
 # Needs valgrind (3.19 works with a binary stripped of its debug information, which this script makes).
 # The last-level cache simulated is 32 MB, 16-way, like the benchmark machine's L3. Counts are for the
@@ -13,17 +18,25 @@ set -euo pipefail
 cd "$(dirname "$0")"
 n=${1:-1000000}
 events=${2:-50000}
-if ! output=$(swift build -c release --product CacheProbe 2>&1); then echo "$output" >&2; exit 1; fi
+modes=("${@:3}")
+[[ ${#modes[@]} -eq 0 ]] && modes=(events snapshots)
+[[ "${modes[*]}" == observed ]] && modes=(events delegate changes observeChanges)
+# CACHEPROBE=path runs that binary instead of building one (to count an earlier build, say).
+probe=${CACHEPROBE:-.build/release/CacheProbe}
+if [[ -z ${CACHEPROBE:-} ]] && ! output=$(swift build -c release --product CacheProbe 2>&1); then
+    echo "$output" >&2
+    exit 1
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-objcopy --strip-debug .build/release/CacheProbe "$work/probe"
-for mode in generate events snapshots; do
+objcopy --strip-debug "$probe" "$work/probe"
+for mode in generate "${modes[@]}"; do
     valgrind --tool=cachegrind --cache-sim=yes --LL=33554432,16,64 \
         --cachegrind-out-file="$work/$mode.out" "$work/probe" "$n" "$events" "$mode" >"$work/$mode.log" 2>&1 &
 done
 wait
 total() { grep "$2" "$work/$1.log" | awk '{gsub(",", "", $4); print $4}'; }
-for mode in events snapshots; do
+for mode in "${modes[@]}"; do
     instructions=$(( ($(total $mode 'I   refs') - $(total generate 'I   refs')) / events ))
     misses=$(( ($(total $mode 'LL misses') - $(total generate 'LL misses')) / events ))
     echo "$mode at n=$n: $instructions instructions, $misses last-level misses per event"

@@ -9,6 +9,9 @@ import Foundation
 //   CacheProbe n events generate     makes the events and applies none (the baseline to subtract)
 //   CacheProbe n events events       applies each event as a batch of its own
 //   CacheProbe n events snapshots    the same, taking a snapshot after each event
+//   CacheProbe n events delegate     the same, observed by a delegate with per-item callbacks
+//   CacheProbe n events changes      the same, observed by a `changes` sequence (read at the end)
+//   CacheProbe n events observeChanges   the same, observed by an `observeChanges` handler
 //
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
@@ -21,9 +24,9 @@ final class Loaded: @unchecked Sendable {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
-    ["generate", "events", "snapshots"].contains(arguments[2])
+    ["generate", "events", "snapshots"].contains(arguments[2]) || ObserverKind(rawValue: arguments[2]) != nil
 else {
-    print("usage: CacheProbe n events generate|events|snapshots")
+    print("usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges")
     exit(2)
 }
 let loaded = Loaded()
@@ -38,5 +41,9 @@ let events = scenario.nextEvents(eventCount)
 switch arguments[2] {
 case "events": print(scenario.applyEach(events), "changes")
 case "snapshots": print(scenario.applyEachTakingSnapshots(events), "changes")
-default: print(events.count, "events")
+case "generate": print(events.count, "events")
+default:
+    let observer = AttachedObserver(ObserverKind(rawValue: arguments[2])!, of: scenario.design.controller)
+    print(scenario.applyEach(events), "changes")
+    withExtendedLifetime(observer) {}
 }

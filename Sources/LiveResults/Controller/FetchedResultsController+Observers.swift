@@ -71,7 +71,9 @@ extension FetchedResultsController {
     /// until the returned subscription is cancelled or released.
     ///
     /// Handlers run where delegate callbacks run (``callbackScheduler``), one at a time and in order,
-    /// before the delegate's. Any number of them can observe one controller: the views built on a
+    /// before the delegate's. A handler may read the controller, change it, and cancel its own or
+    /// another's subscription; once cancelled, a handler is not called again, not even with change sets
+    /// queued before. Any number of them can observe one controller: the views built on a
     /// controller (``CollapsibleSections``, ``ObservableResults``) use this, and leave the delegate to you.
     ///
     /// ```swift
@@ -88,18 +90,48 @@ extension FetchedResultsController {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let (id, snapshot) = _state.withLock { state in
+        let (snapshot, _, subscription) = _observeChanges { changes, snapshot, _ in handler(changes, snapshot) }
+        return (snapshot, subscription)
+    }
+
+    /// ``observeChanges(_:)`` with the version each change set leads to (see
+    /// ``_ControllerState/observedVersion``).
+    ///
+    /// - Returns: The snapshot the first change set the handler receives applies to, its version, and
+    ///   the subscription.
+    @inlinable func _observeChanges(
+        _ handler: @escaping _ControllerState<Entity>.ChangeObserver
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let cancelled = _CancellationFlag()
+        let (id, snapshot, version) = _state.withLock { state in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
-            state.observers[state.nextContinuationID] = handler
-            return (state.nextContinuationID, state.visibleSnapshot)
+            state.observers[state.nextContinuationID] = { changes, snapshot, version in
+                if !cancelled.isSet { handler(changes, snapshot, version) }
+            }
+            return (state.nextContinuationID, state.visibleSnapshot, state.observedVersion)
         }
         deliverPending()
         let subscription = EventSubscription { [weak self] in
+            cancelled.set()
             _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
         }
-        return (snapshot, subscription)
+        return (snapshot, version, subscription)
+    }
+
+    /// What the observers have now, read at one moment: the results of the last change set queued for
+    /// them (while paused, the frozen ones) with its version, and the state around them.
+    @inlinable func _observedResults() -> (
+        snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, state: FetchState, origin: ResultsOrigin,
+        isPaused: Bool
+    ) {
+        _state.withLock { state in
+            (
+                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion, state.fetchState,
+                state.resultsOrigin, state.paused != nil
+            )
+        }
     }
 
     /// Registers `observer` to see each change set as it is queued for the observers, under the lock,
@@ -129,41 +161,72 @@ extension FetchedResultsController {
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
         var coalescingDeadline: ContinuousClock.Instant?
-        var next = _state.withLock { state -> _ControllerState<Entity>.Pending? in
+        let first = _state.withLock { state -> _ControllerState<Entity>.Pending? in
             if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
-            guard !state.isDelivering, state.hasPendingDeliveries else { return nil }
-            state.isDelivering = true
-            return state.nextDelivery()
+            return state.startDelivering()
         }
         if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
+        if let first { deliverPending(startingWith: first) }
+    }
+
+    /// Delivers `first`, which ``_ControllerState/startDelivering()`` took, then whatever was queued
+    /// behind it, and ends the delivering turn.
+    @inlinable func deliverPending(startingWith first: _ControllerState<Entity>.Pending) {
+        var next: _ControllerState<Entity>.Pending? = first
         while let item = next {
             switch item {
-            case .delivery(let delivery): deliver(delivery)
+            case .delivery(let record): deliver(record)
             case .action(let action): action()
             }
             next = _state.withLock { $0.nextDelivery() }
         }
     }
 
-    @inlinable func deliver(_ delivery: _ControllerState<Entity>.Delivery) {
+    /// Delivers one change set: to the `changes` sequences at once, to the handlers and the delegate
+    /// where the scheduler says. With the immediate scheduler, nothing is allocated for it, and nothing
+    /// of it is copied.
+    @inlinable func deliver(_ record: _ControllerState<Entity>.DeliveryRecord) {
+        let delivery = record.take()
         for continuation in delivery.continuations {
             continuation.yield(delivery.changes)
         }
-        if !delivery.observers.isEmpty {
-            delivery.scheduler.schedule {
-                for observer in delivery.observers { observer(delivery.changes, delivery.snapshot) }
-            }
+        guard !delivery.observers.isEmpty || delivery.delegate != nil else { return }
+        if case .immediate = delivery.scheduler.kind {
+            call(delivery)
+        } else {
+            delivery.scheduler.schedule { [self] in call(delivery) }
         }
+    }
+
+    /// Calls the handlers, then the delegate, with one change set: the delegate's per-change callbacks
+    /// straight from the change set's arrays, with no list of changes built for them.
+    @inlinable func call(_ delivery: _ControllerState<Entity>.Delivery) {
+        let snapshot = delivery.snapshot.unsafelyUnwrapped
+        for observer in delivery.observers { observer(delivery.changes, snapshot, delivery.version) }
         guard let delegate = delivery.delegate else { return }
-        delivery.scheduler.schedule { [self] in
-            delegate.controllerWillChangeContent(self)
-            for change in delivery.changes.sectionChanges {
-                delegate.controller(self, didChange: change)
-            }
-            for change in delivery.changes.itemChanges {
-                delegate.controller(self, didChange: change)
-            }
-            delegate.controller(self, didChangeContentWith: delivery.changes, snapshot: delivery.snapshot)
+        let changes = delivery.changes
+        delegate.controllerWillChangeContent(self)
+        for (index, name) in zip(changes.deletedSections, changes.deletedSectionNames) {
+            delegate.controller(self, didChange: SectionChange(kind: .delete(index), name: name))
         }
+        for (index, name) in zip(changes.insertedSections, changes.insertedSectionNames) {
+            delegate.controller(self, didChange: SectionChange(kind: .insert(index), name: name))
+        }
+        for (index, name) in zip(changes.updatedSections, changes.updatedSectionNames) {
+            delegate.controller(self, didChange: SectionChange(kind: .update(index), name: name))
+        }
+        for (indexPath, id) in zip(changes.deletedItems, changes.deletedItemIDs) {
+            delegate.controller(self, didChange: ItemChange(kind: .delete(indexPath), id: id))
+        }
+        for (indexPath, id) in zip(changes.insertedItems, changes.insertedItemIDs) {
+            delegate.controller(self, didChange: ItemChange(kind: .insert(indexPath), id: id))
+        }
+        for (move, id) in zip(changes.movedItems, changes.movedItemIDs) {
+            delegate.controller(self, didChange: ItemChange(kind: .move(from: move.from, to: move.to), id: id))
+        }
+        for (indexPath, id) in zip(changes.updatedItems, changes.updatedItemIDs) {
+            delegate.controller(self, didChange: ItemChange(kind: .update(indexPath), id: id))
+        }
+        delegate.controller(self, didChangeContentWith: changes, snapshot: snapshot)
     }
 }

@@ -298,27 +298,37 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
     ) -> ChangeSet<Entity> {
-        let (changes, ignored, invalidated, waiters, delivers) = _state.withLock {
-            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter], Bool) in
+        // The delivery this thread starts, if it is the one to deliver: taken under the same lock as the
+        // change, which saves taking it again for the delivery.
+        let (changes, ignored, invalidated, waiters, first, coalescing) = _state.withLock {
+            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter], _ControllerState<Entity>.Pending?, Bool) in
             state.eventsDuringFetch?.append(contentsOf: events)
             guard state.isLive else {
                 guard state.eventsDuringFetch != nil else {
                     state.statistics.ignoredEvents += events.count
-                    return (ChangeSet(), events.count, false, [], false)
+                    return (ChangeSet(), events.count, false, [], nil, false)
                 }
                 // The first fetch's result may predate an invalidation: fetch again.
                 return (
-                    ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [], false
+                    ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [], nil,
+                    false
                 )
             }
             let result = run(&state.core)
             let waiters = state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
-            return (result.changes, 0, result.invalidated, waiters, state.hasPendingDeliveries || state.isCoalescing)
+            let coalescing = state.isCoalescing
+            return (
+                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.startDelivering(), coalescing
+            )
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }
         if invalidated { refetchInBackground() }
-        if delivers { deliverPending() }
+        if let first {
+            deliverPending(startingWith: first)
+        } else if coalescing {
+            deliverPending()
+        }
         waiters.forEach { $0.resume() }
         return changes
     }
@@ -388,10 +398,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     deinit {
-        // Ends every `changes` sequence, so that `for await` loops over them finish.
-        let (continuations, updateStreams) = _state.withLock {
-            (Array($0.continuations.values), Array($0.updates.subscribers.values))
+        let (continuations, undelivered, updateStreams) = _state.withLock { state in
+            (Array(state.continuations.values), state.takeUndelivered(), Array(state.updates.subscribers.values))
         }
+        // Frees what no one will deliver now (a change set queued by a pause, say, with no delivery after it).
+        for case .delivery(let record) in undelivered { _ = record.take() }
+        // Ends every `changes` sequence, so that `for await` loops over them finish.
         for continuation in continuations {
             continuation.finish()
         }

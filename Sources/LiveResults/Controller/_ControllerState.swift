@@ -1,7 +1,10 @@
 /// Everything a ``FetchedResultsController`` guards with its lock.
 @usableFromInline struct _ControllerState<Entity: FetchableEntity>: Sendable {
     @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
-    @usableFromInline typealias ChangeObserver = @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    /// An observer's handler: the change set, the snapshot right after it, and the version it leads to
+    /// (see ``observedVersion``).
+    @usableFromInline typealias ChangeObserver =
+        @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     /// Sees each change set as it is queued for the observers, with the storage after it, under the lock:
     /// for the views built on the controller, whose own state must change in the same order. It returns
     /// what to run, outside the lock, in order with the deliveries (a view's own delivery), if anything.
@@ -10,24 +13,58 @@
 
     /// What waits for the delivering thread: a change set for the observers, or the action of a queue observer.
     @usableFromInline enum Pending: Sendable {
-        case delivery(Delivery)
+        case delivery(DeliveryRecord)
         case action(@Sendable () -> Void)
     }
 
-    /// A change set waiting to be delivered, with the observers that existed when it was made.
-    @usableFromInline struct Delivery: Sendable {
-        @usableFromInline var changes: ChangeSet<Entity>
-        @usableFromInline var snapshot: FetchedResultsSnapshot<Entity>
-        @usableFromInline var delegate: (any FetchedResultsControllerDelegate<Entity>)?
-        @usableFromInline var scheduler: CallbackScheduler
-        @usableFromInline var continuations: [Continuation]
-        @usableFromInline var observers: [ChangeObserver]
+    /// A ``Delivery`` in memory of its own, owned by the queue, then by the thread that delivers it, which
+    /// frees it (``FetchedResultsController/deliver(_:)``).
+    ///
+    /// Handing it on copies a pointer: no retain of the change set's arrays or the storage's parts, and
+    /// no reference count of its own. (In session 9 the delivery record as a struct was copied through
+    /// the generic `Pending` enum several times per change set, each copy retaining and releasing some
+    /// 25 references: more than computing the change set; as a class, its deinit, generic and
+    /// unspecialized, looked up its fields' metadata on every delivery.)
+    ///
+    /// `@unchecked Sendable`: one owner at a time, handed on under the controller's lock.
+    @usableFromInline struct DeliveryRecord: @unchecked Sendable {
+        @usableFromInline let pointer: UnsafeMutablePointer<Delivery>
 
-        @usableFromInline
+        @inlinable init(_ delivery: __owned Delivery) {
+            pointer = .allocate(capacity: 1)
+            pointer.initialize(to: delivery)
+        }
+
+        /// Takes the delivery out and frees the record: the owner's last use. Moved out, not copied; and
+        /// read from a local value, the delivery's fields are passed on without the copies that reading
+        /// them through the pointer makes (memory that a callee might change).
+        @inlinable func take() -> Delivery {
+            defer { pointer.deallocate() }
+            return pointer.move()
+        }
+    }
+
+    /// A change set waiting to be delivered, with the observers that existed when it was made.
+    ///
+    /// It allocates nothing but its record (``DeliveryRecord``): the lists of observers are the state's
+    /// own arrays (shared; rebuilt only when an observer comes or goes), and the snapshot shares the storage.
+    @usableFromInline struct Delivery: Sendable {
+        @usableFromInline let changes: ChangeSet<Entity>
+        /// The results right after the change set; `nil` when only `changes` sequences receive it, which
+        /// have no use for it.
+        @usableFromInline let snapshot: FetchedResultsSnapshot<Entity>?
+        @usableFromInline let delegate: (any FetchedResultsControllerDelegate<Entity>)?
+        @usableFromInline let scheduler: CallbackScheduler
+        @usableFromInline let continuations: [Continuation]
+        @usableFromInline let observers: [ChangeObserver]
+        /// The version the change set leads to (see ``_ControllerState/observedVersion``).
+        @usableFromInline let version: UInt64
+
+        @inlinable
         init(
-            changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>,
+            changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>?,
             delegate: (any FetchedResultsControllerDelegate<Entity>)?, scheduler: CallbackScheduler,
-            continuations: [Continuation], observers: [ChangeObserver]
+            continuations: [Continuation], observers: [ChangeObserver], version: UInt64
         ) {
             self.changes = changes
             self.snapshot = snapshot
@@ -35,6 +72,7 @@
             self.scheduler = scheduler
             self.continuations = continuations
             self.observers = observers
+            self.version = version
         }
     }
 
@@ -62,18 +100,33 @@
 
     @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
     @usableFromInline var callbackScheduler = CallbackScheduler.immediate
-    @usableFromInline var continuations: [UInt64: Continuation] = [:]
+    @usableFromInline var continuations: [UInt64: Continuation] = [:] {
+        didSet { continuationList = continuations.sorted { $0.key < $1.key }.map(\.value) }
+    }
     /// The handlers of ``FetchedResultsController/observeChanges(_:)``, under the same ids as `continuations`.
-    @usableFromInline var observers: [UInt64: ChangeObserver] = [:]
+    @usableFromInline var observers: [UInt64: ChangeObserver] = [:] {
+        didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    /// `continuations` and `observers` in the order they subscribed, as the arrays each delivery shares.
+    @usableFromInline var continuationList: [Continuation] = []
+    @usableFromInline var observerList: [ChangeObserver] = []
+    /// The number of change sets queued for the observers so far: the version of ``observedStorage``,
+    /// which each delivery names, so that an observer that reads the results directly (``ObservableResults``)
+    /// knows which deliveries it has already shown. The same count numbers the versions of the update
+    /// streams (``_UpdateFeed/sequence``).
+    @inlinable var observedVersion: UInt64 { updates.sequence }
     @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
     /// The versions of the results and the update streams (see ``FetchedResultsController/updates(since:bufferLimit:)``).
     @usableFromInline var updates = _UpdateFeed<Entity>()
 
-    /// Change sets in mutation order, waiting for the thread that delivers them. They are taken from
-    /// `pendingHead` on, so taking one costs O(1) however long the backlog behind a slow observer.
+    /// Change sets in mutation order, waiting for the thread that delivers them, in `pending[pendingHead..<pendingEnd]`.
+    /// They are taken from `pendingHead` on, so taking one costs O(1) however long the backlog behind a
+    /// slow observer; the slots taken are empty and are reused once the queue is drained, so that the
+    /// array is neither emptied nor grown on every change.
     @usableFromInline var pending: [Pending?] = []
     @usableFromInline var pendingHead = 0
+    @usableFromInline var pendingEnd = 0
     @usableFromInline var isDelivering = false
 
     /// The cache of every association used so far, by the association's identity.
@@ -107,7 +160,26 @@
     @inlinable var isFetching: Bool { eventsDuringFetch != nil }
 
     /// Whether a change set waits for delivery.
-    @inlinable var hasPendingDeliveries: Bool { pendingHead < pending.count }
+    @inlinable var hasPendingDeliveries: Bool { pendingHead < pendingEnd }
+
+    /// Queues a delivery or an action after those waiting.
+    @inlinable mutating func appendPending(_ item: Pending) {
+        if pendingEnd < pending.count {
+            pending[pendingEnd] = item
+        } else {
+            pending.append(item)
+        }
+        pendingEnd += 1
+    }
+
+    /// Starts a delivering turn on this thread if none is under way and something waits: the first
+    /// thing to deliver, which the caller delivers after releasing the lock, then the rest (see
+    /// ``FetchedResultsController/deliverPending(startingWith:)``).
+    @inlinable mutating func startDelivering() -> Pending? {
+        guard !isDelivering, hasPendingDeliveries else { return nil }
+        isDelivering = true
+        return nextDelivery()
+    }
 
     /// Queues a non-empty change set for delivery to the observers registered now, if there are any, or
     /// holds it back while paused or coalescing.
@@ -121,18 +193,22 @@
         }
     }
 
+    /// Takes everything that waits, leaving the queue empty: for the controller's deinit.
+    @inlinable mutating func takeUndelivered() -> [Pending] {
+        defer { (pending, pendingHead, pendingEnd) = ([], 0, 0) }
+        return pending[pendingHead..<pendingEnd].compactMap { $0 }
+    }
+
     /// Takes the next change set to deliver, or ends the delivering turn.
     @inlinable mutating func nextDelivery() -> Pending? {
         guard hasPendingDeliveries else {
             isDelivering = false
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
+            // Every slot was taken: they are reused from the start.
+            (pendingHead, pendingEnd) = (0, 0)
+            if pending.count > 1024 { pending = [] }
             return nil
         }
-        defer {
-            pending[pendingHead] = nil
-            pendingHead += 1
-        }
-        return pending[pendingHead]
+        defer { pendingHead += 1 }
+        return pending[pendingHead].take()
     }
 }

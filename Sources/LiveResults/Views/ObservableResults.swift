@@ -9,9 +9,14 @@ import Observation
 ///
 /// ```swift
 /// @MainActor let model = ObservableResults(controller)
-/// await model.fetchIfNeeded()
+/// await model.fetchIfNeeded()       // the fetched results are shown when it returns
 /// for section in model.sections { print(section.name, section.numberOfObjects) }
 /// ```
+///
+/// The model knows which results each change set leads to, so it shows each one once and in order,
+/// whichever shows it first: its own ``fetchIfNeeded()`` and ``resume()``, which show their results
+/// before they return, or the turn of the main actor that each delivery schedules (a change made
+/// through the controller directly, a fetch included, shows there).
 ///
 /// It observes the controller through ``FetchedResultsController/observeChanges(_:)``, so the
 /// controller's delegate stays yours. It runs on the main actor, which on Linux runs only while the
@@ -31,32 +36,30 @@ public final class ObservableResults<Entity: FetchableEntity> {
     /// Where the results shown come from, as of the last change set or fetch: saved results while a
     /// `.thenFetch` refresh runs, say (see ``FetchedResultsController/resultsOrigin``).
     public private(set) var resultsOrigin: ResultsOrigin
-    @ObservationIgnored private var hasFetched = false
+    /// The version of ``snapshot``: the number of change sets the controller had queued for its
+    /// observers when it was the results they had. A delivery for this version or an earlier one is shown.
+    @ObservationIgnored private var version: UInt64
+    /// The one fetch of ``fetchIfNeeded()``, which every caller awaits.
+    @ObservationIgnored private var fetch: Task<Void, Never>?
+    @ObservationIgnored private let inbox: _ObservedInbox<Entity>
     /// Ends the observation of the controller when the model goes.
     @ObservationIgnored private let subscription: EventSubscription
 
     /// Follows `controller` from its current results on.
     public init(_ controller: FetchedResultsController<Entity>) {
         self.controller = controller
-        let (updates, continuation) = AsyncStream.makeStream(
-            of: (changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>).self)
-        let (start, observation) = controller.observeChanges { changes, snapshot in
-            continuation.yield((changes, snapshot))
+        let inbox = _ObservedInbox<Entity>()
+        let (start, version, observation) = controller._observeChanges { changes, snapshot, version in
+            inbox.receive(changes, snapshot, version)
         }
+        self.inbox = inbox
         snapshot = start
+        self.version = version
         state = controller.state
         isPaused = controller.isPaused
         resultsOrigin = controller.resultsOrigin
-        subscription = EventSubscription {
-            observation.cancel()
-            continuation.finish()
-        }
-        // One task takes the change sets in order; it holds the model weakly, and ends with the stream.
-        Task { [weak self] in
-            for await update in updates {
-                self?.receive(update.changes, update.snapshot)
-            }
-        }
+        subscription = EventSubscription { observation.cancel() }
+        inbox.setShow { [weak self] in self?.catchUp() }
     }
 
     /// The sections of ``snapshot``.
@@ -65,17 +68,23 @@ public final class ObservableResults<Entity: FetchableEntity> {
     /// All entities of ``snapshot`` in display order.
     public var fetchedObjects: FetchedObjects<Entity> { snapshot.fetchedObjects }
 
-    /// Fetches with the controller the first time it is called; later calls do nothing. A failure shows
-    /// in ``state`` as ``FetchState/failed(_:)``, not as an error.
+    /// Fetches with the controller the first time it is called, and shows the results before it returns;
+    /// a call while that fetch runs waits for it, and later calls only show what the controller has. A
+    /// failure shows in ``state`` as ``FetchState/failed(_:)``, not as an error.
     ///
-    /// - Complexity: The first call, as ``FetchedResultsController/performFetch()``; later calls, O(1).
+    /// When it returns, ``snapshot`` holds the fetched results and ``lastChanges`` the fetch's change
+    /// set (or, if other change sets came after the fetch, the last of them).
+    ///
+    /// - Complexity: The first call, as ``FetchedResultsController/performFetch()``; later calls, O(1) per
+    ///   change set not shown yet.
     public func fetchIfNeeded() async {
-        guard !hasFetched else { return }
-        hasFetched = true
-        state = .loading
-        _ = try? await controller.performFetch()
-        state = controller.state
-        resultsOrigin = controller.resultsOrigin
+        if fetch == nil {
+            state = .loading
+            let controller = controller
+            fetch = Task { _ = try? await controller.performFetch() }
+        }
+        await fetch?.value
+        catchUp()
     }
 
     /// Pauses the controller (see ``FetchedResultsController/pause()``).
@@ -83,23 +92,49 @@ public final class ObservableResults<Entity: FetchableEntity> {
     /// - Complexity: As ``FetchedResultsController/pause()``.
     public func pause() {
         controller.pause()
-        isPaused = true
+        catchUp()
     }
 
-    /// Resumes the controller; its catch-up change set reaches the model as every change set does (see
+    /// Resumes the controller, and shows its catch-up change set before it returns (see
     /// ``FetchedResultsController/resume()``).
     ///
     /// - Complexity: As ``FetchedResultsController/resume()``.
     public func resume() {
         controller.resume()
-        isPaused = false
+        catchUp()
     }
 
-    private func receive(_ changes: ChangeSet<Entity>, _ snapshot: FetchedResultsSnapshot<Entity>) {
+    /// Shows, in order, the change sets delivered and not shown yet, then what the controller's
+    /// observers have, if no delivery brought it yet.
+    ///
+    /// - Complexity: O(1) per change set delivered; when the controller queued change sets that have not
+    ///   reached the model yet, O(*n*) to tell what changed.
+    private func catchUp() {
+        for delivery in inbox.take() where delivery.version > version {
+            show(delivery.snapshot, after: delivery.changes, version: delivery.version)
+        }
+        let observed = controller._observedResults()
+        if observed.version > version {
+            let changes = _SnapshotDiff.changeSet(from: snapshot._storage, to: observed.snapshot._storage)
+            show(observed.snapshot, after: changes, version: observed.version)
+        }
+        // Set only when they differ, so that a turn that finds nothing new is no observable change.
+        if !Self.isSame(state, observed.state) { state = observed.state }
+        if resultsOrigin != observed.origin { resultsOrigin = observed.origin }
+        if isPaused != observed.isPaused { isPaused = observed.isPaused }
+    }
+
+    /// Whether two fetch states are the same (two failures never are: errors do not compare).
+    private static func isSame(_ lhs: FetchState, _ rhs: FetchState) -> Bool {
+        switch (lhs, rhs) {
+        case (.idle, .idle), (.loading, .loading), (.loaded, .loaded): true
+        default: false
+        }
+    }
+
+    private func show(_ snapshot: FetchedResultsSnapshot<Entity>, after changes: ChangeSet<Entity>, version: UInt64) {
         self.snapshot = snapshot
         lastChanges = changes
-        state = controller.state
-        resultsOrigin = controller.resultsOrigin
-        isPaused = controller.isPaused
+        self.version = version
     }
 }

@@ -29,20 +29,24 @@ extension _ControllerState {
         }
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
-                if let action = observer(changes, core.storage) { pending.append(.action(action)) }
+                if let action = observer(changes, core.storage) { appendPending(.action(action)) }
             }
         }
-        guard delegate != nil || !continuations.isEmpty || !observers.isEmpty else { return }
-        pending.append(
+        let delegate = delegate
+        let callsBack = delegate != nil || !observerList.isEmpty
+        guard callsBack || !continuationList.isEmpty else { return }
+        appendPending(
             .delivery(
-                Delivery(
-                    changes: changes,
-                    snapshot: snapshot,
-                    delegate: delegate,
-                    scheduler: callbackScheduler,
-                    continuations: Array(continuations.values),
-                    observers: Array(observers.values)
-                )
+                DeliveryRecord(
+                    Delivery(
+                        changes: changes,
+                        snapshot: callsBack ? snapshot : nil,
+                        delegate: delegate,
+                        scheduler: callbackScheduler,
+                        continuations: continuationList,
+                        observers: observerList,
+                        version: observedVersion
+                    ))
             )
         )
     }
@@ -101,7 +105,7 @@ extension _ControllerState {
             waiters.append($0)
         }
         guard !waiters.isEmpty else { return }
-        pending.append(.action { [waiters] in waiters.forEach { $0.resume() } })
+        appendPending(.action { [waiters] in waiters.forEach { $0.resume() } })
     }
 
     /// Sets the coalescing interval; a negative one counts as zero. Turning coalescing off delivers what
