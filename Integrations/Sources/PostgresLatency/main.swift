@@ -85,7 +85,9 @@ func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", secon
 
 /// Runs pgbench: `rate` updates per second of random rows for `seconds`, on its own connections.
 func runWriter(_ server: PostgresTestServer, database: String, options: Options) throws -> String {
-    guard let bin = TemporaryPostgres.binDirectory() else { throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint) }
+    guard let bin = TemporaryPostgres.binDirectory() else {
+        throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
+    }
     let script = FileManager.default.temporaryDirectory.appendingPathComponent("liveresults-latency-\(getpid()).sql")
     try """
     \\set id random(1, \(options.rows))
@@ -109,7 +111,9 @@ func runWriter(_ server: PostgresTestServer, database: String, options: Options)
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let text = String(decoding: data, as: UTF8.self)
-    guard process.terminationStatus == 0 else { throw TemporaryPostgres.Failure(description: "pgbench failed: \(text)") }
+    guard process.terminationStatus == 0 else {
+        throw TemporaryPostgres.Failure(description: "pgbench failed: \(text)")
+    }
     return text
 }
 
@@ -154,7 +158,8 @@ func phase(
     let cpu = cpuSeconds() - cpuBefore
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let tps = output.split(separator: "\n").first { $0.hasPrefix("tps") }.map(String.init) ?? "?"
-    let latency = output.split(separator: "\n").first { $0.hasPrefix("number of transactions actually processed") }
+    let latency =
+        output.split(separator: "\n").first { $0.hasPrefix("number of transactions actually processed") }
         .map(String.init) ?? ""
     let (delays, changeSets) = deliveries.result
     return PhaseResult(
@@ -164,7 +169,9 @@ func phase(
 
 let options = Options(CommandLine.arguments)
 let server = try PostgresTestServer.shared()
-print("PostgreSQL at \(server.host):\(server.port); \(options.rows) rows, \(options.rate) writes/s for \(options.seconds) s")
+print(
+    "PostgreSQL at \(server.host):\(server.port); \(options.rows) rows, \(options.rate) writes/s for \(options.seconds) s"
+)
 try await server.withDatabase { client, configuration in
     try await client.query(
         """
@@ -183,20 +190,24 @@ try await server.withDatabase { client, configuration in
     let sort = [SortDescriptor(\Item.priority), SortDescriptor(\Item.id)]
 
     // LISTEN/NOTIFY through PostgresLiveTable.
-    let live = FetchedResultsController(definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
+    let live = FetchedResultsController(
+        definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
     let subscription = live.observe(table)
     let fetchStart = ContinuousClock.now
     try await live.performFetch()
     print("first fetch of \(live.fetchedObjects.count) rows: \(ContinuousClock.now - fetchStart)")
-    let listening = try await phase("LISTEN/NOTIFY (PostgresLiveTable)", server: server, database: database, options: options, controller: live)
+    let listening = try await phase(
+        "LISTEN/NOTIFY (PostgresLiveTable)", server: server, database: database, options: options, controller: live)
     subscription.cancel()
     _ = live.reset()
 
     // Polling: a refetch every second, as without LiveResults' events.
-    let polled = FetchedResultsController(definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
+    let polled = FetchedResultsController(
+        definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
     try await polled.performFetch()
     let polling = polled.poll(every: .seconds(1))
-    let polls = try await phase("poll(every: 1 s) with a refetch", server: server, database: database, options: options, controller: polled)
+    let polls = try await phase(
+        "poll(every: 1 s) with a refetch", server: server, database: database, options: options, controller: polled)
     polling.cancel()
 
     print()

@@ -26,7 +26,9 @@ public struct PostgresTestServer: Sendable {
     /// The server for `url` (`postgres://user:password@host:port/database`).
     public init(url: String) throws {
         guard let components = URLComponents(string: url), let host = components.host, let user = components.user
-        else { throw TemporaryPostgres.Failure(description: "LIVERESULTS_POSTGRES_URL is not a postgres:// URL: \(url)") }
+        else {
+            throw TemporaryPostgres.Failure(description: "LIVERESULTS_POSTGRES_URL is not a postgres:// URL: \(url)")
+        }
         let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
         self.init(
             host: host, port: components.port ?? 5432, username: user, password: components.password,
@@ -91,7 +93,8 @@ public struct PostgresTestServer: Sendable {
     public func withDatabase<Result: Sendable>(
         _ body: @Sendable (PostgresClient, PostgresClient.Configuration) async throws -> Result
     ) async throws -> Result {
-        let name = "liveresults_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
+        let name =
+            "liveresults_\(ProcessInfo.processInfo.processIdentifier)_\(UUID().uuidString.prefix(8).lowercased())"
         let admin = configuration()
         _ = try await Self.withClient(admin) { client in
             try await client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""))

@@ -76,7 +76,8 @@ public final class TemporaryPostgres: Sendable {
             "-c full_page_writes=off", "-c max_connections=300",
         ].joined(separator: " ")
         try runAsServerUser(
-            "\(bin)/pg_ctl", ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])
+            "\(bin)/pg_ctl",
+            ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])
         _ = Self.running.withLock { $0.insert(directory) }
         Self.registerCleanup(bin: bin, user: user)
     }
@@ -106,21 +107,30 @@ public final class TemporaryPostgres: Sendable {
         }
     }
 
+    /// Runs a program to its end, with `posix_spawn` and `waitpid`. Not Foundation's `Process`: on Linux it
+    /// waits for the end of a descriptor that the program's children inherit, and the server that
+    /// `pg_ctl start` leaves running would hold it forever. The output goes to a file, for the same reason.
     @discardableResult
     static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.currentDirectoryURL = URL(fileURLWithPath: "/tmp")
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed: \(text)")
+        let outputPath = NSTemporaryDirectory() + "liveresults-pg-output-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "could not run \(program): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
         }
         return text
     }

@@ -33,7 +33,8 @@ struct BadInputTests {
         try await withDatabase { client, _ in
             // `title` may be NULL here, and `priority` is text: neither decodes into a Todo.
             try await client.query(
-                "CREATE TABLE todos (id bigserial PRIMARY KEY, title text, project text NOT NULL, priority text NOT NULL)")
+                "CREATE TABLE todos (id bigserial PRIMARY KEY, title text, project text NOT NULL, priority text NOT NULL)"
+            )
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('fine', 'A', '1')")
             let diagnostics = DiagnosticLog()
             let table = PostgresLiveTable<Todo>(client: client, table: "todos")
@@ -63,7 +64,7 @@ struct BadInputTests {
             let schema = #"Sch "ema""#
             let table = #"My "Todo" Items; DROP TABLE x"#
             let id = #"Todo "ID""#
-            let channel = #"Chan "nel" ; NOTIFY x"#
+            let channel = #"Chan nel; NOTIFY x"#  // no double quote: postgres-nio's LISTEN cannot take one
             try await client.query(PostgresQuery(unsafeSQL: #"CREATE SCHEMA "Sch ""ema""""#))
             try await client.query(
                 PostgresQuery(
@@ -72,16 +73,21 @@ struct BadInputTests {
                         title text NOT NULL, project text NOT NULL, priority int NOT NULL, id bigint)
                         """#))
             let decoder = JSONDecoder()
+            // The row's keys (below the payload's "row"): the id column is the entity's id, the column named
+            // "id" is not.
             decoder.keyDecodingStrategy = .custom { keys in
                 let key = keys.last!
+                guard keys.count > 1 || key.stringValue != "row" else { return key }
                 return key.stringValue == id ? _Key("id") : key.stringValue == "id" ? _Key("ignored") : key
             }
             let live = try await LiveTodos(
                 client: client, table: table, idColumn: id, schema: schema, channel: channel, decoder: decoder)
             let quoted = #""Sch ""ema"""."My ""Todo"" Items; DROP TABLE x""#
             try await client.query(
-                PostgresQuery(unsafeSQL: "INSERT INTO \(quoted) (title, project, priority) VALUES ('a', 'A', 1), ('b', 'B', 2)"))
-            try await client.query(PostgresQuery(unsafeSQL: #"UPDATE \#(quoted) SET priority = 0 WHERE "Todo ""ID""" = 2"#))
+                PostgresQuery(
+                    unsafeSQL: "INSERT INTO \(quoted) (title, project, priority) VALUES ('a', 'A', 1), ('b', 'B', 2)"))
+            try await client.query(
+                PostgresQuery(unsafeSQL: #"UPDATE \#(quoted) SET priority = 0 WHERE "Todo ""ID""" = 2"#))
             #expect(try await eventually { live.shown.map(\.id) == [1, 2] && live.shown.last?.priority == 0 })
             #expect(live.table.channel == channel)
             #expect(live.checker.violations == [])
@@ -91,8 +97,14 @@ struct BadInputTests {
     @Test("Names PostgreSQL would not keep as written are refused")
     func invalidNames() async throws {
         try await withDatabase { client, _ in
-            for table in ["", String(repeating: "t", count: 64), "nul\u{0}"] {
-                let live = PostgresLiveTable<Todo>(client: client, table: table)
+            let refused = [
+                PostgresLiveTable<Todo>(client: client, table: ""),
+                PostgresLiveTable<Todo>(client: client, table: String(repeating: "t", count: 64)),
+                PostgresLiveTable<Todo>(client: client, table: "nul\u{0}"),
+                PostgresLiveTable<Todo>(client: client, table: "todos", idColumn: ""),
+                PostgresLiveTable<Todo>(client: client, table: "todos", channel: #"a "quoted" channel"#),
+            ]
+            for live in refused {
                 await #expect(throws: PostgresLiveTableError.self) { try await live.installTrigger() }
                 await #expect(throws: PostgresLiveTableError.self) { try await live.fetchDefinition().request() }
             }

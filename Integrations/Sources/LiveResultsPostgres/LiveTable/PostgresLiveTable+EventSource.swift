@@ -86,9 +86,10 @@ extension PostgresLiveTable: EventSource {
         _ payload: String, into batch: inout _TransactionBatch<Entity>, for subscriber: EventSubscriber<Entity>,
         names: _TableNames
     ) async {
-        let notification: _Notification<Entity>
+        let data = Data(payload.utf8)
+        let notification: _Notification
         do {
-            notification = try decoder.decode(_Notification<Entity>.self, from: Data(payload.utf8))
+            notification = try JSONDecoder().decode(_Notification.self, from: data)
         } catch {
             subscriber.reportMalformedEvent(
                 PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
@@ -98,7 +99,7 @@ extension PostgresLiveTable: EventSource {
         if batch.isCompleted(by: transaction) {
             await deliver(batch.take(), to: subscriber, names: names)
         }
-        guard let operation = _Notification<Entity>.Operation(rawValue: notification.operation) else {
+        guard let operation = _Notification.Operation(rawValue: notification.operation) else {
             subscriber.reportMalformedEvent(PostgresLiveTableError.unknownOperation(notification.operation))
             return
         }
@@ -109,28 +110,30 @@ extension PostgresLiveTable: EventSource {
             batch.append(.event(.invalidated), of: transaction)
             await deliver(batch.take(), to: subscriber, names: names)
         case .insert, .update, .delete:
-            guard let id = notification.id, let rawID = notification.rawID else {
+            guard let rawID = notification.id else {
                 subscriber.reportMalformedEvent(
                     PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: nil))
                 return
             }
-            let entityID: Entity.ID
-            switch id {
-            case .success(let decoded): entityID = decoded
-            case .failure(let error):
+            let id: Entity.ID
+            do {
+                id = try decoder.decode(Entity.ID.self, from: JSONEncoder().encode(rawID))
+            } catch {
                 subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableID(underlying: error))
                 return
             }
-            switch (operation, notification.row) {
-            case (.delete, _):
-                batch.append(.event(.deleted(entityID)), of: transaction)
-            case (_, nil):
-                batch.append(.fetch(id: entityID, rawID: rawID, isInsert: operation == .insert), of: transaction)
-            case (_, .success(let entity)?):
-                batch.append(.event(operation == .insert ? .inserted(entity) : .updated(entity)), of: transaction)
-            case (_, .failure(let error)?):
-                subscriber.reportMalformedEvent(
-                    PostgresLiveTableError.undecodableRow(id: rawID.description, underlying: error))
+            if operation == .delete {
+                batch.append(.event(.deleted(id)), of: transaction)
+            } else if !notification.hasRow {
+                batch.append(.fetch(id: id, rawID: rawID, isInsert: operation == .insert), of: transaction)
+            } else {
+                do {
+                    let entity = try decoder.decode(_RowBox<Entity>.self, from: data).row
+                    batch.append(.event(operation == .insert ? .inserted(entity) : .updated(entity)), of: transaction)
+                } catch {
+                    subscriber.reportMalformedEvent(
+                        PostgresLiveTableError.undecodableRow(id: rawID.description, underlying: error))
+                }
             }
         }
     }

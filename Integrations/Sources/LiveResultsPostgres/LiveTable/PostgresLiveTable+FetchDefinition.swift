@@ -106,7 +106,8 @@ extension PostgresLiveTable {
         let names = try names.get()
         await coordination.fetchStarting()
         let row = Self.rowAlias
-        var sql = "SELECT row_to_json(\(row))::text, \(row).\(names.idColumn.sql)::text FROM \(names.qualifiedTable) AS \(row)"
+        var sql =
+            "SELECT row_to_json(\(row))::text, \(row).\(names.idColumn.sql)::text FROM \(names.qualifiedTable) AS \(row)"
         if let condition { sql += " WHERE (\(condition.sql))" }
         sql += " ORDER BY \(row).\(names.idColumn.sql)"
         return try await decodeRows(PostgresQuery(unsafeSQL: sql, binds: condition?.binds ?? PostgresBindings()))
@@ -126,7 +127,8 @@ extension PostgresLiveTable {
         if case .after(let last) = cursor {
             binds.append(last)
             let lastRow = "(json_populate_record(NULL::\(names.qualifiedTable), $\(binds.count)::json))"
-            filters.append("(\(row).\(sort), \(row).\(id)) \(descending ? "<" : ">") (\(lastRow).\(sort), \(lastRow).\(id))")
+            filters.append(
+                "(\(row).\(sort), \(row).\(id)) \(descending ? "<" : ">") (\(lastRow).\(sort), \(lastRow).\(id))")
         }
         binds.append(limit)
         let direction = descending ? "DESC" : "ASC"

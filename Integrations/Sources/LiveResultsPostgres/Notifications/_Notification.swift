@@ -9,7 +9,10 @@ import LiveResults
 /// {"v":1,"tx":"7514","n":4,"op":"commit"}                   (the transaction's last notification)
 /// {"v":1,"tx":"7515","n":1,"op":"truncate"}
 /// ```
-struct _Notification<Entity: FetchableEntity & Decodable>: Decodable where Entity.ID: Decodable {
+///
+/// The envelope is decoded with a plain `JSONDecoder`, so that the table's decoder and its key strategy
+/// only ever see the row (through ``_RowBox``) and the id (as a JSON fragment of its own).
+struct _Notification: Decodable {
     /// What the trigger saw.
     enum Operation: String {
         case insert, update, delete, commit, truncate
@@ -19,28 +22,25 @@ struct _Notification<Entity: FetchableEntity & Decodable>: Decodable where Entit
     let transaction: String
     /// The operation, as sent.
     let operation: String
-    /// The row's id as JSON, to fetch a row that came without its content.
-    let rawID: _JSONValue?
-    /// The row's id, or why it did not decode (`nil` when there is none: `commit`, `truncate`).
-    let id: Result<Entity.ID, any Error>?
-    /// The row, or why it did not decode (`nil` when the notification has none).
-    let row: Result<Entity, any Error>?
+    /// The row's id as JSON (`nil` in `commit` and `truncate`).
+    let id: _JSONValue?
+    /// Whether the notification carries its row.
+    let hasRow: Bool
 
     private enum CodingKeys: String, CodingKey {
-        case v, tx, n, op, id, row
+        case tx, op, id, row
     }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         transaction = try container.decode(String.self, forKey: .tx)
         operation = try container.decode(String.self, forKey: .op)
-        if container.contains(.id) {
-            rawID = try container.decode(_JSONValue.self, forKey: .id)
-            id = Result { try container.decode(Entity.ID.self, forKey: .id) }
-        } else {
-            rawID = nil
-            id = nil
-        }
-        row = container.contains(.row) ? Result { try container.decode(Entity.self, forKey: .row) } : nil
+        id = try container.decodeIfPresent(_JSONValue.self, forKey: .id)
+        hasRow = container.contains(.row)
     }
+}
+
+/// A notification's row, decoded with the table's decoder.
+struct _RowBox<Entity: Decodable>: Decodable {
+    let row: Entity
 }

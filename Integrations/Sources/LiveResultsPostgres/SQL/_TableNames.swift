@@ -17,6 +17,12 @@ struct _TableNames: Sendable {
         self.table = try _QuotedIdentifier(table)
         self.idColumn = try _QuotedIdentifier(idColumn)
         self.channel = try _QuotedIdentifier(channel)
+        // postgres-nio (1.33) writes the channel into `LISTEN "…"` itself, without doubling quotes: a channel
+        // with a double quote would break that statement, so it is refused here.
+        guard !channel.contains("\"") else {
+            throw .invalidIdentifier(
+                channel, reason: "a channel name with a double quote cannot be listened to through postgres-nio")
+        }
         self.key = _StableHash.hex([schema ?? "", table, channel])
     }
 

@@ -25,6 +25,8 @@ final class ContractChecker<Entity: FetchableEntity>: Sendable {
 
     /// The change sets delivered so far.
     var changeSets: [ChangeSet<Entity>] { state.withLock { $0.changeSets } }
+    /// The entities of the last snapshot checked, in display order.
+    var latest: [Entity] { state.withLock { $0.previous.flatMap(\.items) } }
     /// What broke the contract, if anything.
     var violations: [String] { state.withLock { $0.violations } }
 
@@ -40,13 +42,15 @@ final class ContractChecker<Entity: FetchableEntity>: Sendable {
             if let applied, Self.same(applied, new) {
                 // The content of every survivor that was not reported updated must be unchanged.
             } else {
-                state.violations.append("change set \(state.changeSets.count) does not turn the old snapshot into the new")
+                state.violations.append(
+                    "change set \(state.changeSets.count) does not turn the old snapshot into the new")
             }
             state.previous = new
         }
     }
 
-    private static func same(_ lhs: [(name: String, items: [Entity])], _ rhs: [(name: String, items: [Entity])]) -> Bool {
+    private static func same(_ lhs: [(name: String, items: [Entity])], _ rhs: [(name: String, items: [Entity])]) -> Bool
+    {
         lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0.name == $1.name && $0.items == $1.items }
     }
 
