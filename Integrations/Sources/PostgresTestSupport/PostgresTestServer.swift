@@ -6,15 +6,20 @@ import PostgresNIO
 /// (`postgres://user:password@host:port/database`), else one ``TemporaryPostgres`` cluster per process,
 /// started on first use and stopped when the process ends.
 public struct PostgresTestServer: Sendable {
+    /// The server's host.
     public var host: String
+    /// The server's port.
     public var port: Int
+    /// The role the tests connect as; it must be able to create databases.
     public var username: String
+    /// The role's password, if the server asks for one.
     public var password: String?
     /// The database to connect to for administration (creating the tests' databases).
     public var database: String
     /// The cluster, when it is a temporary one of this process.
     public var cluster: TemporaryPostgres?
 
+    /// A server at `host` and `port`, reached as `username`.
     public init(host: String, port: Int, username: String, password: String?, database: String) {
         self.host = host
         self.port = port

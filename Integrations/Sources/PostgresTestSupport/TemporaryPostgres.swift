@@ -15,8 +15,10 @@ import Foundation
 public final class TemporaryPostgres: Sendable {
     /// Where a cluster could not be started, with what to do about it.
     public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, and what to do about it.
         public var description: String
 
+        /// A failure that says `description`.
         public init(description: String) { self.description = description }
     }
 

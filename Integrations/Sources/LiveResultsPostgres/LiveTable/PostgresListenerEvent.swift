@@ -9,17 +9,18 @@
 /// ```
 public enum PostgresListenerEvent: Sendable, CustomStringConvertible {
     /// `LISTEN` succeeded on a connection: notifications committed from now on arrive. `reconnected` is
-    /// true after a lost connection, when the subscriber is also sent ``LiveResults/EntityEvent/invalidated``.
+    /// true after a lost connection, when the subscriber is also sent `EntityEvent.invalidated`.
     case listening(channel: String, reconnected: Bool)
     /// The listening connection failed, or could not be leased or opened; the subscription tries again
-    /// after `retryAfter`, by its ``LiveResults/Backoff``.
+    /// after `retryAfter`, by its `Backoff`.
     case connectionFailed(any Error, failures: Int, retryAfter: Duration)
     /// The rows of notifications too large to carry them could not be fetched; the subscriber is sent
-    /// ``LiveResults/EntityEvent/invalidated`` instead, so that it refetches.
+    /// `EntityEvent.invalidated` instead, so that it refetches.
     case rowFetchFailed(any Error)
     /// The subscription was cancelled and stopped listening.
     case stopped
 
+    /// A short sentence that says what happened, for logs.
     public var description: String {
         switch self {
         case .listening(let channel, let reconnected):

@@ -11,8 +11,8 @@ extension PostgresLiveTable: EventSource {
     /// that cannot be decoded is reported to the subscriber as a malformed event, never fatal. When the
     /// connection is lost (a server restart, `pg_terminate_backend`, a network failure), the subscription
     /// tries again after ``reconnectBackoff``'s waits and, once it listens again, sends
-    /// ``LiveResults/EntityEvent/invalidated``: the controller refetches, and its change set says what
-    /// changed meanwhile. A `TRUNCATE` also sends ``LiveResults/EntityEvent/invalidated``.
+    /// `EntityEvent.invalidated`: the controller refetches, and its change set says what
+    /// changed meanwhile. A `TRUNCATE` also sends `EntityEvent.invalidated`.
     ///
     /// ```swift
     /// let subscription = controller.observe(todos)

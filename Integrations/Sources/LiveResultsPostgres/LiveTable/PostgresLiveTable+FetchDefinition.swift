@@ -16,7 +16,7 @@ extension PostgresLiveTable {
     /// ``PostgresLiveTableError/undecodableRow(id:underlying:)``.
     ///
     /// - Parameter retry: How often a fetch is tried before it fails; once by default.
-    /// - Returns: The definition, for a ``LiveResults/FetchedResultsController``.
+    /// - Returns: The definition, for a `FetchedResultsController`.
     /// - Complexity: Each fetch: O(*n*) decoding for *n* rows, plus the server's scan.
     public func fetchDefinition(retry: RetryPolicy = .none) -> FetchDefinition<Entity> {
         FetchDefinition(request: { [self] in try await fetchRows(where: nil) }, retry: retry)
@@ -39,7 +39,7 @@ extension PostgresLiveTable {
     ///   - condition: The SQL condition of a `WHERE` clause, with bound values.
     ///   - retry: How often a fetch is tried before it fails; once by default.
     ///   - isIncluded: The same condition, for entities.
-    /// - Returns: The definition, for a ``LiveResults/FetchedResultsController``.
+    /// - Returns: The definition, for a `FetchedResultsController`.
     /// - Complexity: Each fetch: O(*k*) decoding for *k* matching rows, plus the server's scan.
     public func fetchDefinition(
         where condition: PostgresQuery,
@@ -74,7 +74,7 @@ extension PostgresLiveTable {
     ///   - condition: An optional SQL condition (see ``fetchDefinition(where:retry:isIncluded:)``).
     ///   - retry: How often a page request is tried before it fails; once by default.
     ///   - isIncluded: The condition, for entities; everything by default.
-    /// - Returns: The paginated definition, for a ``LiveResults/FetchedResultsController``.
+    /// - Returns: The paginated definition, for a `FetchedResultsController`.
     /// - Complexity: Each page: O(`limit`) decoding, plus the server's index scan.
     public func fetchDefinition(
         pagesBy sortColumn: String,

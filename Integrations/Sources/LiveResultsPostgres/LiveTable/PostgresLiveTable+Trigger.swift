@@ -13,6 +13,7 @@ extension PostgresLiveTable {
     ///
     /// - Throws: The server's error (a missing table or id column, a missing right), or
     ///   ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
+    /// - Complexity: One transaction of nine statements; no row is read.
     public func installTrigger() async throws {
         try await run(_TriggerSQL.install(names.get()))
     }
@@ -21,6 +22,7 @@ extension PostgresLiveTable {
     /// Removing what is not there is no error.
     ///
     /// - Throws: The server's error, or ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
+    /// - Complexity: One transaction of five statements.
     public func removeTrigger() async throws {
         try await run(_TriggerSQL.remove(names.get()))
     }

@@ -3,7 +3,7 @@ import LiveResults
 import PostgresNIO
 
 /// A PostgreSQL table's rows as live results: fetch definitions for its rows, a trigger that announces
-/// every committed change with `NOTIFY`, and an ``LiveResults/EventSource`` that `LISTEN`s for them.
+/// every committed change with `NOTIFY`, and an `EventSource` that `LISTEN`s for them.
 ///
 /// Each row decodes into `Entity` from its `row_to_json` form, with ``decoder``: the JSON object's keys
 /// are the column names, its values the columns' JSON forms.
@@ -19,11 +19,11 @@ import PostgresNIO
 ///
 /// Nothing is lost, only coalesced: the rows one transaction changed arrive as one batch of events (one
 /// change set); a row too large for a notification is fetched; after a lost connection the subscription
-/// reconnects with ``reconnectBackoff`` and sends ``LiveResults/EntityEvent/invalidated``, so the
+/// reconnects with ``reconnectBackoff`` and sends `EntityEvent.invalidated`, so the
 /// controller refetches and its change set says what changed meanwhile. A fetch waits until every
 /// subscription's first `LISTEN` has succeeded (or failed), so that a row committed while the first
 /// fetch runs reaches the controller; a subscription that starts after a fetch of this table began
-/// sends ``LiveResults/EntityEvent/invalidated`` when it starts listening, for the same reason.
+/// sends `EntityEvent.invalidated` when it starts listening, for the same reason.
 ///
 /// Table, schema, column and channel names are quoted identifiers (capitals, spaces and quotes keep
 /// their meaning); values are always bound parameters. See the *PostgreSQL* article for the trigger,

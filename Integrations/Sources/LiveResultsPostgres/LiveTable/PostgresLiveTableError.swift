@@ -15,6 +15,7 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
     /// A notification's `id` did not decode into the entity's id type.
     case undecodableID(underlying: any Error)
 
+    /// A sentence that says what went wrong, with the underlying error.
     public var description: String {
         switch self {
         case .invalidIdentifier(let name, let reason):
