@@ -152,10 +152,10 @@ func phase(
     let clock = ContinuousClock.now
     let writer = Task.detached { try runWriter(server, database: database, options: options) }
     let output = try await writer.value
-    // Deliveries of the last writes: at most a poll period and a fetch later.
-    try await Task.sleep(for: .seconds(2))
+    // CPU while the writes run; then the deliveries of the last writes (a poll period and a fetch later).
     let elapsed = ContinuousClock.now - clock
     let cpu = cpuSeconds() - cpuBefore
+    try await Task.sleep(for: .seconds(2))
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let tps = output.split(separator: "\n").first { $0.hasPrefix("tps") }.map(String.init) ?? "?"
     let latency =

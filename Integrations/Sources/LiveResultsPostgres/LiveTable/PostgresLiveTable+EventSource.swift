@@ -86,10 +86,26 @@ extension PostgresLiveTable: EventSource {
         _ payload: String, into batch: inout _TransactionBatch<Entity>, for subscriber: EventSubscriber<Entity>,
         names: _TableNames
     ) async {
+        // Markers are half of the notifications: read without a JSON decoder when they have the trigger's form.
+        if let transaction = _Notification.commitMarkerTransaction(payload) {
+            if batch.isCompleted(by: transaction) { await deliver(batch.take(), to: subscriber, names: names) }
+            await deliver(batch.take(), to: subscriber, names: names)
+            return
+        }
         let data = Data(payload.utf8)
         let notification: _Notification
+        // With the table decoder's key strategy left alone (or snake case), one pass decodes the payload and
+        // its row; a custom key strategy only sees the row, in a second pass.
+        var row: Result<Entity, any Error>?
         do {
-            notification = try JSONDecoder().decode(_Notification.self, from: data)
+            if usesPlainKeys {
+                let decoded = try decoder.decode(_Payload<Entity>.self, from: data)
+                notification = decoded.notification
+                row = decoded.row
+            } else {
+                notification = try JSONDecoder().decode(_Notification.self, from: data)
+                if notification.hasRow { row = Result { try decoder.decode(_RowBox<Entity>.self, from: data).row } }
+            }
         } catch {
             subscriber.reportMalformedEvent(
                 PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
@@ -115,25 +131,25 @@ extension PostgresLiveTable: EventSource {
                     PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: nil))
                 return
             }
-            let id: Entity.ID
-            do {
-                id = try decoder.decode(Entity.ID.self, from: JSONEncoder().encode(rawID))
-            } catch {
-                subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableID(underlying: error))
-                return
-            }
-            if operation == .delete {
-                batch.append(.event(.deleted(id)), of: transaction)
-            } else if !notification.hasRow {
-                batch.append(.fetch(id: id, rawID: rawID, isInsert: operation == .insert), of: transaction)
-            } else {
+            switch (operation, row) {
+            case (.insert, .success(let entity)?), (.update, .success(let entity)?):
+                batch.append(.event(operation == .insert ? .inserted(entity) : .updated(entity)), of: transaction)
+            case (.insert, .failure(let error)?), (.update, .failure(let error)?):
+                subscriber.reportMalformedEvent(
+                    PostgresLiveTableError.undecodableRow(id: rawID.description, underlying: error))
+            default:
+                // A deletion, or a row too large for its notification: the id is all there is.
+                let id: Entity.ID
                 do {
-                    let entity = try decoder.decode(_RowBox<Entity>.self, from: data).row
-                    batch.append(.event(operation == .insert ? .inserted(entity) : .updated(entity)), of: transaction)
+                    id = try decoder.decode(Entity.ID.self, from: JSONEncoder().encode(rawID))
                 } catch {
-                    subscriber.reportMalformedEvent(
-                        PostgresLiveTableError.undecodableRow(id: rawID.description, underlying: error))
+                    subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableID(underlying: error))
+                    return
                 }
+                batch.append(
+                    operation == .delete
+                        ? .event(.deleted(id)) : .fetch(id: id, rawID: rawID, isInsert: operation == .insert),
+                    of: transaction)
             }
         }
     }
