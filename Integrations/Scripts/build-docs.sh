@@ -16,7 +16,9 @@ catalog=Sources/LiveResultsPostgres/LiveResultsPostgres.docc
 graphs="$scratch/symbol-graphs"
 
 echo "==== Integrations docs: symbol graphs ===="
-dump="$(swift package dump-symbol-graph --minimum-access-level public 2>&1 | tee /dev/stderr | sed -n 's/^Files written to //p' | tail -n 1)"
+dump_log="$(swift package dump-symbol-graph --minimum-access-level public 2>&1)"
+echo "$dump_log"
+dump="$(echo "$dump_log" | sed -n 's/^Files written to //p' | tail -n 1)"
 if [[ -z "$dump" || ! -d "$dump" ]]; then
     echo "error: swift package dump-symbol-graph did not say where it wrote the symbol graphs" >&2
     exit 1
