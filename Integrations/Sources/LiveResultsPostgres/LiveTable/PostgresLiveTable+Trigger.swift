@@ -1,0 +1,39 @@
+import Logging
+import PostgresNIO
+
+extension PostgresLiveTable {
+    /// Installs the trigger that announces the table's committed changes on ``channel``; idempotent.
+    ///
+    /// It creates (or replaces) one trigger function per table and channel, `liveresults_notify_<hash>` in
+    /// the table's schema, and three triggers on the table: `AFTER INSERT OR UPDATE OR DELETE … FOR EACH
+    /// ROW`, which sends a notification per changed row (`pg_notify`); a deferred constraint trigger, which
+    /// sends the transaction's `commit` marker; and `AFTER TRUNCATE`, which makes subscribers refetch. All
+    /// in one transaction, under an advisory lock, so that processes installing it at once do not collide.
+    /// The role needs the right to create functions in the schema and triggers on the table.
+    ///
+    /// - Throws: The server's error (a missing table or id column, a missing right), or
+    ///   ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
+    /// - Complexity: One transaction of nine statements; no row is read.
+    public func installTrigger() async throws {
+        try await run(_TriggerSQL.install(names.get()))
+    }
+
+    /// Removes what ``installTrigger()`` installed: the table's three triggers and the trigger function.
+    /// Removing what is not there is no error.
+    ///
+    /// - Throws: The server's error, or ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
+    /// - Complexity: One transaction of five statements.
+    public func removeTrigger() async throws {
+        try await run(_TriggerSQL.remove(names.get()))
+    }
+
+    /// Runs `statements` in one transaction.
+    private func run(_ statements: [PostgresQuery]) async throws {
+        let logger = Logger(label: "LiveResultsPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
+        try await client.withTransaction(logger: logger) { connection in
+            for statement in statements {
+                try await connection.query(statement, logger: logger)
+            }
+        }
+    }
+}

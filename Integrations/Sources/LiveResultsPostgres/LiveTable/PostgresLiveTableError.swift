@@ -1,0 +1,33 @@
+/// What went wrong in a ``PostgresLiveTable``: thrown by its fetches and ``PostgresLiveTable/installTrigger()``,
+/// or reported as a malformed event to the subscriber of its notifications.
+public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
+    /// A table, schema, column or channel name that PostgreSQL would not keep as written: empty, longer
+    /// than 63 bytes (PostgreSQL shortens it silently) or with a NUL character.
+    case invalidIdentifier(String, reason: String)
+    /// A row did not decode into the entity (a `NULL` in a non-optional property, a column of another
+    /// type). `id` is the row's id as PostgreSQL prints it, when known.
+    case undecodableRow(id: String?, underlying: any Error)
+    /// A notification on the table's channel is not one the trigger sends: not JSON, or without the
+    /// fields of the payload format (see the *PostgreSQL* article). `payload` is its first 200 characters.
+    case malformedNotification(payload: String, underlying: (any Error)?)
+    /// A notification names an operation the trigger does not send.
+    case unknownOperation(String)
+    /// A notification's `id` did not decode into the entity's id type.
+    case undecodableID(underlying: any Error)
+
+    /// A sentence that says what went wrong, with the underlying error.
+    public var description: String {
+        switch self {
+        case .invalidIdentifier(let name, let reason):
+            "invalid PostgreSQL identifier \(String(reflecting: name)): \(reason)"
+        case .undecodableRow(let id, let underlying):
+            "the row \(id.map { "with id \($0) " } ?? "")does not decode into the entity: \(underlying)"
+        case .malformedNotification(let payload, let underlying):
+            "malformed notification \(String(reflecting: payload))\(underlying.map { ": \($0)" } ?? "")"
+        case .unknownOperation(let operation):
+            "notification with an unknown operation \(String(reflecting: operation))"
+        case .undecodableID(let underlying):
+            "the notification's id does not decode into the entity's id: \(underlying)"
+        }
+    }
+}

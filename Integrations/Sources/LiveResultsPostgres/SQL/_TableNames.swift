@@ -1,0 +1,50 @@
+/// The quoted names a ``PostgresLiveTable`` writes into SQL: its table, id column and channel, and the
+/// trigger function, triggers and transaction settings derived from the table and the channel.
+struct _TableNames: Sendable {
+    /// The schema, when the table names one; else the table is found on the `search_path`.
+    let schema: _QuotedIdentifier?
+    /// The table's own name.
+    let table: _QuotedIdentifier
+    /// The id column.
+    let idColumn: _QuotedIdentifier
+    /// The channel name, as `LISTEN` and `pg_notify` take it.
+    let channel: _QuotedIdentifier
+    /// 16 hexadecimal digits that name this table and channel in the derived names.
+    let key: String
+
+    init(schema: String?, table: String, idColumn: String, channel: String) throws(PostgresLiveTableError) {
+        self.schema = try schema.map { name throws(PostgresLiveTableError) in try _QuotedIdentifier(name) }
+        self.table = try _QuotedIdentifier(table)
+        self.idColumn = try _QuotedIdentifier(idColumn)
+        self.channel = try _QuotedIdentifier(channel)
+        // postgres-nio (1.33) writes the channel into `LISTEN "…"` itself, without doubling quotes: a channel
+        // with a double quote would break that statement, so it is refused here.
+        guard !channel.contains("\"") else {
+            throw .invalidIdentifier(
+                channel, reason: "a channel name with a double quote cannot be listened to through postgres-nio")
+        }
+        self.key = _StableHash.hex([schema ?? "", table, channel])
+    }
+
+    /// The table, schema-qualified when a schema was given: `"schema"."table"`.
+    var qualifiedTable: String { qualified(table) }
+
+    /// The trigger function: one per table and channel, in the table's schema.
+    var function: String { qualified(try! _QuotedIdentifier("liveresults_notify_\(key)")) }
+
+    /// The row trigger (`AFTER INSERT OR UPDATE OR DELETE … FOR EACH ROW`).
+    var rowTrigger: String { "\"liveresults_\(key)_rows\"" }
+
+    /// The deferred constraint trigger that marks the end of a transaction's notifications.
+    var commitTrigger: String { "\"liveresults_\(key)_commit\"" }
+
+    /// The statement trigger that reports a `TRUNCATE`.
+    var truncateTrigger: String { "\"liveresults_\(key)_truncate\"" }
+
+    /// The key of the transaction-level advisory lock that serializes installations of these triggers.
+    var lockKey: Int64 { Int64(bitPattern: UInt64(key, radix: 16) ?? 0) }
+
+    private func qualified(_ name: _QuotedIdentifier) -> String {
+        schema.map { "\($0.sql).\(name.sql)" } ?? name.sql
+    }
+}

@@ -1,0 +1,218 @@
+// Commit-to-delivered latency of LISTEN/NOTIFY through PostgresLiveTable, against polling with a refetch
+// every second, on the same table under the same writes, in one run.
+//
+//   swift run -c release --package-path Integrations PostgresLatency [--rows N] [--rate W] [--seconds S]
+//
+// A table of N rows (100,000) is followed by a FetchedResultsController; pgbench, a second process on a
+// second connection, updates random rows at W writes per second (500) for S seconds (30), each write
+// stamping the row with the server's clock_timestamp(). The latency of a write is the time from that stamp
+// to the change set that shows it (same host, same clock). The process's CPU time is read with getrusage.
+// Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port.
+import Foundation
+import LiveResults
+import LiveResultsPostgres
+import PostgresNIO
+import PostgresTestSupport
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Item: FetchableEntity, Codable {
+    var id: Int64
+    var title: String
+    var project: String
+    var priority: Int
+    var written_at: Double
+}
+
+struct Options {
+    var rows = 100_000
+    var rate = 500
+    var seconds = 30
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            let value = iterator.next().flatMap(Int.init)
+            switch (argument, value) {
+            case ("--rows", let value?): rows = value
+            case ("--rate", let value?): rate = value
+            case ("--seconds", let value?): seconds = value
+            default:
+                print("usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S]")
+                exit(2)
+            }
+        }
+    }
+}
+
+/// The delays from each write's stamp to the change set that showed it.
+final class Deliveries: Sendable {
+    private let state = Mutex<(since: Double, delays: [Double], changeSets: Int)>((.infinity, [], 0))
+
+    func start(at since: Double) { state.withLock { $0 = (since, [], 0) } }
+
+    func record(_ changes: ChangeSet<Item>, _ snapshot: FetchedResultsSnapshot<Item>) {
+        let now = Date().timeIntervalSince1970
+        let paths = changes.updatedItems + changes.insertedItems
+        state.withLock { state in
+            state.changeSets += 1
+            for path in paths {
+                let item = snapshot.object(at: path)
+                if item.written_at >= state.since { state.delays.append(now - item.written_at) }
+            }
+        }
+    }
+
+    var result: (delays: [Double], changeSets: Int) { state.withLock { ($0.delays, $0.changeSets) } }
+}
+
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+}
+
+func milliseconds(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+
+/// Runs pgbench: `rate` updates per second of random rows for `seconds`, on its own connections.
+func runWriter(_ server: PostgresTestServer, database: String, options: Options) throws -> String {
+    guard let bin = TemporaryPostgres.binDirectory() else {
+        throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
+    }
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent("liveresults-latency-\(getpid()).sql")
+    try """
+    \\set id random(1, \(options.rows))
+    UPDATE items SET priority = (priority + 1) % 10, written_at = extract(epoch FROM clock_timestamp()) WHERE id = :id;
+
+    """.write(to: script, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: script) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "\(bin)/pgbench")
+    process.arguments = [
+        "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "2", "-j", "1",
+        "-R", "\(options.rate)", "-T", "\(options.seconds)", "-f", script.path, database,
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["PGPASSWORD"] = server.password ?? ""
+    process.environment = environment
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    guard process.terminationStatus == 0 else {
+        throw TemporaryPostgres.Failure(description: "pgbench failed: \(text)")
+    }
+    return text
+}
+
+struct PhaseResult {
+    var name: String
+    var delays: [Double]
+    var changeSets: Int
+    var cpu: Double
+    var seconds: Double
+    var writes: String
+
+    func print() {
+        let sorted = delays.sorted()
+        Swift.print(
+            """
+            \(name):
+              writes (pgbench): \(writes)
+              change sets: \(changeSets), writes seen: \(delays.count)
+              commit-to-delivered: p50 \(milliseconds(percentile(sorted, 0.5))), \
+            p99 \(milliseconds(percentile(sorted, 0.99))), max \(milliseconds(sorted.last ?? .nan))
+              process CPU: \(String(format: "%.3f", cpu / seconds)) s per second (\(String(format: "%.1f", cpu)) s in \(String(format: "%.1f", seconds)) s)
+            """)
+    }
+}
+
+func phase(
+    _ name: String, server: PostgresTestServer, database: String, options: Options,
+    controller: FetchedResultsController<Item>
+) async throws -> PhaseResult {
+    let deliveries = Deliveries()
+    let (_, observation) = controller.observeChanges { deliveries.record($0, $1) }
+    defer { observation.cancel() }
+    let start = Date().timeIntervalSince1970
+    deliveries.start(at: start)
+    let cpuBefore = cpuSeconds()
+    let clock = ContinuousClock.now
+    let writer = Task.detached { try runWriter(server, database: database, options: options) }
+    let output = try await writer.value
+    // CPU while the writes run; then the deliveries of the last writes (a poll period and a fetch later).
+    let elapsed = ContinuousClock.now - clock
+    let cpu = cpuSeconds() - cpuBefore
+    try await Task.sleep(for: .seconds(2))
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    let tps = output.split(separator: "\n").first { $0.hasPrefix("tps") }.map(String.init) ?? "?"
+    let latency =
+        output.split(separator: "\n").first { $0.hasPrefix("number of transactions actually processed") }
+        .map(String.init) ?? ""
+    let (delays, changeSets) = deliveries.result
+    return PhaseResult(
+        name: name, delays: delays, changeSets: changeSets, cpu: cpu, seconds: seconds,
+        writes: "\(latency.replacingOccurrences(of: "number of transactions actually processed: ", with: "")) \(tps)")
+}
+
+let options = Options(CommandLine.arguments)
+let server = try PostgresTestServer.shared()
+print(
+    "PostgreSQL at \(server.host):\(server.port); \(options.rows) rows, \(options.rate) writes/s for \(options.seconds) s"
+)
+try await server.withDatabase { client, configuration in
+    try await client.query(
+        """
+        CREATE TABLE items (id bigint PRIMARY KEY, title text NOT NULL, project text NOT NULL, priority int NOT NULL,
+        written_at double precision NOT NULL)
+        """)
+    try await client.query(
+        """
+        INSERT INTO items SELECT i, 'item ' || i, 'project ' || (i % 10), i % 10, 0
+        FROM generate_series(1, \(options.rows)) i
+        """)
+    try await client.query("VACUUM ANALYZE items")
+    let database = configuration.database ?? "postgres"
+    let table = PostgresLiveTable<Item>(client: client, table: "items")
+    try await table.installTrigger()
+    let sort = [SortDescriptor(\Item.priority), SortDescriptor(\Item.id)]
+
+    // LISTEN/NOTIFY through PostgresLiveTable.
+    let live = FetchedResultsController(
+        definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
+    let subscription = live.observe(table)
+    let fetchStart = ContinuousClock.now
+    try await live.performFetch()
+    print("first fetch of \(live.fetchedObjects.count) rows: \(ContinuousClock.now - fetchStart)")
+    let listening = try await phase(
+        "LISTEN/NOTIFY (PostgresLiveTable)", server: server, database: database, options: options, controller: live)
+    subscription.cancel()
+    _ = live.reset()
+
+    // Polling: a refetch every second, as without LiveResults' events.
+    let polled = FetchedResultsController(
+        definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
+    try await polled.performFetch()
+    let polling = polled.poll(every: .seconds(1))
+    let polls = try await phase(
+        "poll(every: 1 s) with a refetch", server: server, database: database, options: options, controller: polled)
+    polling.cancel()
+
+    print()
+    listening.print()
+    polls.print()
+    let ratio = (listening.cpu / listening.seconds) / (polls.cpu / polls.seconds)
+    print(String(format: "LISTEN/NOTIFY CPU / polling CPU: %.3f", ratio))
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A PostgreSQL cluster of its own in a temporary directory, on a free loopback port, for tests and
+/// benchmarks: `initdb`, then `pg_ctl start`; ``stop()`` (or the end of the process) stops it and removes
+/// the directory. When the process runs as root, the server runs as the unprivileged `postgres` user
+/// (PostgreSQL refuses to run as root).
+public final class TemporaryPostgres: Sendable {
+    /// Where a cluster could not be started, with what to do about it.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong, and what to do about it.
+        public var description: String
+
+        /// A failure that says `description`.
+        public init(description: String) { self.description = description }
+    }
+
+    /// The loopback address the server listens on.
+    public let host = "127.0.0.1"
+    /// The port the server listens on.
+    public let port: Int
+    /// The superuser's name.
+    public let username = "postgres"
+    /// The superuser's password (the server asks for it over TCP: scram-sha-256).
+    public let password = "liveresults"
+    /// The temporary directory of the cluster.
+    public let directory: String
+    private let bin: String
+    private let user: String?
+
+    /// The folder of PostgreSQL's programs (`initdb`, `pg_ctl`), newest version first, or `nil`.
+    public static func binDirectory() -> String? {
+        if let path = ProcessInfo.processInfo.environment["LIVERESULTS_POSTGRES_BIN"] { return path }
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }
+
+    /// What to do when PostgreSQL is not installed.
+    public static let installHint = """
+        PostgreSQL is not installed (no /usr/lib/postgresql/*/bin/initdb). Install it with \
+        `apt-get install postgresql` (Debian, Ubuntu), or point the tests at a server with \
+        LIVERESULTS_POSTGRES_URL=postgres://user:password@host:port/database.
+        """
+
+    /// Creates and starts a cluster.
+    ///
+    /// - Throws: ``Failure`` when PostgreSQL is not installed (saying how to install it) or does not start.
+    public init() throws {
+        guard let bin = Self.binDirectory() else { throw Failure(description: Self.installHint) }
+        self.bin = bin
+        user = getuid() == 0 ? "postgres" : nil
+        var template = Array("/tmp/liveresults-pg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: \(errno)") }
+        directory = String(cString: made)
+        port = try Self.freePort()
+        let passwordFile = "\(directory)/password"
+        try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        if let user {
+            try Self.run("/bin/chown", ["-R", user, directory])
+        }
+        try runAsServerUser(
+            "\(bin)/initdb",
+            [
+                "-D", "\(directory)/data", "-U", username, "--pwfile=\(passwordFile)", "--auth-local=trust",
+                "--auth-host=scram-sha-256", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8",
+            ])
+        let options = [
+            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
+            "-c full_page_writes=off", "-c max_connections=300",
+        ].joined(separator: " ")
+        try runAsServerUser(
+            "\(bin)/pg_ctl",
+            ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])
+        _ = Self.running.withLock { $0.insert(directory) }
+        Self.registerCleanup(bin: bin, user: user)
+    }
+
+    /// `pg_ctl restart`: the server stops (closing every connection) and starts again on the same port.
+    public func restart() throws {
+        try runAsServerUser("\(bin)/pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "-t", "60", "restart"])
+    }
+
+    /// Stops the server and removes its directory.
+    public func stop() {
+        _ = try? runAsServerUser("\(bin)/pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+        _ = Self.running.withLock { $0.remove(directory) }
+    }
+
+    /// The server's log, for failure messages.
+    public var log: String {
+        (try? String(contentsOfFile: "\(directory)/log", encoding: .utf8)) ?? ""
+    }
+
+    private func runAsServerUser(_ program: String, _ arguments: [String]) throws {
+        if let user {
+            try Self.run("/usr/sbin/runuser", ["-u", user, "--", program] + arguments)
+        } else {
+            try Self.run(program, arguments)
+        }
+    }
+
+    /// Runs a program to its end, with `posix_spawn` and `waitpid`. Not Foundation's `Process`: on Linux it
+    /// waits for the end of a descriptor that the program's children inherit, and the server that
+    /// `pg_ctl start` leaves running would hold it forever. The output goes to a file, for the same reason.
+    @discardableResult
+    static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "liveresults-pg-output-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "could not run \(program): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
+        }
+        return text
+    }
+
+    /// A loopback port nothing listens on now.
+    public static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "bind() failed: \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    // MARK: Cleanup at exit
+
+    private static let running = _Locked(Set<String>())
+    private static let cleanup = _Locked<(bin: String, user: String?)?>(nil)
+
+    private static func registerCleanup(bin: String, user: String?) {
+        let first = cleanup.withLock { registered in
+            defer { registered = (bin, user) }
+            return registered == nil
+        }
+        if first {
+            atexit {
+                guard let (bin, user) = TemporaryPostgres.cleanup.withLock({ $0 }) else { return }
+                for directory in TemporaryPostgres.running.withLock({ $0 }) {
+                    let stop = [bin + "/pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop"]
+                    _ = try? TemporaryPostgres.run(
+                        user == nil ? stop[0] : "/usr/sbin/runuser",
+                        user == nil ? Array(stop.dropFirst()) : ["-u", user!, "--"] + stop)
+                    try? FileManager.default.removeItem(atPath: directory)
+                }
+            }
+        }
+    }
+}

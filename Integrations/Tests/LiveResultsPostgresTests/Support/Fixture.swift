@@ -1,0 +1,125 @@
+import Foundation
+import LiveResults
+import LiveResultsPostgres
+import PostgresNIO
+import PostgresTestSupport
+import Synchronization
+import Testing
+
+/// A test's database: the shared server's, one per test.
+func withDatabase<Result: Sendable>(
+    _ body: @Sendable (PostgresClient, PostgresClient.Configuration) async throws -> Result
+) async throws -> Result {
+    let server: PostgresTestServer
+    do {
+        server = try PostgresTestServer.shared()
+    } catch {
+        Issue.record("\(error)")
+        throw error
+    }
+    return try await server.withDatabase(body)
+}
+
+/// Records a table's listener events.
+final class ListenerLog: Sendable {
+    private let events = Mutex<[PostgresListenerEvent]>([])
+
+    var all: [PostgresListenerEvent] { events.withLock { $0 } }
+
+    /// The number of successful `LISTEN`s.
+    var listens: Int {
+        all.count { if case .listening = $0 { true } else { false } }
+    }
+
+    /// The number of failed connections.
+    var failures: Int {
+        all.count { if case .connectionFailed = $0 { true } else { false } }
+    }
+
+    func record(_ event: PostgresListenerEvent) {
+        events.withLock { $0.append(event) }
+    }
+}
+
+/// A live table of to-dos with a controller that follows it: sections by project, then priority, then id.
+struct LiveTodos: Sendable {
+    let table: PostgresLiveTable<Todo>
+    let controller: FetchedResultsController<Todo>
+    let checker: ContractChecker<Todo>
+    let log: ListenerLog
+    let subscription: EventSubscription
+
+    /// Creates the live table (installing its trigger), the controller, and subscribes; fetches unless told not to.
+    init(
+        client: PostgresClient, table name: String = "todos", idColumn: String = "id", schema: String? = nil,
+        channel: String? = nil, decoder: JSONDecoder = JSONDecoder(),
+        definition: ((PostgresLiveTable<Todo>) -> FetchDefinition<Todo>)? = nil, fetch: Bool = true
+    ) async throws {
+        let log = ListenerLog()
+        table = PostgresLiveTable<Todo>(
+            client: client, table: name, idColumn: idColumn, schema: schema, channel: channel, decoder: decoder,
+            reconnectBackoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .seconds(1)),
+            listenerEvents: { log.record($0) })
+        self.log = log
+        try await table.installTrigger()
+        controller = FetchedResultsController(
+            definition: definition?(table) ?? table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
+            sectionNameKeyPath: \Todo.project)
+        checker = ContractChecker(controller)
+        subscription = controller.observe(table)
+        if fetch { try await controller.performFetch() }
+    }
+
+    /// The controller's to-dos in display order.
+    var shown: [Todo] { Array(controller.fetchedObjects) }
+
+    /// Whether the controller shows exactly what `SELECT` returns, in its order.
+    func matches(_ client: PostgresClient, where condition: String = "true") async throws -> Bool {
+        try await shown == Self.select(client, where: condition)
+    }
+
+    /// The rows of `todos` in the controller's order (`ORDER BY project, priority, id`).
+    static func select(_ client: PostgresClient, table: String = "todos", where condition: String = "true")
+        async throws -> [Todo]
+    {
+        let rows = try await client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT id, title, project, priority FROM \(table) WHERE \(condition)
+                    ORDER BY project COLLATE "C", priority, id
+                    """))
+        var todos: [Todo] = []
+        for try await (id, title, project, priority) in rows.decode((Int64, String, String, Int).self) {
+            todos.append(Todo(id: id, title: title, project: project, priority: priority))
+        }
+        return todos
+    }
+}
+
+/// Runs `statements` in one transaction.
+func transaction(_ client: PostgresClient, _ statements: [PostgresQuery]) async throws {
+    try await client.withConnection { connection in
+        let logger = Logger(label: "tests")
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            for statement in statements { try await connection.query(statement, logger: logger) }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
+
+/// A seeded generator (SplitMix64), so that a failing random test can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
