@@ -118,7 +118,12 @@
 
     /// Stops the stream for its consumer: nothing more is read.
     @inlinable func cancel() {
-        finish { $0.isCancelled = true }
+        // What it held is released at once: no one reads it.
+        finish { state in
+            state.isCancelled = true
+            state.queue.removeAll()
+            state.head = 0
+        }
     }
 
     /// Ends the stream once what is queued is read: the controller is gone.
