@@ -201,32 +201,34 @@ extension FetchedResultsController {
     /// Calls the handlers, then the delegate, with one change set: the delegate's per-change callbacks
     /// straight from the change set's arrays, with no list of changes built for them.
     @inlinable func call(_ delivery: _ControllerState<Entity>.Delivery) {
-        let snapshot = delivery.snapshot.unsafelyUnwrapped
-        for observer in delivery.observers { observer(delivery.changes, snapshot, delivery.version) }
+        // The delivery's fields are read where they are used: a local copy would retain each array.
+        for observer in delivery.observers {
+            observer(delivery.changes, delivery.snapshot.unsafelyUnwrapped, delivery.version)
+        }
         guard let delegate = delivery.delegate else { return }
-        let changes = delivery.changes
         delegate.controllerWillChangeContent(self)
-        for (index, name) in zip(changes.deletedSections, changes.deletedSectionNames) {
+        for (index, name) in zip(delivery.changes.deletedSections, delivery.changes.deletedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .delete(index), name: name))
         }
-        for (index, name) in zip(changes.insertedSections, changes.insertedSectionNames) {
+        for (index, name) in zip(delivery.changes.insertedSections, delivery.changes.insertedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .insert(index), name: name))
         }
-        for (index, name) in zip(changes.updatedSections, changes.updatedSectionNames) {
+        for (index, name) in zip(delivery.changes.updatedSections, delivery.changes.updatedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .update(index), name: name))
         }
-        for (indexPath, id) in zip(changes.deletedItems, changes.deletedItemIDs) {
+        for (indexPath, id) in zip(delivery.changes.deletedItems, delivery.changes.deletedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .delete(indexPath), id: id))
         }
-        for (indexPath, id) in zip(changes.insertedItems, changes.insertedItemIDs) {
+        for (indexPath, id) in zip(delivery.changes.insertedItems, delivery.changes.insertedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .insert(indexPath), id: id))
         }
-        for (move, id) in zip(changes.movedItems, changes.movedItemIDs) {
+        for (move, id) in zip(delivery.changes.movedItems, delivery.changes.movedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .move(from: move.from, to: move.to), id: id))
         }
-        for (indexPath, id) in zip(changes.updatedItems, changes.updatedItemIDs) {
+        for (indexPath, id) in zip(delivery.changes.updatedItems, delivery.changes.updatedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .update(indexPath), id: id))
         }
-        delegate.controller(self, didChangeContentWith: changes, snapshot: snapshot)
+        delegate.controller(
+            self, didChangeContentWith: delivery.changes, snapshot: delivery.snapshot.unsafelyUnwrapped)
     }
 }
