@@ -18,7 +18,7 @@ struct CoalescingTests {
         controller.apply([.inserted(Item(99, section: "z")), .deleted(99), .updated(Item(2, section: "a", score: 20))])
         #expect(fixture.controller.snapshot.count == 34, "reads are current")
         #expect(fixture.recorder.deliveryCount == 1, "the rest waits for the interval")
-        #expect(await EventHarness.eventually { fixture.recorder.deliveryCount == 2 })
+        try #require(await EventHarness.eventually(timeout: .seconds(45)) { fixture.recorder.deliveryCount == 2 })
         let burst = fixture.recorder.changeSets[1]
         #expect(burst.insertedItemIDs.count == 30)
         #expect(!burst.insertedItemIDs.contains(99) && burst.insertedSectionNames == ["c"], "99 came and went")
@@ -63,7 +63,9 @@ struct CoalescingTests {
         controller.apply([.deleted(3)])
         #expect(fixture.recorder.deliveryCount == 1)
         controller.coalescingInterval = .milliseconds(10)
-        #expect(await EventHarness.eventually { fixture.recorder.deliveryCount == 2 }, "the shorter interval applies")
+        try #require(
+            await EventHarness.eventually(timeout: .seconds(45)) { fixture.recorder.deliveryCount == 2 },
+            "the shorter interval applies")
         controller.apply([.deleted(4)])
         controller.apply([.deleted(5)])
         controller.coalescingInterval = .zero
