@@ -37,7 +37,7 @@ struct ReplicaChainTests {
         }
     }
 
-    @Test("a replica equals the controller after every update", arguments: [UInt64(61), 62, 63, 64])
+    @Test("a replica equals the controller after every update", arguments: [UInt64(61), 62, 63])
     func replicaFollows(seed: UInt64) async throws {
         var workload = RandomizedModelTests.Workload(seed: seed, idSpace: 60)
         let store = FakeStore(workload.fetchResult(count: 30))
@@ -49,7 +49,7 @@ struct ReplicaChainTests {
         var coalescing = false
         /// Versions the replica had, with its results then: resumes start from them.
         var seen: [(version: ResultsVersion, results: SnapshotModel<Item>)] = []
-        for step in 0..<800 {
+        for step in 0..<600 {
             // CPU-bound: let the other suites' background tasks run on the cooperative threads too.
             if step % 10 == 0 { await Task.yield() }
             let choice = Int.random(in: 0..<100, using: &workload.random)

@@ -193,7 +193,7 @@ struct ResultsReplicaTests {
             Update(version: v1, content: .results([.init(name: "", entities: [Item(-1), Item(-2), Item(-3)])])))
         var expected = [-1, -2, -3]
         var version = v1
-        for id in 0..<2_000 {
+        for id in 0..<1_500 {
             if id % 100 == 0 { await Task.yield() }
             let at = place == 0 ? 0 : place == 1 ? expected.count / 2 : expected.count
             let next = ResultsVersion("00000000000000aa-\(id + 2)")!
