@@ -4,7 +4,7 @@ import Testing
 
 /// The array form (several keys, elements in the entity's own key order) and the optional-key form
 /// (a `nil` key has no value and is never requested).
-@Suite("Association forms", .timeLimit(.minutes(1)))
+@Suite("Association forms", .timeLimit(.minutes(5)))
 struct AssociationFormTests {
     // MARK: Array form
 

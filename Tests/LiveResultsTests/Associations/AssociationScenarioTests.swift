@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The association scenarios of Square's FetchRequests, restated for LiveResults (DESIGN.md §7).
-@Suite("Association scenarios", .timeLimit(.minutes(1)))
+@Suite("Association scenarios", .timeLimit(.minutes(5)))
 struct AssociationScenarioTests {
     // MARK: Windows
 

@@ -9,7 +9,7 @@ import Testing
 /// after it. After the first request (a whole window), that is one request of `h + 1` keys every
 /// `h + 1` entities: 1 + ⌈(10,000 − size) / (h + 1)⌉ requests. With the default size of 10, 1,999
 /// requests of 5 keys (the first of 10), and each key is requested exactly once.
-@Suite("Association scroll cost", .timeLimit(.minutes(2)))
+@Suite("Association scroll cost", .timeLimit(.minutes(5)))
 struct AssociationScrollTests {
     /// (entities, window size) → requests. The first row is the number the issue asks for.
     @Test(arguments: [(10_000, 10, 1_999), (200, 20, 19), (200, 3, 100), (200, 0, 1)])

@@ -5,7 +5,7 @@ import Testing
 
 /// Fetching, refetching, resorting and resetting (DESIGN.md §3, §4, §6). Every change set is checked
 /// against the contract between the snapshots before and after it.
-@Suite("Fetch scenarios", .timeLimit(.minutes(1)))
+@Suite("Fetch scenarios", .timeLimit(.minutes(5)))
 struct FetchScenarioTests {
     typealias Fixture = ScenarioFixture
 

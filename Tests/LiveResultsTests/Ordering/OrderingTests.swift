@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// The one ordering rule (DESIGN.md §4): section order, then the sort descriptors, then insertion order.
-@Suite("Ordering", .timeLimit(.minutes(1)))
+@Suite("Ordering", .timeLimit(.minutes(5)))
 struct OrderingTests {
     typealias Fixture = ScenarioFixture
 

@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// The ready-made page kinds against a small in-memory server, up to where their stop rule ends the paging.
-@Suite("Page kinds", .timeLimit(.minutes(1)))
+@Suite("Page kinds", .timeLimit(.minutes(5)))
 struct PageKindTests {
     /// A server of `count` items that records the arguments of every request.
     final class Server: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 /// Pages joining the live results (DESIGN.md §9), with FetchRequests' pagination scenarios restated.
 /// Every change set is checked against the contract between the snapshots before and after it.
-@Suite("Pagination scenarios", .timeLimit(.minutes(1)))
+@Suite("Pagination scenarios", .timeLimit(.minutes(5)))
 struct PaginationScenarioTests {
     /// A controller over a server, and the snapshot it showed last.
     struct Fixture {

@@ -4,7 +4,7 @@ import Testing
 
 /// Persisted results of paginated definitions: the pages loaded and their cursors are saved, a later
 /// launch shows them all and continues from their cursors, and a refresh reloads as many pages.
-@Suite("Persisted results: pages", .timeLimit(.minutes(2)))
+@Suite("Persisted results: pages", .timeLimit(.minutes(5)))
 struct PaginatedResultsCacheTests {
     static func definition(
         _ server: PageServer, _ scenario: CacheScenario, _ usage: ResultsCachePolicy.Usage

@@ -5,7 +5,7 @@ import Testing
 /// Persisted results (DESIGN.md §13): each usage against a real file store in a temporary folder,
 /// across controller instances (a later launch reading what an earlier one saved); expiry by an
 /// injected clock; every kind of cache that cannot be used, reported and replaced.
-@Suite("Persisted results", .timeLimit(.minutes(2)))
+@Suite("Persisted results", .timeLimit(.minutes(5)))
 struct ResultsCacheTests {
     typealias Log = EventHarness.DiagnosticLog
 
@@ -206,7 +206,7 @@ struct ResultsCacheTests {
 }
 
 /// Caches that cannot be used: reported, ignored, and replaced by the save after the request.
-@Suite("Persisted results: bad input", .timeLimit(.minutes(2)))
+@Suite("Persisted results: bad input", .timeLimit(.minutes(5)))
 struct ResultsCacheBadInputTests {
     typealias Log = EventHarness.DiagnosticLog
 

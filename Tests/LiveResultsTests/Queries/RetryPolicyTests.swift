@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// Retries of fetches and pages, and the backoff they share with associations (DESIGN.md §13).
-@Suite("Retries and backoff", .timeLimit(.minutes(1)))
+@Suite("Retries and backoff", .timeLimit(.minutes(5)))
 struct RetryPolicyTests {
     /// A request that fails its first `failures` calls, then returns `items`.
     final class FlakyRequest: Sendable {

@@ -235,14 +235,44 @@ enum EventHarness {
         }
     }
 
-    /// Polls `condition` until it holds or the deadline passes; returns whether it held.
-    static func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+    /// Polls `condition` until it holds or `timeout` of polling has passed; returns whether it held.
+    ///
+    /// Only the time this waiter was given counts against `timeout`: when other tests' work starves the
+    /// cooperative pool (one thread per core, two here), a poll that comes back seconds late counts as
+    /// one short poll. A loaded machine then slows the wait down instead of failing it, and a condition
+    /// that never holds still fails after about `timeout`.
+    static func eventually(
+        timeout: Duration = .seconds(10), isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+    ) async -> Bool {
+        var patience = Patience(timeout)
+        while !patience.isExhausted {
             if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
+            await patience.wait(.milliseconds(1))
         }
         return condition()
+    }
+
+    /// Sleeps until `timeout` of the time this task was given has passed (see ``eventually``).
+    static func sleep(patiently timeout: Duration) async {
+        var patience = Patience(timeout)
+        while !patience.isExhausted { await patience.wait(.milliseconds(10)) }
+    }
+
+    /// A budget of waiting that a late wake-up spends only a little of: a starved pool delays, not fails.
+    struct Patience {
+        private var left: Duration
+
+        init(_ timeout: Duration) { left = timeout }
+
+        /// Spent, or the waiting task was cancelled (when `Task.sleep` no longer waits).
+        var isExhausted: Bool { left <= .zero || Task.isCancelled }
+
+        mutating func wait(_ step: Duration) async {
+            let clock = ContinuousClock()
+            let start = clock.now
+            try? await Task.sleep(for: step)
+            left -= min(start.duration(to: clock.now), step * 20)
+        }
     }
 
     /// Runs `work` on a dispatch thread; returns whether it finished in time (not, if it deadlocked).
@@ -282,7 +312,7 @@ enum EventHarness {
                 return elements
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                await EventHarness.sleep(patiently: timeout)
                 return nil
             }
             defer { group.cancelAll() }

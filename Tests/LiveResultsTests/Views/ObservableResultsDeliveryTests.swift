@@ -5,18 +5,8 @@ import Testing
 /// `ObservableResults` as a user writes it: what its fetch fetched is shown when `fetchIfNeeded()`
 /// returns, with no waiting, and each change set is shown once, in order, whoever shows it first (the
 /// model's own calls or the turn of the main actor its delivery schedules). Issue 24.
-@Suite("Observable results: fetch and delivery", .timeLimit(.minutes(1)))
+@Suite("Observable results: fetch and delivery", .timeLimit(.minutes(5)))
 struct ObservableResultsDeliveryTests {
-    /// `EventHarness.eventually` on the main actor, where the model's properties can be read.
-    @MainActor static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
-    }
-
     /// Lets the main actor run the turns queued so far, a few times over.
     @MainActor static func settle() async {
         for _ in 0..<5 {
@@ -60,7 +50,7 @@ struct ObservableResultsDeliveryTests {
             await model.fetchIfNeeded()
             return model.fetchedObjects.count
         }
-        let waiting = await Self.eventually { gate.waiters == 1 }
+        let waiting = await EventHarness.eventually { gate.waiters == 1 }
         #expect(waiting)
         gate.open()
         let counts = (await first.value, await second.value)
@@ -98,7 +88,7 @@ struct ObservableResultsDeliveryTests {
         let before = SnapshotModel(model.snapshot)
         store.items = ScenarioFixture.sample.filter { $0.id != 4 } + [Item(7, section: "d", score: 1)]
         let refetched = try await controller.performFetch()
-        let shown = await Self.eventually { model.fetchedObjects.count == 6 && model.lastChanges == refetched }
+        let shown = await EventHarness.eventually { model.fetchedObjects.count == 6 && model.lastChanges == refetched }
         #expect(shown)
         expectContract(refetched, from: before, to: SnapshotModel(model.snapshot))
         await Self.settle()
@@ -120,7 +110,7 @@ struct ObservableResultsDeliveryTests {
         #expect(model.lastChanges == fetched)
         let before = SnapshotModel(model.snapshot)
         let deleted = controller.apply(.updated(Item(1, section: "b", score: 5)))
-        let arrived = await Self.eventually { model.lastChanges == deleted }
+        let arrived = await EventHarness.eventually { model.lastChanges == deleted }
         #expect(arrived)
         expectContract(deleted, from: before, to: SnapshotModel(model.snapshot))
     }
@@ -171,7 +161,7 @@ struct ObservableResultsDeliveryTests {
                     expected = controller.apply(.updated(moved))
                 }
             }
-            let caughtUp = await Self.eventually {
+            let caughtUp = await EventHarness.eventually {
                 SnapshotModel(model.snapshot) == SnapshotModel(controller.snapshot)
             }
             #expect(caughtUp, "step \(step)")

@@ -4,7 +4,7 @@ import Observation
 import Testing
 
 /// The `@Observable` model (DESIGN.md §12), observed with `withObservationTracking` on Linux.
-@Suite("Observable results", .timeLimit(.minutes(1)))
+@Suite("Observable results", .timeLimit(.minutes(5)))
 struct ObservableResultsTests {
     /// Counts the observable changes of the model's change-set properties, tracking them again after each.
     final class ChangeCounter: Sendable {
@@ -23,16 +23,6 @@ struct ObservableResultsTests {
         }
     }
 
-    /// `EventHarness.eventually` on the main actor, where the model's properties can be read.
-    @MainActor static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(1))
-        }
-        return condition()
-    }
-
     @Test @MainActor func itFetchesOnceAndShowsTheResults() async throws {
         let store = FakeStore(ScenarioFixture.sample)
         let model = ObservableResults(FetchedResultsController.make(store))
@@ -41,7 +31,7 @@ struct ObservableResultsTests {
         await model.fetchIfNeeded()
         let isLoaded = model.state.isLoaded
         #expect(isLoaded)
-        let arrived1 = await Self.eventually { model.fetchedObjects.count == 6 }
+        let arrived1 = await EventHarness.eventually { model.fetchedObjects.count == 6 }
         #expect(arrived1)
         let names = model.sections.map(\.name)
         #expect(names == ["a", "b", "c"])
@@ -58,7 +48,7 @@ struct ObservableResultsTests {
         let startOrigin = model.resultsOrigin
         #expect(startOrigin == .none)
         let fetch = Task { @MainActor in await model.fetchIfNeeded() }
-        let cached = await Self.eventually { model.resultsOrigin == .cache(savedAt: savedAt) }
+        let cached = await EventHarness.eventually { model.resultsOrigin == .cache(savedAt: savedAt) }
         #expect(cached)
         let shown = (model.state.isLoading, model.fetchedObjects.count)
         #expect(shown == (true, 6))
@@ -86,7 +76,7 @@ struct ObservableResultsTests {
         var applied: [ChangeSet<Item>] = []
         for id in 1...3 {
             applied.append(controller.apply(.deleted(id)))
-            let arrived2 = await Self.eventually { counter.value == id }
+            let arrived2 = await EventHarness.eventually { counter.value == id }
             #expect(arrived2, "change \(id)")
             let last = model.lastChanges
             #expect(last == applied.last)
@@ -112,7 +102,7 @@ struct ObservableResultsTests {
         model.resume()
         let isStillPaused = model.isPaused
         #expect(!isStillPaused)
-        let arrived3 = await Self.eventually { model.fetchedObjects.count == 4 }
+        let arrived3 = await EventHarness.eventually { model.fetchedObjects.count == 4 }
         #expect(arrived3)
         let caughtUp = model.lastChanges?.deletedItemIDs
         #expect(caughtUp == [1, 2], "one catch-up change set")
@@ -127,7 +117,7 @@ struct ObservableResultsTests {
             released = model
             controller.apply(.deleted(1))
         }
-        let arrived4 = await Self.eventually { released == nil }
+        let arrived4 = await EventHarness.eventually { released == nil }
         #expect(arrived4, "nothing keeps the model")
         #expect(controller.apply(.deleted(2)).deletedItemIDs == [2])
         #expect(controller.fetchedObjects.count == 4)

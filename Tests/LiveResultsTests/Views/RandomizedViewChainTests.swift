@@ -4,7 +4,7 @@ import Testing
 
 /// Random events, refetches, resets, pauses, resumes and coalescing intervals: the delivered change sets,
 /// applied in order to the first results, give the last ones, each step under the whole contract.
-@Suite("Randomized delivery chains", .timeLimit(.minutes(1)))
+@Suite("Randomized delivery chains", .timeLimit(.minutes(5)))
 struct RandomizedViewChainTests {
     @Test("random pauses and coalescing keep the chain of change sets", arguments: [UInt64(51), 52, 53])
     func randomChains(seed: UInt64) async throws {
