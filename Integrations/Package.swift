@@ -7,12 +7,20 @@ let package = Package(
     name: "LiveResultsIntegrations",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"])
+        .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
+        .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
+        .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -22,6 +30,36 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "LiveResultsHummingbird",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The server example (§15 of the design): the to-do list of the first example, served live to browsers.
+        // Its application is a target of its own so that the tests can start it in their process too.
+        .target(
+            name: "TodoServer",
+            dependencies: [
+                "LiveResultsHummingbird",
+                "LiveResultsPostgres",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Page")]
+        ),
+        .executableTarget(
+            name: "LiveResultsServer",
+            dependencies: ["TodoServer", .product(name: "Hummingbird", package: "hummingbird")]
         ),
         // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
         .target(
@@ -37,6 +75,22 @@ let package = Package(
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveResultsHummingbirdTests",
+            dependencies: [
+                "LiveResultsHummingbird",
+                "TodoServer",
+                "PostgresTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

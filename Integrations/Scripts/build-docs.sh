@@ -1,19 +1,18 @@
 #!/usr/bin/env bash
-# Builds the DocC catalog of the integrations (Sources/LiveResultsPostgres/LiveResultsPostgres.docc) with
-# the toolchain alone, and fails on any documentation problem:
+# Builds the DocC catalogs of the integrations (Sources/NAME/NAME.docc, one per library) with the toolchain
+# alone, and fails on any documentation problem:
 #   1. `swift package dump-symbol-graph` builds the package (reusing Integrations/.build) and extracts the
 #      symbol graphs of its modules, public symbols only;
-#   2. `docc convert --warnings-as-errors` converts the catalog with LiveResultsPostgres's symbol graph, so an
+#   2. `docc convert --warnings-as-errors` converts each catalog with its module's symbol graph, so an
 #      unresolved symbol or article link, or a malformed doc comment, fails.
 #
-# Usage: Integrations/Scripts/build-docs.sh [OUTPUT]   (default Integrations/.build-docs/LiveResultsPostgres.doccarchive)
+# Usage: Integrations/Scripts/build-docs.sh [OUTPUT-DIRECTORY]   (default Integrations/.build-docs; one
+# NAME.doccarchive each)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 scratch=.build-docs
-output="${1:-$scratch/LiveResultsPostgres.doccarchive}"
-catalog=Sources/LiveResultsPostgres/LiveResultsPostgres.docc
-graphs="$scratch/symbol-graphs"
+output_directory="${1:-$scratch}"
 
 echo "==== Integrations docs: symbol graphs ===="
 dump_log="$(swift package dump-symbol-graph --minimum-access-level public 2>&1)"
@@ -23,17 +22,22 @@ if [[ -z "$dump" || ! -d "$dump" ]]; then
     echo "error: swift package dump-symbol-graph did not say where it wrote the symbol graphs" >&2
     exit 1
 fi
-rm -rf "$graphs"
-mkdir -p "$graphs"
-cp "$dump"/LiveResultsPostgres*.symbols.json "$graphs"/
-ls "$graphs"
 
-echo "==== Integrations docs: docc convert (warnings are errors) ===="
-rm -rf "$output"
-docc convert "$catalog" \
-    --additional-symbol-graph-dir "$graphs" \
-    --fallback-display-name LiveResultsPostgres \
-    --fallback-bundle-identifier LiveResultsPostgres \
-    --output-path "$output" \
-    --warnings-as-errors
-echo "Documentation archive: $output"
+for catalog in Sources/*/*.docc; do
+    module="$(basename "$catalog" .docc)"
+    graphs="$scratch/symbol-graphs/$module"
+    rm -rf "$graphs"
+    mkdir -p "$graphs"
+    cp "$dump/$module".symbols.json "$graphs"/
+    cp "$dump/$module"@*.symbols.json "$graphs"/ 2>/dev/null || true
+    echo "==== Integrations docs: $module, docc convert (warnings are errors) ===="
+    output="$output_directory/$module.doccarchive"
+    rm -rf "$output"
+    docc convert "$catalog" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "$module" \
+        --output-path "$output" \
+        --warnings-as-errors
+    echo "Documentation archive: $output"
+done

@@ -122,6 +122,7 @@ public final class TemporaryPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        closeInheritedDescriptors(&actions)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
@@ -135,6 +136,20 @@ public final class TemporaryPostgres: Sendable {
             throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
         }
         return text
+    }
+
+    /// Makes the child close every descriptor above standard error.
+    ///
+    /// `pg_ctl start` leaves the server running, and a spawned program inherits every descriptor that was
+    /// not opened close-on-exec: without this the server would keep copies of the test process's sockets
+    /// (a connection a test closes would stay open, its peer never seeing the end). glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34) does it; Swift's Glibc module does not import it,
+    /// so it is looked up by name.
+    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+        else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// A loopback port nothing listens on now.

@@ -1,0 +1,938 @@
+#!/usr/bin/env python3
+"""A real headless-browser test of LiveResultsServer's page, against a real PostgreSQL.
+
+    python3 Integrations/BrowserTests/test_page.py [path/to/LiveResultsServer]
+
+What it does, in order (each step is one check; the first that fails stops the run):
+
+1. starts a throwaway PostgreSQL cluster (initdb + postgres, as the `postgres` user when run as root) on a
+   free loopback port, trust authentication, and creates a database;
+2. starts the server with `--port 0 --postgres URL` and reads the port it chose from its first line;
+3. opens the page in headless Chromium (Debian's `chromium` + `chromium-driver`) and waits until it is live;
+4. makes writes through the REST API and straight into the table with `psql`; after each, waits until the
+   table (read with psql), `GET /todos` and the page's DOM all show the same rows, and the page shows the
+   version `GET /todos` gives; checks that the page applied change sets (its update counter grew, it never
+   resynced, it was never reloaded, and rows that stayed kept their DOM nodes);
+5. makes a burst of writes without waiting between them, then checks the same;
+6. writes through the page itself: its form, its ▲ and ✕ buttons, and a refused write whose error it shows;
+7. stops the server with SIGTERM (exit 0 expected), sees the page leave "live", writes into the table while
+   the server is down, starts it again on the same port, and waits until the page is live and shows that
+   write;
+8. saves a screenshot to Integrations/.build-browser/page.png.
+
+Everything it started (browser, server, cluster) is stopped on the way out, failure or not, and the whole run
+has a deadline. The last line is `BrowserTests: N passed, N failed, N skipped`; the exit code is 0 only when
+every step passed.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+INTEGRATIONS = Path(__file__).resolve().parent.parent
+DEFAULT_BINARY = INTEGRATIONS / ".build" / "debug" / "LiveResultsServer"
+OUTPUT = INTEGRATIONS / ".build-browser"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+
+#: The whole run, browser start and both server starts included, must end within this (seconds).
+DEADLINE = 170
+#: How long one write may take to reach the server's results and the page (seconds).
+WRITE_TIMEOUT = 10
+#: How long the server may take to exit after SIGTERM (seconds).
+STOP_TIMEOUT = 20
+#: How long the server may take to print its first line (seconds).
+START_TIMEOUT = 30
+#: How long the page may take to be live again after the restart (its backoff reaches 10 s).
+RECONNECT_TIMEOUT = 30
+#: How long the server stays down between SIGTERM and the restart (seconds, after the page left "live").
+DOWNTIME = 2.0
+
+
+class Failure(Exception):
+    """A check that did not hold: its message says what was expected and what was seen."""
+
+
+class Stopped(Exception):
+    """The run was stopped: over its deadline (SIGALRM) or by SIGTERM. Not a Failure, so no polling loop
+    retries it."""
+
+
+# ---- Small helpers --------------------------------------------------------------------------------------
+
+
+def log(message: str) -> None:
+    """Prints a progress line at once: CI shows where a run stopped even when it is killed."""
+    print(message, flush=True)
+
+
+def wait_until(condition: Callable[[], Any], timeout: float, what: str, interval: float = 0.05) -> Any:
+    """Polls `condition` until it returns something truthy, and returns that.
+
+    Every wait in this test is bounded: a page or server that never gets there fails the run with `what`
+    (and the last exception `condition` raised, if any) instead of hanging it.
+    """
+    end = time.monotonic() + timeout
+    last_error: BaseException | None = None
+    while True:
+        try:
+            result = condition()
+            if result:
+                return result
+            last_error = None
+        except (Failure, OSError, ValueError) as error:
+            last_error = error
+        if time.monotonic() >= end:
+            detail = f" (last: {last_error})" if last_error else ""
+            raise Failure(f"timed out after {timeout:g} s waiting until {what}{detail}")
+        time.sleep(interval)
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on now (the system's choice), for PostgreSQL."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def dying_with_this_test(command: list[str], user: str | None = None) -> list[str]:
+    """`command`, run (as `user`, if given) so that Linux kills it when this test dies, even by SIGKILL.
+
+    Without it, a test killed by CI's timeout would leave a server holding its port, or a cluster. util-linux's
+    setpriv does it (rather than a preexec_fn: code run between fork and exec can deadlock when threads
+    exist), and changes the user in the same call: a later change of user would clear the death signal.
+    """
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        if user is not None:
+            return ["runuser", "-u", user, "--", *command]
+        return command
+    as_user = [f"--reuid={user}", f"--regid={user}", "--init-groups"] if user is not None else []
+    return [setpriv, *as_user, "--pdeathsig", "KILL", "--", *command]
+
+
+# ---- PostgreSQL -----------------------------------------------------------------------------------------
+
+
+def postgres_bin() -> Path:
+    """The newest installed PostgreSQL's bin folder (Debian installs /usr/lib/postgresql/<major>/bin)."""
+    candidates = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parent.parent.name))
+    if not candidates:
+        raise Failure("no PostgreSQL server: apt-get install postgresql")
+    return candidates[-1].parent
+
+
+def sql_literal(text: str) -> str:
+    """`text` as an SQL string literal (standard_conforming_strings is on: only quotes are doubled)."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+class PostgresCluster:
+    """A throwaway cluster in a temporary folder, listening on 127.0.0.1 only, with trust authentication.
+
+    PostgreSQL refuses to run as root, so when this test is root the cluster runs as the `postgres` user, in
+    a folder that user owns. The postmaster is this test's own child (not daemonized by pg_ctl), started
+    through `setpriv --pdeathsig`, so even a test killed by SIGKILL leaves no cluster behind. `psql` connects
+    over TCP as the `postgres` role and needs no such care.
+    """
+
+    def __init__(self) -> None:
+        self.bin = postgres_bin()
+        self.port = free_port()
+        self.database = "liveresults_browser"
+        self.directory = Path(tempfile.mkdtemp(prefix="liveresults-browser-pg-"))
+        self.data = self.directory / "data"
+        self.log_path = self.directory / "postgres.log"
+        self.postmaster: subprocess.Popen[bytes] | None = None
+
+    def _as_owner(self, command: list[str]) -> list[str]:
+        """`command` run as `postgres` when this test is root, dying with this test."""
+        return dying_with_this_test(command, "postgres" if os.geteuid() == 0 else None)
+
+    def start(self) -> None:
+        if os.geteuid() == 0:
+            entry = pwd.getpwnam("postgres")
+            os.chown(self.directory, entry.pw_uid, entry.pw_gid)
+        initdb = subprocess.run(
+            self._as_owner([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                            "--encoding=UTF8", "--locale=C.UTF-8", "--no-sync"]),
+            capture_output=True, text=True, timeout=60)
+        if initdb.returncode != 0:
+            raise Failure(f"initdb failed: {initdb.stderr or initdb.stdout}")
+        # The socket goes to the cluster's own folder: /var/run/postgresql may not exist or be writable.
+        # Durability is not wanted here, speed is.
+        with open(self.log_path, "wb") as log_file:
+            self.postmaster = subprocess.Popen(
+                self._as_owner([str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
+                                "-c", "listen_addresses=127.0.0.1", "-k", str(self.directory),
+                                "-c", "fsync=off", "-c", "full_page_writes=off", "-c", "synchronous_commit=off"]),
+                stdin=subprocess.DEVNULL, stdout=log_file, stderr=subprocess.STDOUT)
+
+        def ready() -> str | None:
+            if self.postmaster is not None and self.postmaster.poll() is not None:
+                return "exited"
+            probe = subprocess.run([str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)],
+                                   timeout=10)
+            return "ready" if probe.returncode == 0 else None
+
+        if wait_until(ready, 30, "PostgreSQL accepts connections", interval=0.1) == "exited":
+            raise Failure(f"PostgreSQL exited ({self.postmaster.returncode}){self.log_tail()}")
+        self.psql(f"CREATE DATABASE {self.database}", database="postgres")
+
+    @property
+    def url(self) -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{self.database}"
+
+    def psql(self, sql: str, database: str | None = None) -> str:
+        """Runs `sql` (one or more statements, one transaction only if it says BEGIN) and returns its output."""
+        command = [str(self.bin / "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                   "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "-d", database or self.database,
+                   "-c", sql]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+        if result.returncode != 0:
+            raise Failure(f"psql failed on {sql!r}: {result.stderr.strip()}")
+        return result.stdout.strip()
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The table's rows, read with psql: what every view must come to show."""
+        text = self.psql("SELECT coalesce(json_agg(t ORDER BY id), '[]') FROM todos t")
+        return json.loads(text)
+
+    def log_tail(self) -> str:
+        with contextlib.suppress(OSError):
+            return "\n--- PostgreSQL log ---\n" + "\n".join(self.log_path.read_text().splitlines()[-20:])
+        return ""
+
+    def stop(self) -> None:
+        """Stops the cluster (immediate shutdown, SIGQUIT: its data is thrown away) and removes its folder."""
+        if self.postmaster is not None and self.postmaster.poll() is None:
+            self.postmaster.send_signal(signal.SIGQUIT)
+            try:
+                self.postmaster.wait(30)
+            except subprocess.TimeoutExpired:
+                self.postmaster.kill()
+                self.postmaster.wait(10)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+# ---- The server -----------------------------------------------------------------------------------------
+
+
+class Server:
+    """One run of LiveResultsServer: started, its port read from its first line, stopped with SIGTERM.
+
+    Its standard output is read by a thread for as long as it runs (a pipe nobody reads would block the
+    server once full) and, with its standard error, saved to .build-browser/server-N.log for a failure's
+    post-mortem.
+    """
+
+    def __init__(self, binary: Path, database_url: str, port: int, log_path: Path) -> None:
+        self.log_path = log_path
+        self.log_file = open(log_path, "w")
+        self.announced = threading.Event()
+        self.port: int | None = None
+        self.process = subprocess.Popen(
+            dying_with_this_test([str(binary), "--port", str(port), "--host", "127.0.0.1",
+                                  "--postgres", database_url]),
+            stdout=subprocess.PIPE, stderr=self.log_file, stdin=subprocess.DEVNULL, text=True)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        prefix = "LiveResultsServer: to-dos in PostgreSQL, open http://127.0.0.1:"
+        for line in self.process.stdout:
+            self.log_file.write(line)
+            self.log_file.flush()
+            if not self.announced.is_set() and line.startswith(prefix):
+                with contextlib.suppress(ValueError):
+                    self.port = int(line[len(prefix):].strip().rstrip("/"))
+                self.announced.set()
+
+    def wait_until_running(self) -> int:
+        """The port the server said it listens on; fails if it exits or says nothing in time."""
+        end = time.monotonic() + START_TIMEOUT
+        while not self.announced.wait(0.1):
+            if self.process.poll() is not None:
+                raise Failure(f"the server exited ({self.process.returncode}) before running{self.log_tail()}")
+            if time.monotonic() > end:
+                raise Failure(f"the server said nothing in {START_TIMEOUT} s{self.log_tail()}")
+        if not self.port:
+            raise Failure(f"the server's first line has no port{self.log_tail()}")
+        return self.port
+
+    def terminate(self) -> int:
+        """SIGTERM, then the exit code (fails if the server takes longer than STOP_TIMEOUT)."""
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Failure(f"the server did not exit within {STOP_TIMEOUT} s of SIGTERM{self.log_tail()}") from None
+
+    def kill(self) -> None:
+        """For the way out: whatever state the server is in, it is gone afterwards."""
+        if self.process.poll() is None:
+            self.process.kill()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(10)
+        self.reader.join(5)
+        self.log_file.close()
+
+    def log_tail(self) -> str:
+        self.log_file.flush()
+        with contextlib.suppress(OSError):
+            return "\n--- server log ---\n" + "\n".join(self.log_path.read_text().splitlines()[-30:])
+        return ""
+
+
+class Api:
+    """The server's REST API and whole results, through urllib (no extra dependency)."""
+
+    def __init__(self, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+
+    def request(self, method: str, path: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                text = response.read().decode()
+                return response.status, json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def expect(self, method: str, path: str, body: dict[str, Any] | None, status: int) -> Any:
+        got, answer = self.request(method, path, body)
+        if got != status:
+            raise Failure(f"{method} {path} {body} answered {got} {answer!r}, not {status}")
+        return answer
+
+    def results(self) -> dict[str, Any]:
+        return self.expect("GET", "/todos", None, 200)
+
+
+# ---- The views being compared ---------------------------------------------------------------------------
+
+
+def sections_of_rows(rows: list[dict[str, Any]]) -> list[tuple[str, list[tuple[int, str, int]]]]:
+    """The table's rows in the order the server's controller shows them: sections by project (ascending),
+    rows by priority, then id. The test's own statement of the ordering, checked against the server's.
+    """
+    ordered = sorted(rows, key=lambda row: (row["project"], row["priority"], row["id"]))
+    sections: list[tuple[str, list[tuple[int, str, int]]]] = []
+    for row in ordered:
+        if not sections or sections[-1][0] != row["project"]:
+            sections.append((row["project"], []))
+        sections[-1][1].append((row["id"], row["title"], row["priority"]))
+    return sections
+
+
+def sections_of_results(results: dict[str, Any]) -> list[tuple[str, list[tuple[int, str, int]]]]:
+    """`GET /todos`'s sections, in the shape above; also checks each entity sits in its project's section."""
+    if results.get("format") != 1 or results.get("base") is not None:
+        raise Failure(f"GET /todos is not whole results of format 1: {results!r}")
+    sections = []
+    for section in results["sections"]:
+        for entity in section["entities"]:
+            if entity["project"] != section["name"]:
+                raise Failure(f"GET /todos has {entity} in section {section['name']!r}")
+        sections.append((section["name"], [(e["id"], e["title"], e["priority"]) for e in section["entities"]]))
+    return sections
+
+
+#: Reads the page as the person sees it: the sections and rows of the DOM, plus the page's own counters.
+READ_PAGE = """
+const sections = [...document.querySelectorAll("#sections > section")].map((section) => ({
+  name: section.dataset.name,
+  heading: section.querySelector(":scope > h2").textContent,
+  rows: [...section.querySelectorAll(":scope > ol > li")].map((row) => ({
+    id: Number(row.dataset.id), title: row.querySelector(".title").textContent,
+    priority: Number(row.dataset.priority), shownPriority: row.querySelector(".priority").textContent,
+  })),
+}));
+const live = window.liveResults || {};
+return {
+  sections, state: document.getElementById("state").dataset.state,
+  versionText: document.getElementById("version").textContent,
+  emptyHidden: document.getElementById("empty").hidden,
+  version: live.version, updates: live.updates, resyncs: live.resyncs, token: window.__browserTestToken || null,
+};
+"""
+
+
+@dataclass
+class PageView:
+    """One reading of the page."""
+
+    sections: list[tuple[str, list[tuple[int, str, int]]]]
+    state: str
+    version_text: str
+    version: str | None
+    updates: int
+    resyncs: int
+    token: str | None
+    problems: list[str] = field(default_factory=list)
+
+
+def read_page(driver: webdriver.Chrome) -> PageView:
+    """The page's rows from the DOM (not from its JavaScript state), and what is inconsistent within it."""
+    raw = driver.execute_script(READ_PAGE)
+    problems = []
+    sections = []
+    for section in raw["sections"]:
+        if section["heading"] != section["name"]:
+            problems.append(f"section {section['name']!r} is headed {section['heading']!r}")
+        rows = []
+        for row in section["rows"]:
+            if row["shownPriority"] != f"p{row['priority']}":
+                problems.append(f"row {row['id']} shows {row['shownPriority']!r} for priority {row['priority']}")
+            rows.append((row["id"], row["title"], row["priority"]))
+        sections.append((section["name"], rows))
+    if raw["emptyHidden"] != bool(sections):
+        problems.append(f"'Nothing to do.' is {'hidden' if raw['emptyHidden'] else 'shown'} with "
+                        f"{len(sections)} sections")
+    return PageView(sections, raw["state"], raw["versionText"], raw["version"], raw["updates"] or 0,
+                    raw["resyncs"] or 0, raw["token"], problems)
+
+
+def describe(sections: list[tuple[str, list[tuple[int, str, int]]]]) -> str:
+    return "; ".join(f"{name}: " + ", ".join(f"{id}:{title!r}/p{priority}" for id, title, priority in rows)
+                     for name, rows in sections) or "(nothing)"
+
+
+def wait_until_consistent(driver: webdriver.Chrome, api: Api, cluster: PostgresCluster, what: str,
+                          timeout: float = WRITE_TIMEOUT) -> tuple[PageView, str]:
+    """Waits until the table, `GET /todos` and the page agree, and returns the page and the version.
+
+    The table (read with psql, the ground truth) fixes what is expected, so a write that never reached the
+    server cannot pass as "page equals server". The page must also show the server's version: equal rows at
+    another version would mean the page missed or skipped an update.
+    """
+    expected = sections_of_rows(cluster.rows())
+    seen: dict[str, Any] = {}
+
+    def consistent() -> tuple[PageView, str] | None:
+        results = api.results()
+        server = sections_of_results(results)
+        page = read_page(driver)
+        seen.update(server=server, version=results["version"], page=page)
+        return (page, results["version"]) if (
+            server == expected and page.sections == server and not page.problems
+            and page.version == results["version"] and page.version_text == f"version {results['version']}"
+        ) else None
+
+    try:
+        return wait_until(consistent, timeout, f"the page and GET /todos show the table after {what}")
+    except Failure as failure:
+        page = seen.get("page")
+        raise Failure(
+            f"{failure}\n  table:  {describe(expected)}\n  server: {describe(seen.get('server', []))} "
+            f"at {seen.get('version')}\n  page:   {describe(page.sections) if page else '?'} "
+            f"({page.version_text if page else '?'}, {page.state if page else '?'})"
+            + (f"\n  page problems: {page.problems}" if page and page.problems else "")) from None
+
+
+# ---- The browser ----------------------------------------------------------------------------------------
+
+
+def start_browser() -> webdriver.Chrome:
+    """Debian's headless Chromium through Debian's chromedriver.
+
+    Both paths are given, so Selenium Manager never runs (it would try to download a driver, and this
+    machine reaches no such site). --no-sandbox lets Chromium run as root; --disable-dev-shm-usage keeps it
+    off a small /dev/shm in containers.
+    """
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            raise Failure(f"{path} is missing: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1000,900", "--no-first-run", "--disable-extensions"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    driver.set_script_timeout(10)
+    return driver
+
+
+#: Marks every row's DOM node with its id, so a later reading tells the same node from a re-created one.
+TAG_ROWS = """
+for (const row of document.querySelectorAll("#sections li")) row.__browserTestTag = row.dataset.id;
+"""
+
+#: The ids whose row is still the node tagged before (and those that are new nodes).
+READ_TAGS = """
+const kept = [], fresh = [];
+for (const row of document.querySelectorAll("#sections li")) {
+  (row.__browserTestTag === row.dataset.id ? kept : fresh).push(Number(row.dataset.id));
+}
+return { kept, fresh };
+"""
+
+
+# ---- The scenario ---------------------------------------------------------------------------------------
+
+
+@dataclass
+class Scenario:
+    """The state shared by the steps: what was started (for the clean-up) and what was learned."""
+
+    binary: Path
+    cluster: PostgresCluster | None = None
+    server: Server | None = None
+    api: Api | None = None
+    driver: webdriver.Chrome | None = None
+    port: int = 0
+    starts: int = 0
+    ids: dict[str, int] = field(default_factory=dict)
+
+    def start_server(self, port: int) -> None:
+        assert self.cluster is not None
+        self.starts += 1
+        self.server = Server(self.binary, self.cluster.url, port, OUTPUT / f"server-{self.starts}.log")
+        self.port = self.server.wait_until_running()
+        if port and self.port != port:
+            raise Failure(f"the server was asked for port {port} and listens on {self.port}")
+        self.api = Api(self.port)
+
+    def consistent(self, what: str, timeout: float = WRITE_TIMEOUT) -> tuple[PageView, str]:
+        assert self.driver and self.api and self.cluster
+        return wait_until_consistent(self.driver, self.api, self.cluster, what, timeout)
+
+    def clean_up(self) -> None:
+        """Stops whatever was started, each step on its own, so one failing does not leave the others."""
+        if self.driver is not None:
+            with contextlib.suppress(Exception):
+                self.driver.quit()
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                self.server.kill()
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.stop()
+
+
+def step_start_database(s: Scenario) -> None:
+    """A cluster and a database of its own: the test never touches a database it did not make."""
+    s.cluster = PostgresCluster()
+    s.cluster.start()
+    log(f"  PostgreSQL on 127.0.0.1:{s.cluster.port}, database {s.cluster.database}")
+
+
+def step_start_server(s: Scenario) -> None:
+    """`--port 0`: the system picks a free port, and the test learns it from the server's first line."""
+    if not os.access(s.binary, os.X_OK):
+        raise Failure(f"no server binary at {s.binary}: swift build --package-path Integrations")
+    s.start_server(0)
+    log(f"  server on port {s.port}")
+
+
+def step_open_page(s: Scenario) -> None:
+    """The page connects and shows the (empty) table; a token marks this page load to detect reloads."""
+    s.driver = start_browser()
+    s.driver.get(f"http://127.0.0.1:{s.port}/")
+    wait_until(lambda: read_page(s.driver).state == "live", 15, "the page is live")
+    s.driver.execute_script(f"window.__browserTestToken = {json.dumps(str(uuid.uuid4()))};")
+    s.consistent("opening the page")
+
+
+def rest_writes(s: Scenario) -> list[tuple[str, Callable[[], None]]]:
+    """About twenty writes through the REST API, each paired with its description.
+
+    Between them they insert sections before, between and after others, move rows within a section and
+    across sections, update a title in place, change several fields at once, empty and remove sections,
+    and use titles that would break naive HTML (markup, quotes, non-Latin text).
+    """
+    assert s.api
+    api = s.api
+
+    def post(name: str, title: str, project: str, priority: int) -> Callable[[], None]:
+        def write() -> None:
+            body = {"title": title, "project": project, "priority": priority}
+            todo = api.expect("POST", "/todos", body, 201)
+            if {k: todo[k] for k in body} != body:
+                raise Failure(f"POST /todos {body} answered {todo}")
+            s.ids[name] = todo["id"]
+        return write
+
+    def patch(name: str, **body: Any) -> Callable[[], None]:
+        def write() -> None:
+            todo = api.expect("PATCH", f"/todos/{s.ids[name]}", body, 200)
+            if any(todo[k] != v for k, v in body.items()) or todo["id"] != s.ids[name]:
+                raise Failure(f"PATCH /todos/{s.ids[name]} {body} answered {todo}")
+        return write
+
+    def delete(name: str) -> Callable[[], None]:
+        return lambda: api.expect("DELETE", f"/todos/{s.ids[name]}", None, 204)
+
+    return [
+        ("POST milk (Home, first section)", post("milk", "Buy milk", "Home", 2)),
+        ("POST mum (Home, before milk)", post("mum", "Call mum", "Home", 1)),
+        ("POST report (Work, section after)", post("report", "Write report", "Work", 3)),
+        ("POST review (Work, before report)", post("review", "Review PR", "Work", 2)),
+        ("POST lawn (Garden, section first)", post("lawn", "Mow the lawn", "Garden", 2)),
+        ("POST markup title", post("markup", '<b>not bold</b> & "quoted" <script>x</script>', "Home", 3)),
+        ("POST unicode title", post("unicode", "Ünïcödé ✓ Ελληνικά Кириллица 𝔘𝔫𝔦", "Work", 1)),
+        ("PATCH review priority 0 (to the top)", patch("review", priority=0)),
+        ("PATCH milk title (in place)", patch("milk", title="Buy oat milk")),
+        ("PATCH mum project Work (across)", patch("mum", project="Work")),
+        ("PATCH lawn project Errands (section swap)", patch("lawn", project="Errands")),
+        ("POST letter (Errands)", post("letter", "Post letter", "Errands", 1)),
+        ("DELETE report", delete("report")),
+        ("PATCH markup priority+title", patch("markup", priority=1, title="Tidy <the> shed")),
+        ("POST cat (Zoo, last section)", post("cat", "Feed the cat", "Zoo", 5)),
+        ("PATCH unicode priority 9 (to the end)", patch("unicode", priority=9)),
+        ("DELETE cat (last section goes)", delete("cat")),
+        ("PATCH letter all fields (to Home)", patch("letter", title="Post two letters", project="Home", priority=2)),
+        ("POST tie (Home, same priority as milk)", post("tie", "Water plants", "Home", 2)),
+        ("DELETE lawn", delete("lawn")),
+        ("PATCH tie priority -1", patch("tie", priority=-1)),
+    ]
+
+
+#: Titles that need SQL quoting (psql gets them as literals made by sql_literal).
+QUOTED = "\"It's SQL\""
+APOSTROPHE = "Don't forget"
+
+
+def sql_writes(s: Scenario) -> list[tuple[str, Callable[[], None]]]:
+    """About eight writes straight into the table: the trigger, not the REST API, must bring them to the page.
+
+    Several touch many rows in one statement or one transaction, so one change set carries many changes.
+    """
+    assert s.cluster
+    psql = s.cluster.psql
+
+    def insert_one() -> None:
+        s.ids["sql"] = int(psql("INSERT INTO todos (title, project, priority) "
+                                "VALUES ('From SQL', 'Home', 0) RETURNING id"))
+
+    return [
+        ("SQL INSERT one (Home top)", insert_one),
+        ("SQL INSERT three rows, two sections", lambda: psql(
+            "INSERT INTO todos (title, project, priority) VALUES "
+            f"('Batch one', 'Batch', 2), ('Batch two', 'Batch', 1), ({sql_literal(QUOTED)}, 'Work', 4)")),
+        ("SQL UPDATE Work priorities +1", lambda: psql(
+            "UPDATE todos SET priority = priority + 1 WHERE project = 'Work'")),
+        ("SQL UPDATE title with a quote", lambda: psql(
+            f"UPDATE todos SET title = {sql_literal(APOSTROPHE)} WHERE id = {s.ids['sql']}")),
+        ("SQL DELETE a section's rows", lambda: psql("DELETE FROM todos WHERE project = 'Batch'")),
+        ("SQL transaction INSERT+UPDATE+DELETE", lambda: psql(
+            "BEGIN; INSERT INTO todos (title, project, priority) VALUES ('In a transaction', 'Errands', 3); "
+            f"UPDATE todos SET priority = 7 WHERE id = {s.ids['milk']}; "
+            f"DELETE FROM todos WHERE id = {s.ids['mum']}; COMMIT;")),
+        ("SQL UPDATE project to a new section", lambda: psql(
+            f"UPDATE todos SET project = 'Archive' WHERE id = {s.ids['review']}")),
+        ("SQL DELETE one row", lambda: psql(f"DELETE FROM todos WHERE id = {s.ids['sql']}")),
+    ]
+
+
+def interleave(first: list[Any], second: list[Any]) -> list[Any]:
+    """`first` with one of `second` after every few of its elements: REST and SQL writes alternate."""
+    every = max(1, len(first) // (len(second) + 1))
+    merged, rest = [], list(second)
+    for index, item in enumerate(first, 1):
+        merged.append(item)
+        if index % every == 0 and rest:
+            merged.append(rest.pop(0))
+    return merged + rest
+
+
+def step_writes(s: Scenario) -> None:
+    """After each write, the page shows what the table holds, by change sets and not by reloading.
+
+    Each write must raise the page's update counter and leave its resync counter at 0; every row that exists
+    before and after a write must still be the same DOM node (a change set moves and updates rows, it does
+    not re-create them); and the page-load token must survive (no reload).
+    """
+    assert s.driver
+    writes = interleave(rest_writes(s), sql_writes(s))
+    page, _ = s.consistent("opening")
+    first_updates = page.updates
+    token = page.token
+    for number, (what, write) in enumerate(writes, 1):
+        before = read_page(s.driver)
+        s.driver.execute_script(TAG_ROWS)
+        ids_before = {id for _, rows in before.sections for id, _, _ in rows}
+        write()
+        page, version = s.consistent(what)
+        tags = s.driver.execute_script(READ_TAGS)
+        ids_after = {id for _, rows in page.sections for id, _, _ in rows}
+        recreated = sorted(set(tags["fresh"]) & ids_before)
+        if recreated:
+            raise Failure(f"{what}: rows {recreated} were re-created instead of kept")
+        if set(tags["kept"]) != ids_before & ids_after:
+            raise Failure(f"{what}: kept nodes {sorted(tags['kept'])}, expected {sorted(ids_before & ids_after)}")
+        if page.updates <= before.updates:
+            raise Failure(f"{what}: the page's update counter stayed at {page.updates}")
+        if page.resyncs != 0:
+            raise Failure(f"{what}: the page resynced ({page.resyncs})")
+        if page.token != token:
+            raise Failure(f"{what}: the page was reloaded")
+        log(f"  {number:2}. {what}: {sum(len(rows) for _, rows in page.sections)} rows in "
+            f"{len(page.sections)} sections, version {version}")
+    log(f"  {len(writes)} writes, {page.updates - first_updates} updates applied, 0 resyncs")
+
+
+def step_untouched_row(s: Scenario) -> None:
+    """The node check in its plainest form: one row tagged by hand, a write in another section,
+    and the same node afterwards, neither re-created nor re-filled (its title node is the same too).
+    """
+    assert s.driver and s.cluster
+    page = read_page(s.driver)
+    home = dict(page.sections).get("Home")
+    if not home:
+        raise Failure(f"no Home section to watch: {describe(page.sections)}")
+    watched = home[0][0]
+    s.driver.execute_script(
+        "const row = document.querySelector(`#sections li[data-id='${arguments[0]}']`);"
+        "row.__untouched = 'yes'; row.querySelector('.title').__untouched = 'yes';", watched)
+    s.cluster.psql("INSERT INTO todos (title, project, priority) VALUES ('Unrelated', 'Work', 1)")
+    s.consistent("an unrelated write")
+    same = s.driver.execute_script(
+        "const row = document.querySelector(`#sections li[data-id='${arguments[0]}']`);"
+        "return row.__untouched === 'yes' && row.querySelector('.title').__untouched === 'yes';", watched)
+    if not same:
+        raise Failure(f"row {watched} (Home) is a new node after a write in Work")
+    log(f"  row {watched} kept its node across a write elsewhere")
+
+
+def step_burst(s: Scenario) -> None:
+    """Writes back to back, without waiting between them: the controller may fold several into one change
+    set, and the page must still end where the table is, without a resync and without re-creating rows.
+    """
+    assert s.driver and s.api and s.cluster
+    api, psql = s.api, s.cluster.psql
+    before = read_page(s.driver)
+    s.driver.execute_script(TAG_ROWS)
+    ids_before = {id for _, rows in before.sections for id, _, _ in rows}
+    burst = [api.expect("POST", "/todos", {"title": f"Burst {n}", "project": "Burst", "priority": n % 3}, 201)["id"]
+             for n in range(8)]
+    for n, id in enumerate(burst[:4]):
+        api.expect("PATCH", f"/todos/{id}", {"priority": 10 - n}, 200)
+    psql(f"UPDATE todos SET project = 'Home' WHERE id IN ({burst[4]}, {burst[5]})")
+    for id in burst[6:]:
+        api.expect("DELETE", f"/todos/{id}", None, 204)
+    psql("UPDATE todos SET title = title || ' (bumped)' WHERE project = 'Work'")
+    page, version = s.consistent("a burst of 16 writes")
+    tags = s.driver.execute_script(READ_TAGS)
+    recreated = sorted(set(tags["fresh"]) & ids_before)
+    if recreated:
+        raise Failure(f"the burst re-created rows {recreated}")
+    if page.resyncs != 0:
+        raise Failure(f"the page resynced ({page.resyncs}) during the burst")
+    log(f"  16 writes arrived in {page.updates - before.updates} updates, version {version}")
+
+
+def step_page_controls(s: Scenario) -> None:
+    """The page's own writes: its form and its ▲ / ✕ buttons, clicked as a person would, and a refused
+    write whose error the page must show (3e9 is no PostgreSQL int: the server answers 400).
+    """
+    assert s.driver and s.cluster
+    driver = s.driver
+    form = driver.find_element(By.ID, "add")
+
+    def fill(title: str, project: str, priority: str) -> None:
+        for name, value in (("title", title), ("project", project), ("priority", priority)):
+            element = form.find_element(By.NAME, name)
+            element.clear()
+            element.send_keys(value)
+        form.find_element(By.TAG_NAME, "button").click()
+
+    def row_of(title: str) -> dict[str, Any]:
+        rows = [row for row in s.cluster.rows() if row["title"] == title]
+        if len(rows) != 1:
+            raise Failure(f"the table has {len(rows)} rows titled {title!r}")
+        return rows[0]
+
+    fill("Added in the page", "Page", "4")
+    added = wait_until(lambda: row_of("Added in the page"), WRITE_TIMEOUT, "the form's to-do is in the table")
+    if (added["project"], added["priority"]) != ("Page", 4):
+        raise Failure(f"the form wrote {added}")
+    s.consistent("the form's POST")
+
+    driver.find_element(By.CSS_SELECTOR, f"#sections li[data-id='{added['id']}'] button.up").click()
+    wait_until(lambda: row_of("Added in the page")["priority"] == 3, WRITE_TIMEOUT, "▲ lowers the priority number")
+    s.consistent("the ▲ button's PATCH")
+
+    driver.find_element(By.CSS_SELECTOR, f"#sections li[data-id='{added['id']}'] button.delete").click()
+    wait_until(lambda: not any(r["id"] == added["id"] for r in s.cluster.rows()), WRITE_TIMEOUT,
+               "✕ deletes the to-do")
+    s.consistent("the ✕ button's DELETE")
+
+    fill("Too urgent", "Page", "3000000000")
+    message = wait_until(lambda: driver.find_element(By.ID, "message").text, WRITE_TIMEOUT,
+                         "the page shows the refused write's error")
+    if not message.startswith("400"):
+        raise Failure(f"the page shows {message!r} for a priority of 3e9, not a 400")
+    if any(row["title"] == "Too urgent" for row in s.cluster.rows()):
+        raise Failure("the refused write is in the table")
+
+    fill("Not so urgent", "Page", "3")
+    wait_until(lambda: row_of("Not so urgent"), WRITE_TIMEOUT, "the corrected to-do is in the table")
+    s.consistent("the corrected form's POST")
+    if (left := driver.find_element(By.ID, "message").text):
+        raise Failure(f"the page still shows {left!r} after a write that succeeded")
+    log(f"  form, ▲ and ✕ wrote through the page; a refused write showed {message!r}, cleared by the next")
+
+
+def step_restart(s: Scenario) -> None:
+    """The server goes away and comes back on the same port over the same database.
+
+    While it is down the page must say so, and a write made then (straight into the table: there is no
+    server to write through) must show once the page is live again: the restarted server fetches the table,
+    and the page, whose old version names the old process, gets the whole results.
+    """
+    assert s.driver and s.server and s.cluster
+    port = s.port
+    page_before, version_before = s.consistent("before the restart")
+    started = time.monotonic()
+    code = s.server.terminate()
+    log(f"  SIGTERM: exit {code} after {time.monotonic() - started:.1f} s")
+    if code != 0:
+        raise Failure(f"the server exited {code} on SIGTERM, not 0{s.server.log_tail()}")
+    s.server.kill()  # only closes its log: the process is gone
+    state = wait_until(lambda: (lambda state: state if state != "live" else None)(read_page(s.driver).state),
+                       10, "the page leaves 'live'")
+    log(f"  the page shows {state!r}")
+    s.cluster.psql("INSERT INTO todos (title, project, priority) VALUES ('Written while down', 'Home', 0)")
+    # The page keeps trying to reconnect meanwhile: it must cope with refused connections, and never claim
+    # to be live.
+    states = [state]
+    end = time.monotonic() + DOWNTIME
+    while time.monotonic() < end:
+        if (current := read_page(s.driver).state) != states[-1]:
+            states.append(current)
+        time.sleep(0.1)
+    log(f"  states while down for {DOWNTIME:g} s: {' → '.join(states)}")
+    if "live" in states:
+        raise Failure("the page said 'live' while the server was down")
+    s.start_server(port)
+    log(f"  restarted on port {s.port}")
+    wait_until(lambda: read_page(s.driver).state == "live", RECONNECT_TIMEOUT, "the page is live again")
+    page, version = s.consistent("the restart", RECONNECT_TIMEOUT)
+    if not any(title == "Written while down" for _, rows in page.sections for _, title, _ in rows):
+        raise Failure("the write made while the server was down does not show")
+    if version == version_before:
+        raise Failure(f"the restarted server kept the version {version}")
+    if page.token != page_before.token:
+        raise Failure("the page was reloaded across the restart")
+    log(f"  live again at version {version} (resyncs {page.resyncs}, updates {page.updates})")
+
+
+def step_screenshot(s: Scenario) -> None:
+    """A picture of the whole page as a person sees it, for review.
+
+    Chromium's own capture (DevTools) takes the whole document, not just the window, so every section shows
+    however many rows the scenario left.
+    """
+    assert s.driver
+    path = OUTPUT / "page.png"
+    time.sleep(1.5)  # lets the highlight of the last changed rows fade (1.2 s)
+    size = s.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+    shot = s.driver.execute_cdp_cmd("Page.captureScreenshot", {
+        "format": "png", "captureBeyondViewport": True,
+        "clip": {"x": 0, "y": 0, "width": size["width"], "height": size["height"], "scale": 1}})
+    path.write_bytes(base64.b64decode(shot["data"]))
+    log(f"  screenshot: {path} ({size['width']:.0f}×{size['height']:.0f})")
+
+
+def step_stop_server(s: Scenario) -> None:
+    """The second run stops gracefully too, with the page connected (an open stream must not hold it up)."""
+    assert s.server
+    code = s.server.terminate()
+    if code != 0:
+        raise Failure(f"the restarted server exited {code} on SIGTERM, not 0{s.server.log_tail()}")
+
+
+STEPS = [step_start_database, step_start_server, step_open_page, step_writes, step_untouched_row, step_burst,
+         step_page_controls, step_restart, step_screenshot, step_stop_server]
+
+
+# ---- Running --------------------------------------------------------------------------------------------
+
+
+def on_deadline(signum: int, frame: Any) -> None:
+    raise Stopped(f"the whole test took more than {DEADLINE} s")
+
+
+def on_termination(signum: int, frame: Any) -> None:
+    """SIGTERM (CI's, `timeout`'s or a person's) fails the step it interrupts, so the clean-up still runs."""
+    raise Stopped(f"stopped by signal {signum}")
+
+
+def main(argv: list[str]) -> int:
+    binary = Path(argv[1]).resolve() if len(argv) > 1 else DEFAULT_BINARY
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    for stale in [OUTPUT / "page.png", OUTPUT / "failure.png", *OUTPUT.glob("server-*.log")]:
+        stale.unlink(missing_ok=True)  # what an earlier run left would pass for this run's
+    signal.signal(signal.SIGALRM, on_deadline)
+    signal.signal(signal.SIGTERM, on_termination)
+    signal.alarm(DEADLINE)
+    scenario = Scenario(binary)
+    passed = failed = 0
+    started = time.monotonic()
+    try:
+        for step in STEPS:
+            name = step.__name__.removeprefix("step_").replace("_", " ")
+            log(f"{name} ...")
+            step_started = time.monotonic()
+            try:
+                step(scenario)
+            except Exception as error:  # noqa: BLE001 - any error fails the step and stops the run
+                failed += 1
+                log(f"FAIL {name}: {error}")
+                if not isinstance(error, (Failure, Stopped)):
+                    traceback.print_exc()
+                save_failure_screenshot(scenario)
+                break
+            passed += 1
+            log(f"ok   {name} ({time.monotonic() - step_started:.1f} s)")
+    finally:
+        # The clean-up is bounded by its own timeouts: neither the deadline nor another SIGTERM cuts it short.
+        signal.alarm(0)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        scenario.clean_up()
+    skipped = len(STEPS) - passed - failed
+    log(f"total {time.monotonic() - started:.1f} s")
+    log(f"BrowserTests: {passed} passed, {failed} failed, {skipped} skipped")
+    return 0 if failed == 0 and skipped == 0 else 1
+
+
+def save_failure_screenshot(s: Scenario) -> None:
+    """What the page looked like when a step failed, beside the server's logs."""
+    if s.driver is None:
+        return
+    with contextlib.suppress(Exception):
+        path = OUTPUT / "failure.png"
+        s.driver.save_screenshot(str(path))
+        log(f"  failure screenshot: {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,46 @@
+import Foundation
+
+/// How the routes of `addLiveResults(_:at:options:)` serve their streams.
+///
+/// ```swift
+/// var options = LiveResultsOptions()
+/// options.maximumStreams = 200
+/// router.addLiveResults(controller, at: "todos", options: options)
+/// ```
+public struct LiveResultsOptions: Sendable {
+    /// The most streams (Server-Sent Events and WebSocket together) open at once on these routes; one more
+    /// is refused with `503 Service Unavailable` and `Retry-After`. 1,000 by default.
+    public var maximumStreams: Int
+
+    /// How many updates a stream's client may fall behind before what it has not read is replaced by one
+    /// catch-up update (the `bufferLimit` of `FetchedResultsController.updates(since:bufferLimit:)`); 128
+    /// by default. With the kernel's socket buffers, this bounds what a client that stops reading costs.
+    public var bufferLimit: Int
+
+    /// How long a Server-Sent Events stream stays silent before it sends a comment line, so that proxies
+    /// keep it open and a client that went away is noticed (its write fails); 15 seconds by default.
+    public var heartbeatInterval: Duration
+
+    /// The reconnection delay a Server-Sent Events stream asks browsers for (its `retry:` field); one
+    /// second by default.
+    public var reconnectionDelay: Duration
+
+    /// Encodes each update; a plain `JSONEncoder` by default. Set its strategies for your entities' JSON;
+    /// do not make it pretty-print (Server-Sent Events carry one update per `data:` line).
+    public var encoder: JSONEncoder
+
+    /// Options with the defaults above.
+    public init(
+        maximumStreams: Int = 1_000,
+        bufferLimit: Int = 128,
+        heartbeatInterval: Duration = .seconds(15),
+        reconnectionDelay: Duration = .seconds(1),
+        encoder: JSONEncoder = JSONEncoder()
+    ) {
+        self.maximumStreams = maximumStreams
+        self.bufferLimit = bufferLimit
+        self.heartbeatInterval = heartbeatInterval
+        self.reconnectionDelay = reconnectionDelay
+        self.encoder = encoder
+    }
+}

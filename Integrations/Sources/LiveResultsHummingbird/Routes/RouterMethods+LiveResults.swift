@@ -1,0 +1,112 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import LiveResults
+import NIOCore
+
+extension RouterMethods {
+    /// Serves `controller`'s results at `path`: the whole results, and a Server-Sent Events stream of
+    /// updates that browsers resume after a reconnect.
+    ///
+    /// ```swift
+    /// let router = Router()
+    /// router.addLiveResults(controller, at: "todos")
+    /// // GET /todos          the whole results: a ResultsUpdate as JSON, with the version as its ETag
+    /// // GET /todos/events   Server-Sent Events: `id:` the version, `data:` one update
+    /// ```
+    ///
+    /// The events stream starts with the whole results, or, when the request names a version the
+    /// controller still holds (`Last-Event-ID`, which browsers send when they reconnect, or `?since=`),
+    /// with one catch-up update from it. A version that is not held — too old, another process's, from the
+    /// future, or not a version at all — gets the whole results. With a router whose context is a
+    /// `WebSocketRequestContext`, the routes include a WebSocket stream too (see the other overload).
+    ///
+    /// - Parameters:
+    ///   - controller: The controller whose results are served; it keeps its own life (fetch it, observe
+    ///     its sources).
+    ///   - path: The routes' path.
+    ///   - options: Limits and encoding; see ``LiveResultsOptions``.
+    /// - Returns: The routes' stream counts.
+    /// - Complexity: O(1) to add. Each stream costs O(*n*) for the whole results it starts with (O(*k* log
+    ///   *n*) when it resumes *k* changes behind), then O(*k* log *n*) per update of *k* changes, encoded
+    ///   once for all the streams that send it.
+    @discardableResult
+    public func addLiveResults<Entity: FetchableEntity & Codable>(
+        _ controller: FetchedResultsController<Entity>, at path: RouterPath,
+        options: LiveResultsOptions = LiveResultsOptions()
+    ) -> LiveResultsEndpoint {
+        _addLiveResults(controller, at: path, options: options).endpoint
+    }
+
+    /// The routes every router gets; returns what the WebSocket route shares with them.
+    func _addLiveResults<Entity: FetchableEntity & Codable>(
+        _ controller: FetchedResultsController<Entity>, at path: RouterPath, options: LiveResultsOptions
+    ) -> (endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>) {
+        let endpoint = LiveResultsEndpoint(maximumStreams: options.maximumStreams)
+        let encoder = _UpdateEncoder<Entity>(encoder: options.encoder)
+        let routes = group(path)
+        routes.get { request, _ in
+            try _WholeResults.response(controller.wholeResults(), to: request, encoder: encoder)
+        }
+        routes.get("events") { request, _ in
+            guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
+            return _ServerSentEvents.response(
+                controller, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
+                encoder: encoder, options: options)
+        }
+        return (endpoint, encoder)
+    }
+}
+
+extension RouterMethods where Context: WebSocketRequestContext {
+    /// Serves `controller`'s results at `path`: the whole results, a Server-Sent Events stream, and a
+    /// WebSocket stream of updates.
+    ///
+    /// ```swift
+    /// let router = Router(context: BasicWebSocketRequestContext.self)
+    /// router.addLiveResults(controller, at: "todos")
+    /// let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
+    /// // GET /todos, GET /todos/events   as in the other overload
+    /// // GET /todos/updates  WebSocket: one update per text message; ?since=VERSION resumes
+    /// ```
+    ///
+    /// The WebSocket stream only sends: a message from the client closes it with code 1008 (policy
+    /// violation). A plain `GET` of the WebSocket route, without an upgrade, is answered with
+    /// `426 Upgrade Required`.
+    ///
+    /// - Parameters:
+    ///   - controller: The controller whose results are served.
+    ///   - path: The routes' path.
+    ///   - options: Limits and encoding; see ``LiveResultsOptions``.
+    /// - Returns: The routes' stream counts (both kinds of stream share ``LiveResultsOptions/maximumStreams``).
+    /// - Complexity: As the other overload.
+    @discardableResult
+    public func addLiveResults<Entity: FetchableEntity & Codable>(
+        _ controller: FetchedResultsController<Entity>, at path: RouterPath,
+        options: LiveResultsOptions = LiveResultsOptions()
+    ) -> LiveResultsEndpoint {
+        let (endpoint, encoder) = _addLiveResults(controller, at: path, options: options)
+        group(path).ws("updates") { request, _ in
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw HTTPError(.upgradeRequired, message: "this route is a WebSocket")
+            }
+            guard endpoint.hasRoom else {
+                endpoint.countRefusal()
+                throw _StreamRefusal()
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            guard let slot = endpoint.openStream() else {
+                // Another stream took the last slot between the upgrade's check and now.
+                try await outbound.close(.unknown(1013), reason: "too many streams; try again later")
+                return
+            }
+            let version = _ResumePoint.version(of: context.request, header: nil)
+            try await _WebSocketUpdates.serve(
+                controller, since: version, slot: slot, encoder: encoder, options: options,
+                inbound: inbound, outbound: outbound)
+        }
+        return endpoint
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LiveResults
+import NIOCore
+
+/// A Server-Sent Events stream of a controller's updates: `id:` the version, `data:` the update's JSON.
+enum _ServerSentEvents {
+    /// The response that streams `controller`'s updates since `version`, holding `slot` while it does.
+    static func response<Entity>(
+        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions
+    ) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        // Tells nginx-style proxies not to buffer the stream.
+        headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
+        let body = ResponseBody { writer in
+            defer { withExtendedLifetime(slot) {} }
+            try await stream(controller, since: version, encoder: encoder, options: options, into: &writer)
+        }
+        return Response(status: .ok, headers: headers, body: body)
+    }
+
+    private static func stream<Entity>(
+        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?,
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, into writer: inout any ResponseBodyWriter
+    ) async throws {
+        let delay = options.reconnectionDelay.components
+        let milliseconds = delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000
+        try await writer.write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
+        try await _StreamEvent.withEvents(
+            of: controller, since: version, options: options, heartbeat: options.heartbeatInterval
+        ) { events in
+            while let event = await events.next() {
+                switch event {
+                case .update(let update):
+                    try await writer.write(message(for: update, json: try encoder.json(update)))
+                case .heartbeat:
+                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .shutdown:
+                    return
+                }
+            }
+        }
+        try await writer.finish(nil)
+    }
+
+    /// One event: `id:` and `data:` lines and the blank line that ends it. The JSON has no newline.
+    static func message<Entity>(for update: ResultsUpdate<Entity>, json: ByteBuffer) -> ByteBuffer {
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(json.readableBytes + 64)
+        buffer.writeString("id: \(update.version)\ndata: ")
+        buffer.writeImmutableBuffer(json)
+        buffer.writeString("\n\n")
+        return buffer
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import LiveResults
+import NIOCore
+import Synchronization
+
+/// Encodes updates to JSON once for all the streams of an endpoint.
+///
+/// The clients of one controller mostly receive the same updates at the same moment; an update is named by
+/// its base and version (two updates between the same versions describe the same change), so the last
+/// few encodings are kept and shared.
+final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
+    private struct Key: Hashable {
+        var base: ResultsVersion?
+        var version: ResultsVersion
+    }
+
+    private let encoder: JSONEncoder
+    private let recent = Mutex<[(key: Key, json: ByteBuffer)]>([])
+    private static var keptEncodings: Int { 8 }
+
+    init(encoder: JSONEncoder) {
+        self.encoder = encoder
+    }
+
+    /// The JSON of `update`: one line, no newline.
+    func json(_ update: ResultsUpdate<Entity>) throws -> ByteBuffer {
+        let key = Key(base: update.base, version: update.version)
+        if let json = recent.withLock({ $0.first { $0.key == key }?.json }) { return json }
+        let json = ByteBuffer(data: try encoder.encode(update))
+        recent.withLock { recent in
+            recent.insert((key, json), at: 0)
+            if recent.count > Self.keptEncodings { recent.removeLast() }
+        }
+        return json
+    }
+}

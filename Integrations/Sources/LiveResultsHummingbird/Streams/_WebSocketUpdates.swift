@@ -1,0 +1,48 @@
+import HummingbirdWebSocket
+import LiveResults
+import NIOCore
+import NIOWebSocket
+
+/// A WebSocket stream of a controller's updates: one text message per update. The stream only sends: a
+/// client's data message is a policy violation, answered by closing with code 1008.
+enum _WebSocketUpdates {
+    /// Sends `controller`'s updates since `version` to `outbound` until the client or the server closes,
+    /// holding `slot` while it does.
+    static func serve<Entity>(
+        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
+        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+    ) async throws {
+        defer { withExtendedLifetime(slot) {} }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try await send(controller, since: version, encoder: encoder, options: options, to: outbound)
+            }
+            // The client's side: it ends when the client closes; any message it sends ends the stream.
+            for try await _ in inbound.messages(maxSize: 4_096) {
+                try await outbound.close(.policyViolation, reason: "this stream only sends")
+                break
+            }
+            group.cancelAll()
+        }
+    }
+
+    private static func send<Entity>(
+        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?,
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: WebSocketOutboundWriter
+    ) async throws {
+        try await _StreamEvent.withEvents(of: controller, since: version, options: options, heartbeat: nil) { events in
+            while let event = await events.next() {
+                switch event {
+                case .update(let update):
+                    try await outbound.writeTextMessage(String(buffer: try encoder.json(update)))
+                case .heartbeat:
+                    continue
+                case .shutdown:
+                    try await outbound.close(.goingAway, reason: "the server is shutting down")
+                    return
+                }
+            }
+        }
+    }
+}

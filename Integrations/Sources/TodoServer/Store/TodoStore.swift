@@ -1,0 +1,30 @@
+import LiveResults
+
+/// Where the server keeps its to-dos, and the controller that shows them.
+///
+/// A write changes the store and, through the store's live source, the controller: in memory the store
+/// tells the controller itself; over PostgreSQL the table's trigger tells every process.
+public protocol TodoStore: Sendable {
+    /// The live results of the store's to-dos.
+    var controller: FetchedResultsController<Todo> { get }
+
+    /// Adds a to-do made of `input` (all fields set), and returns it with its id.
+    func create(_ input: TodoInput) async throws -> Todo
+
+    /// Changes the fields `input` sets of to-do `id`; `nil` when there is no such to-do.
+    func update(id: Int64, with input: TodoInput) async throws -> Todo?
+
+    /// Removes to-do `id`; `false` when there is no such to-do.
+    func delete(id: Int64) async throws -> Bool
+}
+
+extension Todo {
+    /// This to-do with the fields `input` sets.
+    func updated(with input: TodoInput) -> Todo {
+        var todo = self
+        if let title = input.title { todo.title = title }
+        if let project = input.project { todo.project = project }
+        if let priority = input.priority { todo.priority = priority }
+        return todo
+    }
+}

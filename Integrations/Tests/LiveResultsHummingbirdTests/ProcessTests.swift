@@ -1,0 +1,84 @@
+import Foundation
+import LiveResults
+import PostgresNIO
+import PostgresTestSupport
+import Testing
+import TodoServer
+
+/// The server example as its own process: shut down by SIGTERM, and two of them on one PostgreSQL.
+@Suite("Server processes", .serialized, .timeLimit(.minutes(10)))
+struct ProcessTests {
+    @Test("SIGTERM with streams open ends the streams and the process, cleanly, within seconds")
+    func sigtermWithOpenStreams() async throws {
+        let server = try await ServerProcess()
+        var streams: [EventStream] = []
+        for _ in 0..<3 { streams.append(try await EventStream.open("\(server.base)/todos/events")) }
+        let started = ContinuousClock.now
+        let status = await server.terminate()
+        #expect(status == 0, "exit status; printed: \(server.printed)")
+        #expect(started.duration(to: .now) < .seconds(20))
+        for stream in streams {
+            var events = stream.events.makeAsyncIterator()
+            _ = try? await events.next()  // the whole results
+            #expect((try? await events.next()) == nil, "the stream ended")
+        }
+    }
+
+    @Test("two servers on one database: writes through either, or into the table, reach the clients of both")
+    func twoProcessesOneDatabase() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { client, configuration in
+            let url =
+                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let first = try await ServerProcess(["--postgres", url])
+            let second = try await ServerProcess(["--postgres", url])
+            let followers = [
+                Follower(try await EventStream.open("\(first.base)/todos/events").updates),
+                Follower(try await EventStream.open("\(second.base)/todos/events").updates),
+            ]
+            var random = SeededRandom(seed: 5)
+            for step in 0..<30 {
+                let server = step.isMultiple(of: 2) ? first : second
+                switch step % 3 {
+                case 0, 1:
+                    let project = RandomWrites.projects.randomElement(using: &random)!
+                    let reply = try await HTTP.send(
+                        .POST, "\(server.base)/todos",
+                        json: #"{"title": "t\#(step)", "project": "\#(project)", "priority": \#(step % 4)}"#)
+                    #expect(reply.status == 201)
+                default:
+                    // Straight into the table, as psql would.
+                    try await client.query(
+                        "UPDATE todos SET priority = priority + 1 WHERE id = (SELECT min(id) FROM todos)")
+                    try await client.query(
+                        "INSERT INTO todos (title, project, priority) VALUES (\("sql \(step)"), 'SQL', 1)")
+                }
+                if step % 10 == 9 {
+                    let table = try await Self.select(client)
+                    for follower in followers {
+                        #expect(await eventually { Array(follower.replica.fetchedObjects) == table }, "step \(step)")
+                    }
+                    for server in [first, second] {
+                        let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+                        let replica = ResultsReplica<Todo>()
+                        _ = try replica.apply(whole)
+                        #expect(Array(replica.fetchedObjects) == table)
+                    }
+                }
+            }
+            #expect(await first.terminate() == 0)
+            #expect(await second.terminate() == 0)
+        }
+    }
+
+    /// The table in the servers' order: project (as Swift compares strings, whatever the database's
+    /// collation), priority, id.
+    static func select(_ client: PostgresClient) async throws -> [Todo] {
+        var todos: [Todo] = []
+        let rows = try await client.query("SELECT id, title, project, priority FROM todos")
+        for try await (id, title, project, priority) in rows.decode((Int64, String, String, Int32).self) {
+            todos.append(Todo(id: id, title: title, project: project, priority: Int(priority)))
+        }
+        return todos.sorted { ($0.project, $0.priority, $0.id) < ($1.project, $1.priority, $1.id) }
+    }
+}

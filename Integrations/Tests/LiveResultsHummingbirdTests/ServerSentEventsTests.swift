@@ -1,0 +1,157 @@
+import Foundation
+import LiveResults
+import LiveResultsHummingbird
+import Testing
+import TodoServer
+
+/// Replicas fed by the Server-Sent Events route, as a browser or a Swift client reads it.
+@Suite("Server-Sent Events", .timeLimit(.minutes(5)))
+struct ServerSentEventsTests {
+    @Test("a replica over SSE equals the controller after randomized writes through the API")
+    func replicaFollowsRandomWrites() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            let stream = try await EventStream.open("\(server.base)/todos/events")
+            #expect(stream.status == 200)
+            #expect(stream.contentType == "text/event-stream")
+            let follower = Follower(stream.updates)
+            var random = SeededRandom(seed: 7)
+            var ids: [Int64] = []
+            for step in 0..<150 {
+                try await RandomWrites.step(server, ids: &ids, random: &random)
+                if step % 25 == 24 {
+                    #expect(await follower.reach(server.controller.version), "\(follower.failure ?? "")")
+                    #expect(Array(follower.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
+                }
+            }
+            #expect(await follower.reach(server.controller.version))
+            #expect(follower.failure == nil)
+            #expect(follower.bases.first == .some(nil), "the whole results first")
+            #expect(follower.bases.dropFirst().allSatisfy { $0 != nil }, "then change sets only")
+            let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+            #expect(whole.version == follower.replica.version)
+            follower.stop()
+        }
+    }
+
+    @Test("a stream resumed with Last-Event-ID starts with one catch-up from that version")
+    func resumeIsOneCatchUp() async throws {
+        var options = LiveResultsOptions()
+        options.heartbeatInterval = .milliseconds(200)
+        try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
+            for index in 0..<5 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: index) }
+            let first = Follower(try await EventStream.open("\(server.base)/todos/events").updates)
+            #expect(await first.reach(server.controller.version))
+            let seen = try #require(first.replica.version)
+            first.stop()
+            #expect(await eventually { server.endpoint.openStreams == 0 }, "the dropped stream is closed")
+
+            for index in 5..<12 { try await HTTP.create(server, title: "t\(index)", project: "Work", priority: 1) }
+            _ = try await HTTP.send(.DELETE, "\(server.base)/todos/1")
+            let resumed = try await EventStream.open("\(server.base)/todos/events", lastEventID: seen.description)
+            var events = resumed.events.makeAsyncIterator()
+            let catchUp = try #require(try await events.next()).update()
+            #expect(catchUp.base == seen, "one catch-up from the version read")
+            #expect(catchUp.version == server.controller.version)
+            _ = try first.replica.apply(catchUp)
+            #expect(Array(first.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
+        }
+    }
+
+    @Test(
+        "a Last-Event-ID or since that is not a held version gets the whole results",
+        arguments: ["garbage", "0123456789abcdef-3", "", "%00", "FUTURE"])
+    func unheldVersionsGetTheWholeResults(kind: String) async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            try await HTTP.create(server, title: "a", project: "Home", priority: 1)
+            let current = server.controller.version
+            let value = kind == "FUTURE" ? current.description.replacingOccurrences(of: "-1", with: "-99") : kind
+            for stream in [
+                try await EventStream.open("\(server.base)/todos/events", lastEventID: value),
+                try await EventStream.open("\(server.base)/todos/events?since=\(value)"),
+            ] {
+                var events = stream.events.makeAsyncIterator()
+                let first = try #require(try await events.next()).update()
+                #expect(first.base == nil, "whole results for \(value)")
+                #expect(first.version == current)
+            }
+        }
+    }
+
+    @Test("streams beyond the limit get 503 with Retry-After; a closed one frees its slot")
+    func streamLimit() async throws {
+        var options = LiveResultsOptions()
+        options.maximumStreams = 2
+        // A closed client is found out at the stream's next write: heartbeats make that soon.
+        options.heartbeatInterval = .milliseconds(200)
+        try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
+            var first: EventStream? = try await EventStream.open("\(server.base)/todos/events")
+            let second = try await EventStream.open("\(server.base)/todos/events")
+            let third = try await HTTP.send(.GET, "\(server.base)/todos/events")
+            #expect(third.status == 503)
+            #expect(third.headers.first(name: "retry-after") == "1")
+            #expect(server.endpoint.refusedStreams == 1)
+            #expect(first?.status == 200 && second.status == 200)
+            first = nil
+            #expect(await eventually { server.endpoint.openStreams == 1 })
+            let again = try await EventStream.open("\(server.base)/todos/events")
+            #expect(again.status == 200)
+        }
+    }
+
+    @Test("500 streams opened and dropped at once leave none open")
+    func manyStreamsOpenedAndDropped() async throws {
+        var options = LiveResultsOptions()
+        options.heartbeatInterval = .milliseconds(200)
+        try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
+            try await HTTP.create(server, title: "a", project: "Home", priority: 1)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<500 {
+                    group.addTask {
+                        let stream = try await EventStream.open("\(server.base)/todos/events")
+                        var events = stream.events.makeAsyncIterator()
+                        _ = try await events.next()
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(server.endpoint.servedStreams == 500)
+            #expect(
+                await eventually(timeout: .seconds(60)) { server.endpoint.openStreams == 0 },
+                "\(server.endpoint.openStreams) open")
+            try await HTTP.create(server, title: "b", project: "Home", priority: 1)
+            #expect(await eventually { server.endpoint.openStreams == 0 })
+        }
+    }
+
+    @Test("a graceful shutdown ends the open streams")
+    func shutdownEndsStreams() async throws {
+        let store = try await MemoryTodoStore()
+        let stream = try await RunningServer.with(store) { server in
+            let stream = try await EventStream.open("\(server.base)/todos/events")
+            var events = stream.events.makeAsyncIterator()
+            _ = try await events.next()
+            return stream
+        }
+        // `with` returned: its graceful shutdown finished with the stream open, and the stream ended.
+        var rest = stream.events.makeAsyncIterator()
+        let after = try? await rest.next()
+        #expect(after == nil)
+    }
+
+    @Test("GET of the results is the whole results with their version as ETag; If-None-Match gives 304")
+    func wholeResultsAndETag() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            try await HTTP.create(server, title: "a", project: "Home", priority: 1)
+            let reply = try await HTTP.send(.GET, "\(server.base)/todos")
+            #expect(reply.status == 200)
+            let whole = try reply.decode(ResultsUpdate<Todo>.self)
+            #expect(whole.base == nil)
+            let tag = try #require(reply.headers.first(name: "etag"))
+            #expect(tag == "\"\(whole.version)\"")
+            let again = try await HTTP.send(.GET, "\(server.base)/todos", headers: [("If-None-Match", tag)])
+            #expect(again.status == 304)
+            try await HTTP.create(server, title: "b", project: "Home", priority: 1)
+            #expect(try await HTTP.send(.GET, "\(server.base)/todos", headers: [("If-None-Match", tag)]).status == 200)
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LiveResults
+import Synchronization
+import TodoServer
+
+/// A replica that follows a stream of updates in a task of its own, as a client would.
+final class Follower: Sendable {
+    let replica = ResultsReplica<Todo>()
+    private let record = Locked(Record())
+    private let reader = Locked<Task<Void, Never>?>(nil)
+
+    struct Record {
+        /// The bases of the updates applied, in order (`nil`: whole results).
+        var bases: [ResultsVersion?] = []
+        var failure: String?
+        var ended = false
+    }
+
+    /// Follows `updates`, applying each to the replica.
+    init(_ updates: some AsyncSequence<ResultsUpdate<Todo>, any Error> & Sendable) {
+        let task = Task { [replica, record] in
+            do {
+                for try await update in updates {
+                    do {
+                        _ = try replica.apply(update)
+                        record.withLock { $0.bases.append(update.base) }
+                    } catch {
+                        record.withLock { $0.failure = "\(error)" }
+                        return
+                    }
+                }
+            } catch {
+                record.withLock { $0.failure = "\(error)" }
+            }
+            record.withLock { $0.ended = true }
+        }
+        reader.withLock { $0 = task }
+    }
+
+    var bases: [ResultsVersion?] { record.withLock { $0.bases } }
+    var failure: String? { record.withLock { $0.failure } }
+    var hasEnded: Bool { record.withLock { $0.ended } }
+
+    /// Waits until the replica is at `version` (or failed, or the stream ended); returns whether it is.
+    func reach(_ version: ResultsVersion, timeout: Duration = .seconds(30)) async -> Bool {
+        await eventually(timeout: timeout) { replica.version == version || failure != nil || hasEnded }
+        return replica.version == version
+    }
+
+    func stop() {
+        reader.withLock { $0?.cancel() }
+    }
+
+    deinit {
+        reader.withLock { $0?.cancel() }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` of polling passed; a starved machine delays, not fails,
+/// the wait (a poll that comes back late counts as one short poll).
+@discardableResult
+func eventually(
+    timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
+) async -> Bool {
+    var left = timeout
+    let clock = ContinuousClock()
+    while left > .zero, !Task.isCancelled {
+        if condition() { return true }
+        let start = clock.now
+        try? await Task.sleep(for: .milliseconds(5))
+        left -= min(start.duration(to: clock.now), .milliseconds(100))
+    }
+    return condition()
+}
+
+extension EventStream {
+    /// The stream's updates, decoded.
+    var updates: AsyncThrowingMapSequence<AsyncThrowingStream<Event, any Error>, ResultsUpdate<Todo>> {
+        events.map { try $0.update() }
+    }
+}

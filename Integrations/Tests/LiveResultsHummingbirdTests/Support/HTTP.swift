@@ -1,0 +1,59 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TodoServer
+
+/// Plain requests to a running server.
+enum HTTP {
+    struct Reply: Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The `error` of a `{"error": "…"}` body.
+        var error: String? {
+            (try? JSONDecoder().decode([String: String].self, from: body))?["error"]
+        }
+
+        func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+            try JSONDecoder().decode(type, from: body)
+        }
+    }
+
+    static func send(
+        _ method: HTTPMethod, _ url: String, body: Data? = nil, headers: [(String, String)] = []
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: body))
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: bytes))
+    }
+
+    static func send(_ method: HTTPMethod, _ url: String, json: String) async throws -> Reply {
+        try await send(method, url, body: Data(json.utf8))
+    }
+
+    /// Creates a to-do through the API.
+    @discardableResult
+    static func create(_ server: RunningServer, title: String, project: String, priority: Int) async throws -> Todo {
+        let body = try JSONEncoder().encode(TodoFields(title: title, project: project, priority: priority))
+        let reply = try await send(.POST, "\(server.base)/todos", body: body)
+        guard reply.status == 201 else { throw TestFailure("POST /todos: \(reply.status) \(reply.text)") }
+        return try reply.decode(Todo.self)
+    }
+
+    private struct TodoFields: Encodable {
+        var title: String
+        var project: String
+        var priority: Int
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A TCP client on loopback that reads only when told to, with a small receive buffer: a client that
+/// stops reading, as the kernel sees it.
+final class RawSocket: Sendable {
+    private let descriptor: Int32
+
+    /// Connects to `port` on 127.0.0.1 with a receive buffer of `receiveBuffer` bytes.
+    init(port: Int, receiveBuffer: Int32 = 4_096) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw TestFailure("socket: \(errno)") }
+        var size = receiveBuffer
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw TestFailure("connect: \(errno)") }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+    }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        guard Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
+            throw TestFailure("send: \(errno)")
+        }
+    }
+
+    /// What has arrived so far, without waiting; `nil` once the server closed the connection.
+    func readAvailable() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            if count > 0 {
+                bytes += chunk[..<count]
+            } else if count == 0 {
+                return bytes.isEmpty ? nil : bytes
+            } else {
+                return bytes
+            }
+        }
+    }
+
+    deinit {
+        close(descriptor)
+    }
+}
+
+/// Takes an HTTP/1.1 response apart: its head, then its chunked body, as bytes arrive.
+struct ChunkedResponse {
+    private var buffer: [UInt8] = []
+    private var headRead = false
+    private(set) var head = ""
+
+    /// Feeds bytes; returns the body bytes that became whole.
+    mutating func feed(_ bytes: [UInt8]) -> [UInt8] {
+        buffer += bytes
+        var body: [UInt8] = []
+        if !headRead {
+            guard let end = find([13, 10, 13, 10], from: 0) else { return [] }
+            head = String(decoding: buffer[..<end], as: UTF8.self)
+            buffer.removeFirst(end + 4)
+            headRead = true
+        }
+        while let lineEnd = find([13, 10], from: 0) {
+            guard let size = Int(String(decoding: buffer[..<lineEnd], as: UTF8.self), radix: 16) else { break }
+            guard buffer.count >= lineEnd + 2 + size + 2 else { break }
+            body += buffer[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            buffer.removeFirst(lineEnd + 2 + size + 2)
+        }
+        return body
+    }
+
+    private func find(_ pattern: [UInt8], from start: Int) -> Int? {
+        guard buffer.count >= pattern.count else { return nil }
+        for index in start...(buffer.count - pattern.count)
+        where buffer[index..<(index + pattern.count)].elementsEqual(pattern) {
+            return index
+        }
+        return nil
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import HummingbirdWSClient
+import LiveResults
+import Logging
+import NIOWebSocket
+import Synchronization
+import Testing
+import TodoServer
+
+/// Replicas fed by the WebSocket route.
+@Suite("WebSocket", .timeLimit(.minutes(5)))
+struct WebSocketTests {
+    static let logger = Logger(label: "test-ws-client")
+
+    /// The updates of a WebSocket connection to `url`, and how it was closed once it is.
+    struct Connection: Sendable {
+        let updates: AsyncThrowingStream<ResultsUpdate<Todo>, any Error>
+        let closed: Task<WebSocketCloseFrame?, any Error>
+
+        static func open(_ url: String, send message: String? = nil) -> Connection {
+            let (updates, continuation) = AsyncThrowingStream<ResultsUpdate<Todo>, any Error>.makeStream()
+            let closed = Task {
+                var configuration = WebSocketClientConfiguration()
+                configuration.maxFrameSize = 1 << 16
+                defer { continuation.finish() }
+                return try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                    inbound, outbound, _ in
+                    if let message { try await outbound.write(.text(message)) }
+                    for try await message in inbound.messages(maxSize: 64 << 20) {
+                        guard case .text(let text) = message else { continue }
+                        continuation.yield(try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: Data(text.utf8)))
+                    }
+                }
+            }
+            return Connection(updates: updates, closed: closed)
+        }
+    }
+
+    @Test("a replica over WebSocket equals the controller after randomized writes through the API")
+    func replicaFollowsRandomWrites() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let follower = Follower(connection.updates)
+            var random = SeededRandom(seed: 11)
+            var ids: [Int64] = []
+            for _ in 0..<120 { try await RandomWrites.step(server, ids: &ids, random: &random) }
+            #expect(await follower.reach(server.controller.version), "\(follower.failure ?? "")")
+            #expect(Array(follower.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
+            #expect(follower.bases.first == .some(nil))
+            connection.closed.cancel()
+        }
+    }
+
+    @Test("since= resumes a WebSocket stream with one catch-up")
+    func resume() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            // The controller keeps versions while a stream is open: this first client's.
+            let earlier = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let follower = Follower(earlier.updates)
+            try await HTTP.create(server, title: "a", project: "Home", priority: 1)
+            #expect(await follower.reach(server.controller.version))
+            let seen = try #require(follower.replica.version)
+            earlier.closed.cancel()
+            try await HTTP.create(server, title: "b", project: "Work", priority: 2)
+            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?since=\(seen)")
+            var updates = connection.updates.makeAsyncIterator()
+            let first = try #require(try await updates.next())
+            #expect(first.base == seen)
+            #expect(first.version == server.controller.version)
+            connection.closed.cancel()
+        }
+    }
+
+    @Test("a client that sends a message is closed with a policy violation; the server goes on")
+    func garbageFromTheClientClosesItsStream() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            let rude = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates", send: "\u{0}garbage{{")
+            let frame = try await rude.closed.value
+            #expect(frame?.closeCode == .policyViolation)
+            #expect(await eventually { server.endpoint.openStreams == 0 })
+
+            let polite = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let follower = Follower(polite.updates)
+            try await HTTP.create(server, title: "after", project: "Home", priority: 1)
+            #expect(await follower.reach(server.controller.version))
+            polite.closed.cancel()
+        }
+    }
+
+    @Test("a plain GET of the WebSocket route is 426 Upgrade Required")
+    func plainGet() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            let reply = try await HTTP.send(.GET, "\(server.base)/todos/updates")
+            #expect(reply.status == 426)
+        }
+    }
+}
