@@ -7,12 +7,14 @@ let package = Package(
     name: "LiveResultsIntegrations",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"])
+        .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
+        .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -47,6 +49,29 @@ let package = Package(
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .target(
+            name: "LiveResultsGRDB",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "GRDBLatency",
+            dependencies: [
+                "LiveResultsGRDB",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveResultsGRDBTests",
+            dependencies: [
+                "LiveResultsGRDB",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],

@@ -1,0 +1,166 @@
+import Foundation
+import GRDB
+import LiveResults
+import Synchronization
+
+/// The `TransactionObserver` behind one subscription of a ``GRDBLiveTable``.
+///
+/// GRDB calls it on the writer's serialized queue: its transaction state is only touched there. At each
+/// commit it fetches the changed rows on the writer connection (the committed state, before any later
+/// transaction) and hands the batch to its delivery queue, so that the subscriber runs outside the writer
+/// (it may read or write the database) and receives the batches in commit order.
+final class _TableObserver<Record: FetchableRecord & TableRecord & FetchableEntity>: TransactionObserver,
+    @unchecked Sendable
+where Record.ID: BinaryInteger {
+    // @unchecked Sendable: `changes` and `versions` are only touched on the writer's queue (GRDB
+    // serializes every callback of a connection); the rest is immutable or a Mutex.
+
+    private let liveTable: GRDBLiveTable<Record>
+    private let subscriber: EventSubscriber<Record>
+    private let deliveryQueue: DispatchQueue
+    private let isCancelled = Mutex(false)
+    private var changes = _TransactionChanges()
+    private var versions: _Versions?
+
+    /// The schema and data versions of the writer connection at the end of the last transaction.
+    struct _Versions: Equatable {
+        var schema: Int
+        var data: Int
+    }
+
+    init(liveTable: GRDBLiveTable<Record>, subscriber: EventSubscriber<Record>) {
+        self.liveTable = liveTable
+        self.subscriber = subscriber
+        self.deliveryQueue = DispatchQueue(label: "LiveResultsGRDB.\(liveTable.table)")
+    }
+
+    /// Called once, on the writer, when the observer is added.
+    func start(_ db: Database) throws {
+        versions = try Self.versions(db)
+    }
+
+    /// Stops every delivery; the batches already handed to the delivery queue are dropped too.
+    func cancel() {
+        isCancelled.withLock { $0 = true }
+    }
+
+    private var cancelled: Bool { isCancelled.withLock { $0 } }
+
+    static func versions(_ db: Database) throws -> _Versions {
+        let schema = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
+        let data = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA data_version")) ?? 0
+        return _Versions(schema: schema, data: data)
+    }
+
+    // MARK: TransactionObserver
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
+        // Observing the deletions also disables SQLite's truncate optimisation on the table.
+        eventKind.tableName.caseInsensitiveCompare(liveTable.table) == .orderedSame
+    }
+
+    func databaseDidChange(with event: DatabaseEvent) {
+        changes.record(rowID: event.rowID, kind: event.kind)
+    }
+
+    func databaseDidChange() {
+        // `Database.notifyChanges(in:)` with a region that holds the table: unknown changes.
+        changes.invalidate()
+    }
+
+    func databaseDidCommit(_ db: Database) {
+        var committed = changes
+        changes = _TransactionChanges()
+        // Changes no row event describes: the schema (ALTER TABLE, DROP, a restore with backup(to:)) or
+        // commits by other connections on the same file.
+        if let now = try? Self.versions(db) {
+            if let versions, versions != now { committed.invalidate() }
+            versions = now
+        }
+        guard !committed.isEmpty, !cancelled else { return }
+        if committed.isInvalidated {
+            deliver([.invalidated])
+            return
+        }
+        deliver(events(for: committed, db))
+    }
+
+    func databaseDidRollback(_ db: Database) {
+        changes = _TransactionChanges()
+    }
+
+    // MARK: Events
+
+    /// The events of a committed transaction: the rows still present, fetched by rowid in one query, as
+    /// inserted (when first inserted in the transaction) or updated; the others as deleted.
+    private func events(for committed: _TransactionChanges, _ db: Database) -> [EntityEvent<Record>] {
+        let table = liveTable.table
+        let rowIDs = committed.rowIDs
+        var fetched: [Int64: Record] = [:]
+        var undecodable: Set<Int64> = []
+        do {
+            let rows = try Row.fetchCursor(db, Self.changedRowsRequest(rowIDs, in: liveTable))
+            while let row = try rows.next() {
+                let rowID: Int64 = row[Self.rowIDKey]
+                do {
+                    let record = try Record(row: row)
+                    guard Int64(exactly: record.id) == rowID else {
+                        undecodable.insert(rowID)
+                        subscriber.reportMalformedEvent(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
+                        continue
+                    }
+                    fetched[rowID] = record
+                } catch {
+                    undecodable.insert(rowID)
+                    subscriber.reportMalformedEvent(
+                        GRDBLiveTableError.undecodableRecord(table: table, rowID: rowID, underlying: error))
+                }
+            }
+        } catch {
+            subscriber.reportMalformedEvent(GRDBLiveTableError.changedRowsFetchFailed(table: table, underlying: error))
+            return [.invalidated]
+        }
+        var events: [EntityEvent<Record>] = []
+        events.reserveCapacity(rowIDs.count)
+        for rowID in rowIDs {
+            if let record = fetched[rowID] {
+                events.append(committed.wasInserted(rowID) ? .inserted(record) : .updated(record))
+            } else if !undecodable.contains(rowID) {
+                guard let id = liveTable.id(forRowID: rowID) else {
+                    subscriber.reportMalformedEvent(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
+                    continue
+                }
+                events.append(.deleted(id))
+            }
+        }
+        return events
+    }
+
+    /// The column that carries each fetched row's rowid, beside the record's own selection.
+    static var rowIDKey: String { "_liveresults_rowid" }
+
+    /// The record's own request for the rows whose rowids are `rowIDs`, with their rowids: one query, one
+    /// bound value (a JSON array), however many rows.
+    static func changedRowsRequest(_ rowIDs: [Int64], in liveTable: GRDBLiveTable<Record>) -> QueryInterfaceRequest<Row>
+    {
+        var json = "["
+        json.reserveCapacity(rowIDs.count * 8)
+        for (index, rowID) in rowIDs.enumerated() {
+            if index > 0 { json += "," }
+            json += String(rowID)
+        }
+        json += "]"
+        return liveTable.allRecords()
+            .filter(literal: "\(Column.rowID) IN (SELECT value FROM json_each(\(json)))")
+            .annotated(with: Column.rowID.forKey(rowIDKey))
+            .asRequest(of: Row.self)
+    }
+
+    private func deliver(_ events: [EntityEvent<Record>]) {
+        guard !events.isEmpty else { return }
+        deliveryQueue.async { [self] in
+            guard !cancelled else { return }
+            subscriber.receive(events)
+        }
+    }
+}
