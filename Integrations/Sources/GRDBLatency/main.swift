@@ -73,13 +73,19 @@ func format(_ value: Double) -> String {
     value < 1e-3 ? String(format: "%.1f µs", value * 1e6) : String(format: "%.2f ms", value * 1e3)
 }
 
+/// The durations of the writes alone (the write returns at commit, after the observers' commit callbacks).
+nonisolated(unsafe) var writeSamples: [String: [Double]] = [:]
+
 /// Times `write` followed by the delivery it causes, `count` times.
-func measure(_ count: Int, _ deliveries: Deliveries, _ write: (Int) throws -> Void) throws -> [Double] {
+func measure(
+    _ name: String, _ count: Int, _ deliveries: Deliveries, _ write: (Int) throws -> Void
+) throws -> [Double] {
     let clock = ContinuousClock()
     var samples: [Double] = []
     for index in 0..<count {
         let start = clock.now
         try write(index)
+        writeSamples[name, default: []].append(seconds(clock.now - start))
         guard deliveries.next() else {
             print("error: no delivery within 60 s")
             exit(1)
@@ -150,8 +156,8 @@ _ = liveDeliveries.next()  // the fetch's change set
 print(
     "LiveResults first fetch: \(format(seconds(ContinuousClock.now - fetchStart))), \(controller.fetchedObjects.count) players"
 )
-let liveSingle = try measure(options.updates, liveDeliveries, updateOne)
-let liveThousand = try measure(5, liveDeliveries, updateThousand)
+let liveSingle = try measure("live single", options.updates, liveDeliveries, updateOne)
+let liveThousand = try measure("live thousand", 5, liveDeliveries, updateThousand)
 subscription.cancel()
 changesSubscription.cancel()
 
@@ -168,11 +174,11 @@ let cancellable = observation.start(
     },
     onChange: { _ in observationDeliveries.delivered() })
 _ = observationDeliveries.next()  // the first value
-let observedSingle = try measure(options.observations, observationDeliveries, updateOne)
-let observedThousand = try measure(3, observationDeliveries, { try updateThousand(100 + $0) })
+let observedSingle = try measure("observed single", options.observations, observationDeliveries, updateOne)
+let observedThousand = try measure("observed thousand", 3, observationDeliveries, { try updateThousand(100 + $0) })
 cancellable.cancel()
 
-func report(_ title: String, _ live: [Double], _ observed: [Double]) {
+func report(_ title: String, _ names: (String, String), _ live: [Double], _ observed: [Double]) {
     let (liveMedian, liveP90) = summary(live)
     let (observedMedian, observedP90) = summary(observed)
     print(title)
@@ -180,6 +186,13 @@ func report(_ title: String, _ live: [Double], _ observed: [Double]) {
     print(
         "  ValueObservation  median \(format(observedMedian)), p90 \(format(observedP90))  (\(observed.count) samples)")
     print(String(format: "  ratio (medians)   %.0f×", observedMedian / liveMedian))
+    let liveWrite = summary(writeSamples[names.0] ?? []).median
+    let observedWrite = summary(writeSamples[names.1] ?? []).median
+    print(
+        "  the write alone   median \(format(liveWrite)) (LiveResults observing), \(format(observedWrite)) (ValueObservation)"
+    )
 }
-report("Single-row update, write → delivered:", liveSingle, observedSingle)
-report("Transaction of 1,000 updates, write → delivered:", liveThousand, observedThousand)
+report("Single-row update, write → delivered:", ("live single", "observed single"), liveSingle, observedSingle)
+report(
+    "Transaction of 1,000 updates, write → delivered:", ("live thousand", "observed thousand"), liveThousand,
+    observedThousand)
