@@ -4,7 +4,7 @@ import LiveResults
 import LiveResultsGRDB
 import Testing
 
-@Suite("GRDBLiveTable: a table's records as live results")
+@Suite("GRDBLiveTable: a table's records as live results", .timeLimit(.minutes(5)))
 struct LiveTableTests {
     @Test(
         "Random writes through records, raw SQL and another connection: the results equal the query's, in order",
@@ -20,7 +20,7 @@ struct LiveTableTests {
             let live = try await LivePlayers(writer)
             #expect(try await live.shown == live.selected(writer))
             // Another connection on the same file: its commits are seen at the writer's next commit.
-            let other = try DatabaseQueue(path: path)
+            let other = try await offThePool { try DatabaseQueue(path: path) }
             var random = SeededGenerator(state: 29)
             var nextID: Int64 = 1000
             for round in 0..<60 {
@@ -72,7 +72,7 @@ struct LiveTableTests {
             }
             #expect(live.checker.violations.isEmpty)
             #expect(live.controller.statistics.malformedEvents == 0)
-            try other.close()
+            try await offThePool { try other.close() }
         }
     }
 

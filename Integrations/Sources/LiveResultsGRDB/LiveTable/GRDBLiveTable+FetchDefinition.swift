@@ -10,8 +10,9 @@ extension GRDBLiveTable {
     ///     definition: players.fetchDefinition(), sortDescriptors: [SortDescriptor(\Player.name)])
     /// ```
     ///
-    /// A fetch reads from one of the writer's readers (a `DatabasePool` reads concurrently with writes). A
-    /// row that does not decode makes it throw; a table whose primary key is not its rowid makes it throw
+    /// A fetch reads from one of the writer's readers (a `DatabasePool` reads concurrently with writes),
+    /// with GRDB's `async` read: it never blocks the calling task's thread. A row that does not decode makes
+    /// it throw; a table whose primary key is not its rowid makes it throw
     /// ``GRDBLiveTableError/primaryKeyIsNotRowID(table:)``.
     ///
     /// - Parameter retry: How often a fetch is tried before it fails; once by default.
@@ -96,8 +97,12 @@ extension GRDBLiveTable {
     // MARK: Fetches
 
     /// Fetches the records of `request`, after checking the table.
+    ///
+    /// It first waits (suspended) for the subscriptions' observers scheduled before it, then reads with
+    /// GRDB's `async` read, which runs on GRDB's reader queue: no thread of the caller's is blocked.
     func fetch(_ request: QueryInterfaceRequest<Record>) async throws -> [Record] {
-        try await writer.read { [self] db in
+        await installations.settled()
+        return try await writer.read { [self] db in
             try validate(db)
             return try request.fetchAll(db)
         }
@@ -120,6 +125,7 @@ extension GRDBLiveTable {
         page = page.order(descending ? [column.desc, Column.rowID.desc] : [column.asc, Column.rowID.asc])
             .limit(limit)
         let rows = page.annotated(with: column.forKey(valueKey), Column.rowID.forKey(rowIDKey)).asRequest(of: Row.self)
+        await installations.settled()
         return try await writer.read { [self] db in
             try validate(db)
             var records: [Record] = []

@@ -39,12 +39,19 @@ import LiveResults
 ///
 /// Works with `DatabaseQueue` and `DatabasePool`, with writes from any connection of the writer
 /// (records, the query interface, raw SQL), and with any number of controllers on one table.
+///
+/// **It never blocks a task's thread.** Fetches use GRDB's `async` reads; `subscribe` only schedules its
+/// observer on the writer's queue and returns, and this table's fetches wait (suspended) until the
+/// observers scheduled before them are in place, so a commit that follows a fetch's read is never missed.
+/// Use the same `GRDBLiveTable` for a controller's definition and its `observe(_:)`.
 public final class GRDBLiveTable<Record: FetchableRecord & TableRecord & FetchableEntity>: Sendable
 where Record.ID: BinaryInteger {
     /// The database the records live in: its writer connection is observed, its readers fetch.
     public let writer: any DatabaseWriter
     /// The observed table's name, `Record.databaseTableName` by default.
     public let table: String
+    /// The subscriptions' observers scheduled on the writer queue, which this table's fetches wait for.
+    let installations = _ObserverInstallations()
 
     /// Creates the live form of a table. Nothing touches the database until it is used.
     ///

@@ -8,7 +8,9 @@ import Synchronization
 /// GRDB calls it on the writer's serialized queue: its transaction state is only touched there. At each
 /// commit it fetches the changed rows on the writer connection (the committed state, before any later
 /// transaction) and hands the batch to its delivery queue, so that the subscriber runs outside the writer
-/// (it may read or write the database) and receives the batches in commit order.
+/// (it may read or write the database) and receives the batches in commit order. What it reports as
+/// malformed goes through the same queue, before its batch: the subscriber's handlers never run on the
+/// writer's queue, where a database access would be reentrant.
 final class _TableObserver<Record: FetchableRecord & TableRecord & FetchableEntity>: TransactionObserver,
     @unchecked Sendable
 where Record.ID: BinaryInteger {
@@ -18,7 +20,7 @@ where Record.ID: BinaryInteger {
     private let liveTable: GRDBLiveTable<Record>
     private let subscriber: EventSubscriber<Record>
     private let deliveryQueue: DispatchQueue
-    private let isCancelled = Mutex(false)
+    private let cancellation = Mutex(false)
     private var changes = _TransactionChanges()
     private var versions: _Versions?
 
@@ -41,10 +43,16 @@ where Record.ID: BinaryInteger {
 
     /// Stops every delivery; the batches already handed to the delivery queue are dropped too.
     func cancel() {
-        isCancelled.withLock { $0 = true }
+        cancellation.withLock { $0 = true }
     }
 
-    private var cancelled: Bool { isCancelled.withLock { $0 } }
+    /// Whether the subscription was cancelled.
+    var isCancelled: Bool { cancellation.withLock { $0 } }
+
+    /// Reports a malformed event to the subscriber, on the delivery queue.
+    func report(_ error: any Error) {
+        deliver([], malformed: [error])
+    }
 
     static func versions(_ db: Database) throws -> _Versions {
         let schema = try Int.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
@@ -77,12 +85,14 @@ where Record.ID: BinaryInteger {
             if let versions, versions != now { committed.invalidate() }
             versions = now
         }
-        guard !committed.isEmpty, !cancelled else { return }
+        guard !committed.isEmpty, !isCancelled else { return }
         if committed.isInvalidated {
             deliver([.invalidated])
             return
         }
-        deliver(events(for: committed, db))
+        var malformed: [any Error] = []
+        let events = events(for: committed, db, malformed: &malformed)
+        deliver(events, malformed: malformed)
     }
 
     func databaseDidRollback(_ db: Database) {
@@ -92,8 +102,11 @@ where Record.ID: BinaryInteger {
     // MARK: Events
 
     /// The events of a committed transaction: the rows still present, fetched by rowid in one query, as
-    /// inserted (when first inserted in the transaction) or updated; the others as deleted.
-    private func events(for committed: _TransactionChanges, _ db: Database) -> [EntityEvent<Record>] {
+    /// inserted (when first inserted in the transaction) or updated; the others as deleted. What does not
+    /// decode is added to `malformed`.
+    private func events(
+        for committed: _TransactionChanges, _ db: Database, malformed: inout [any Error]
+    ) -> [EntityEvent<Record>] {
         let table = liveTable.table
         let rowIDs = committed.rowIDs
         var fetched: [Int64: Record] = [:]
@@ -106,18 +119,18 @@ where Record.ID: BinaryInteger {
                     let record = try Record(row: row)
                     guard Int64(exactly: record.id) == rowID else {
                         undecodable.insert(rowID)
-                        subscriber.reportMalformedEvent(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
+                        malformed.append(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
                         continue
                     }
                     fetched[rowID] = record
                 } catch {
                     undecodable.insert(rowID)
-                    subscriber.reportMalformedEvent(
+                    malformed.append(
                         GRDBLiveTableError.undecodableRecord(table: table, rowID: rowID, underlying: error))
                 }
             }
         } catch {
-            subscriber.reportMalformedEvent(GRDBLiveTableError.changedRowsFetchFailed(table: table, underlying: error))
+            malformed.append(GRDBLiveTableError.changedRowsFetchFailed(table: table, underlying: error))
             return [.invalidated]
         }
         var events: [EntityEvent<Record>] = []
@@ -127,7 +140,7 @@ where Record.ID: BinaryInteger {
                 events.append(committed.wasInserted(rowID) ? .inserted(record) : .updated(record))
             } else if !undecodable.contains(rowID) {
                 guard let id = liveTable.id(forRowID: rowID) else {
-                    subscriber.reportMalformedEvent(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
+                    malformed.append(GRDBLiveTableError.idIsNotRowID(table: table, rowID: rowID))
                     continue
                 }
                 events.append(.deleted(id))
@@ -156,11 +169,13 @@ where Record.ID: BinaryInteger {
             .asRequest(of: Row.self)
     }
 
-    private func deliver(_ events: [EntityEvent<Record>]) {
-        guard !events.isEmpty else { return }
+    /// Hands a batch, and the malformed events reported before it, to the delivery queue.
+    private func deliver(_ events: [EntityEvent<Record>], malformed: [any Error] = []) {
+        guard !events.isEmpty || !malformed.isEmpty else { return }
         deliveryQueue.async { [self] in
-            guard !cancelled else { return }
-            subscriber.receive(events)
+            guard !isCancelled else { return }
+            for error in malformed { subscriber.reportMalformedEvent(error) }
+            if !events.isEmpty { subscriber.receive(events) }
         }
     }
 }

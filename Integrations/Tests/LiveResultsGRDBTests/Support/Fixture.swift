@@ -13,7 +13,8 @@ enum WriterKind: String, Sendable, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { self == .queue ? "DatabaseQueue" : "DatabasePool (WAL)" }
 }
 
-/// A temporary folder with a database file, removed at the end of the test.
+/// A temporary folder with a database file, removed at the end of the test. The database is opened off the
+/// cooperative pool (see ``offThePool(_:)``).
 func withDatabase<Result>(
     _ kind: WriterKind, _ body: (any DatabaseWriter, String) async throws -> Result
 ) async throws -> Result {
@@ -22,11 +23,12 @@ func withDatabase<Result>(
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("db.sqlite").path
-    let writer: any DatabaseWriter =
+    let writer: any DatabaseWriter = try await offThePool {
         switch kind {
         case .queue: try DatabaseQueue(path: path)
         case .pool: try DatabasePool(path: path)
         }
+    }
     return try await body(writer, path)
 }
 
