@@ -23,6 +23,9 @@ where Record.ID: BinaryInteger {
     private let cancellation = Mutex(false)
     private var changes = _TransactionChanges()
     private var versions: _Versions?
+    /// The SQL of the changed-rows query, generated once from the record's request (see
+    /// ``changedRowsSQL(_:)``); `nil` when that request cannot be reused so, and is built at each commit.
+    private var changedRowsSQL: String?
 
     /// The schema and data versions of the writer connection at the end of the last transaction.
     struct _Versions: Equatable {
@@ -39,6 +42,7 @@ where Record.ID: BinaryInteger {
     /// Called once, on the writer, when the observer is added.
     func start(_ db: Database) throws {
         versions = try Self.versions(db)
+        changedRowsSQL = (try? Self.changedRowsSQL(in: liveTable, db)) ?? nil
     }
 
     /// Stops every delivery; the batches already handed to the delivery queue are dropped too.
@@ -112,9 +116,18 @@ where Record.ID: BinaryInteger {
         var fetched: [Int64: Record] = [:]
         var undecodable: Set<Int64> = []
         do {
-            let rows = try Row.fetchCursor(db, Self.changedRowsRequest(rowIDs, in: liveTable))
+            let json = Self.json(rowIDs)
+            let rows: RowCursor
+            if let changedRowsSQL {
+                // GRDB keeps the prepared statement: no SQL generation nor preparation per commit.
+                let statement = try db.cachedStatement(sql: changedRowsSQL)
+                statement.setUncheckedArguments([json])
+                rows = try Row.fetchCursor(statement)
+            } else {
+                rows = try Row.fetchCursor(db, Self.changedRowsRequest(json: json, in: liveTable))
+            }
             while let row = try rows.next() {
-                let rowID: Int64 = row[Self.rowIDKey]
+                let rowID: Int64 = row[row.count - 1]  // the annotation, after the record's own selection
                 do {
                     let record = try Record(row: row)
                     guard Int64(exactly: record.id) == rowID else {
@@ -152,10 +165,32 @@ where Record.ID: BinaryInteger {
     /// The column that carries each fetched row's rowid, beside the record's own selection.
     static var rowIDKey: String { "_liveresults_rowid" }
 
-    /// The record's own request for the rows whose rowids are `rowIDs`, with their rowids: one query, one
-    /// bound value (a JSON array), however many rows.
-    static func changedRowsRequest(_ rowIDs: [Int64], in liveTable: GRDBLiveTable<Record>) -> QueryInterfaceRequest<Row>
-    {
+    /// The record's own request for the rows whose rowids are in `json` (a JSON array), with their rowids
+    /// as the last column: one query, one bound value, however many rows.
+    static func changedRowsRequest(json: String, in liveTable: GRDBLiveTable<Record>) -> QueryInterfaceRequest<Row> {
+        liveTable.allRecords()
+            .filter(literal: "\(Column.rowID) IN (SELECT value FROM json_each(\(json)))")
+            .annotated(with: Column.rowID.forKey(rowIDKey))
+            .asRequest(of: Row.self)
+    }
+
+    /// The SQL of ``changedRowsRequest(json:in:)``, whose only bound value is the JSON array: generating it
+    /// from the query interface and preparing it cost more than the rest of a one-row commit, so it is done
+    /// once and the statement comes from GRDB's cache. `nil` when the record's selection binds values of its
+    /// own or needs a row adapter: then the request is built at each commit.
+    ///
+    /// The SQL selects the record's columns as the request does (`*` by default), so a schema change is
+    /// handled by SQLite, which prepares the statement again.
+    static func changedRowsSQL(in liveTable: GRDBLiveTable<Record>, _ db: Database) throws -> String? {
+        let placeholder = "[]"
+        let prepared = try changedRowsRequest(json: placeholder, in: liveTable)
+            .makePreparedRequest(db, forSingleResult: false)
+        guard prepared.adapter == nil, prepared.statement.arguments == [placeholder] else { return nil }
+        return prepared.statement.sql
+    }
+
+    /// The rowids as a JSON array.
+    static func json(_ rowIDs: [Int64]) -> String {
         var json = "["
         json.reserveCapacity(rowIDs.count * 8)
         for (index, rowID) in rowIDs.enumerated() {
@@ -163,10 +198,7 @@ where Record.ID: BinaryInteger {
             json += String(rowID)
         }
         json += "]"
-        return liveTable.allRecords()
-            .filter(literal: "\(Column.rowID) IN (SELECT value FROM json_each(\(json)))")
-            .annotated(with: Column.rowID.forKey(rowIDKey))
-            .asRequest(of: Row.self)
+        return json
     }
 
     /// Hands a batch, and the malformed events reported before it, to the delivery queue.
