@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
         .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
+        .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .target(
@@ -101,6 +103,29 @@ let package = Package(
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
+        .target(
+            name: "LiveResultsGRDB",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .executableTarget(
+            name: "GRDBLatency",
+            dependencies: [
+                "LiveResultsGRDB",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveResultsGRDBTests",
+            dependencies: [
+                "LiveResultsGRDB",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
     ],
