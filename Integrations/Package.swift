@@ -63,6 +63,11 @@ let package = Package(
             name: "LiveResultsServer",
             dependencies: ["TodoServer", .product(name: "Hummingbird", package: "hummingbird")]
         ),
+        // Checks the change-set contract on every delivery of a controller, for the integrations' tests.
+        .target(
+            name: "LiveResultsTestSupport",
+            dependencies: [.product(name: "LiveResults", package: "LiveResults")]
+        ),
         // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
         .target(
             name: "PostgresTestSupport",
@@ -76,6 +81,7 @@ let package = Package(
             dependencies: [
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -124,6 +130,7 @@ let package = Package(
             name: "LiveResultsGRDBTests",
             dependencies: [
                 "LiveResultsGRDB",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

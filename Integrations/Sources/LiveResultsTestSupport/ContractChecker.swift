@@ -4,7 +4,7 @@ import Synchronization
 
 /// Follows a controller's change sets and checks the contract on each: the change set applied to the
 /// previous snapshot gives the new one (sections, ids, and the entities the change set reports).
-final class ContractChecker<Entity: FetchableEntity>: Sendable {
+public final class ContractChecker<Entity: FetchableEntity>: Sendable {
     private struct State {
         var previous: [(name: String, items: [Entity])]
         var changeSets: [ChangeSet<Entity>] = []
@@ -14,7 +14,8 @@ final class ContractChecker<Entity: FetchableEntity>: Sendable {
     private let state: Mutex<State>
     private let subscription: Mutex<EventSubscription?> = Mutex(nil)
 
-    init(_ controller: FetchedResultsController<Entity>) {
+    /// Starts following `controller`'s change sets.
+    public init(_ controller: FetchedResultsController<Entity>) {
         state = Mutex(State(previous: []))
         let (start, subscription) = controller.observeChanges { [weak self] changes, snapshot in
             self?.check(changes, snapshot)
@@ -24,13 +25,14 @@ final class ContractChecker<Entity: FetchableEntity>: Sendable {
     }
 
     /// The change sets delivered so far.
-    var changeSets: [ChangeSet<Entity>] { state.withLock { $0.changeSets } }
+    public var changeSets: [ChangeSet<Entity>] { state.withLock { $0.changeSets } }
     /// The entities of the last snapshot checked, in display order.
-    var latest: [Entity] { state.withLock { $0.previous.flatMap(\.items) } }
+    public var latest: [Entity] { state.withLock { $0.previous.flatMap(\.items) } }
     /// What broke the contract, if anything.
-    var violations: [String] { state.withLock { $0.violations } }
+    public var violations: [String] { state.withLock { $0.violations } }
 
-    static func model(_ snapshot: FetchedResultsSnapshot<Entity>) -> [(name: String, items: [Entity])] {
+    /// The sections and entities of `snapshot`, in display order.
+    public static func model(_ snapshot: FetchedResultsSnapshot<Entity>) -> [(name: String, items: [Entity])] {
         snapshot.sections.map { ($0.name, Array($0.objects)) }
     }
 
