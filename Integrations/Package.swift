@@ -86,6 +86,17 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // The server example under load: its process, streams to many clients, a poller, REST writes.
+        .executableTarget(
+            name: "ServerLoad",
+            dependencies: [
+                "TodoServer",
+                "PostgresTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .testTarget(
             name: "LiveResultsHummingbirdTests",
             dependencies: [
