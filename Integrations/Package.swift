@@ -103,6 +103,7 @@ let package = Package(
                 "LiveResultsHummingbird",
                 "TodoServer",
                 "PostgresTestSupport",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

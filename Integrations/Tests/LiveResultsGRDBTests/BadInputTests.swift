@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
+import LiveResultsTestSupport
 import LiveResultsGRDB
 import Synchronization
 import Testing

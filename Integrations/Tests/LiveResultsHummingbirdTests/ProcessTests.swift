@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTestSupport
 import PostgresNIO
 import PostgresTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTestSupport
 import LiveResultsHummingbird
 import Testing
 import TodoServer

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdWSClient
 import LiveResults
+import LiveResultsTestSupport
 import Logging
 import NIOWebSocket
 import Synchronization

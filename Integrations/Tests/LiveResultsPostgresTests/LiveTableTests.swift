@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
 import PostgresTestSupport

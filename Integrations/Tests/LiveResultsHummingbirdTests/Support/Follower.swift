@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTestSupport
 import Synchronization
 import TodoServer
 
@@ -54,23 +55,6 @@ final class Follower: Sendable {
     deinit {
         reader.withLock { $0?.cancel() }
     }
-}
-
-/// Polls `condition` until it holds or `timeout` of polling passed; a starved machine delays, not fails,
-/// the wait (a poll that comes back late counts as one short poll).
-@discardableResult
-func eventually(
-    timeout: Duration = .seconds(30), isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool
-) async -> Bool {
-    var left = timeout
-    let clock = ContinuousClock()
-    while left > .zero, !Task.isCancelled {
-        if condition() { return true }
-        let start = clock.now
-        try? await Task.sleep(for: .milliseconds(5))
-        left -= min(start.duration(to: clock.now), .milliseconds(100))
-    }
-    return condition()
 }
 
 extension EventStream {
