@@ -29,14 +29,14 @@ struct BadInputTests {
                 try db.execute(sql: "UPDATE player SET name = NULL WHERE id = 1")
                 try Player(id: 4, name: "four", team: "B", score: 4).insert(db)
             }
-            #expect(try await eventually { live.controller.statistics.malformedEvents == 2 })
+            #expect(await eventually { live.controller.statistics.malformedEvents == 2 })
             // Sections by team, then score descending.
-            #expect(try await eventually { live.shown.map(\.id) == [2, 1, 4] })
+            #expect(await eventually { live.shown.map(\.id) == [2, 1, 4] })
             // Row 1 keeps the version shown before; the rows that decode arrived in one change set (the
             // first change set is the fetch's).
             #expect(live.shown.first { $0.id == 1 }?.name == "one")
-            #expect(try await eventually { live.checker.changeSets.count == 2 })
-            #expect(try await eventually { recorder.malformed.count == 2 })
+            #expect(await eventually { live.checker.changeSets.count == 2 })
+            #expect(await eventually { recorder.malformed.count == 2 })
             #expect(recorder.malformed.allSatisfy { "\($0)".contains("does not decode") })
             // A fetch that meets such a row throws, and the controller keeps what it shows.
             await #expect(throws: (any Error).self) { try await live.controller.performFetch() }
@@ -62,7 +62,7 @@ struct BadInputTests {
             let recorder = BatchRecorder<Player>()
             let subscription = table.subscribe(recorder.subscriber)
             // Reported once the observer's installation has run on the writer's queue.
-            #expect(try await eventually { recorder.malformed.count == 1 })
+            #expect(await eventually { recorder.malformed.count == 1 })
             #expect(recorder.malformed.allSatisfy { "\($0)".contains("is not its rowid") })
             let controller = FetchedResultsController(definition: table.fetchDefinition(), sortDescriptors: [])
             await #expect(throws: GRDBLiveTableError.self) { try await controller.performFetch() }
@@ -95,7 +95,7 @@ struct BadInputTests {
             #expect(try await live.waitUntilMatching(writer))
             try await writer.write { db in try db.execute(sql: "DELETE FROM player") }
             // The checker's snapshot, not the controller's: its change set is delivered after the results.
-            #expect(try await eventually { live.checker.latest.isEmpty })
+            #expect(await eventually { live.checker.latest.isEmpty })
             #expect(live.checker.changeSets.last?.deletedItems.count == 3)
             #expect(recorder.invalidations == 0)
             #expect(live.checker.violations.isEmpty)
@@ -121,9 +121,9 @@ struct BadInputTests {
                 try db.execute(sql: "DELETE FROM player WHERE id = 1")
                 try Player(id: 1, name: "one again", team: "A", score: 1).insert(db)
             }
-            #expect(try await eventually { live.shown.first?.name == "one again" })
+            #expect(await eventually { live.shown.first?.name == "one again" })
             // The fetch's change set, then the update; the first transaction changed nothing.
-            #expect(try await eventually { live.checker.changeSets.count == 2 })
+            #expect(await eventually { live.checker.changeSets.count == 2 })
             #expect(live.checker.changeSets.last?.updatedItems == [IndexPath(item: 0, section: 0)])
             #expect(live.checker.changeSets.last?.insertedItems.isEmpty == true)
             #expect(live.checker.changeSets.last?.deletedItems.isEmpty == true)
@@ -143,14 +143,14 @@ struct BadInputTests {
                     try Player(id: Int64(id), name: "p\(id)", team: "T\(id % 5)", score: id % 100).insert(db)
                 }
             }
-            #expect(try await eventually { live.shown.count == 10_000 })
-            #expect(try await eventually { live.checker.changeSets.count == 1 })
+            #expect(await eventually { live.shown.count == 10_000 })
+            #expect(await eventually { live.checker.changeSets.count == 1 })
             #expect(live.checker.changeSets.first?.insertedItems.count == 10_000)
-            #expect(try await eventually { recorder.batches.count == 1 })
+            #expect(await eventually { recorder.batches.count == 1 })
             #expect(recorder.batches.first?.count == 10_000)
             try await writer.write { db in try db.execute(sql: "UPDATE player SET score = score + 1 WHERE id % 2 = 0") }
             #expect(try await live.waitUntilMatching(writer))
-            #expect(try await eventually { live.checker.changeSets.count == 2 })
+            #expect(await eventually { live.checker.changeSets.count == 2 })
             #expect(live.checker.violations.isEmpty)
             subscription.cancel()
         }
@@ -172,12 +172,12 @@ struct BadInputTests {
                 try db.execute(sql: "ALTER TABLE player ADD COLUMN nickname TEXT")
                 try db.execute(sql: "UPDATE player SET score = 50 WHERE id = 1")
             }
-            #expect(try await eventually { recorder.invalidations == 1 })
+            #expect(await eventually { recorder.invalidations == 1 })
             #expect(try await live.waitUntilMatching(writer))
             try await writer.write { db in try db.drop(table: "player") }
-            #expect(try await eventually { recorder.invalidations == 2 })
+            #expect(await eventually { recorder.invalidations == 2 })
             #expect(
-                try await eventually {
+                await eventually {
                     if case .failed = live.controller.state { true } else { false }
                 })
             #expect(live.shown.count == 5)
@@ -210,14 +210,14 @@ struct BadInputTests {
             try await offThePool { try backup.backup(to: writer) }
             // Seen at the writer's next commit.
             try await writer.write { _ in }
-            #expect(try await eventually { recorder.invalidations == 1 })
+            #expect(await eventually { recorder.invalidations == 1 })
             #expect(try await live.waitUntilMatching(writer))
             #expect(live.shown.map(\.name).allSatisfy { $0.hasPrefix("restored") })
             // Another connection on the same file, then `notifyChanges(in:)`: one refetch.
             let other = try await offThePool { try DatabaseQueue(path: path) }
             try await other.write { db in try db.execute(sql: "DELETE FROM player WHERE id > 6") }
             try await writer.write { db in try db.notifyChanges(in: Table("player")) }
-            #expect(try await eventually { recorder.invalidations == 2 })
+            #expect(await eventually { recorder.invalidations == 2 })
             #expect(try await live.waitUntilMatching(writer))
             #expect(live.checker.violations.isEmpty)
             try await offThePool {
@@ -257,17 +257,17 @@ struct BadInputTests {
                     try Player(id: 2, name: "two", team: "A", score: 2).insert(db)
                 }
             }
-            #expect(try await eventually { opened.withLock { $0 } })
+            #expect(await eventually { opened.withLock { $0 } })
             subscription = nil  // releases the subscription (it cancels), then the controller
             _ = subscription
             #expect(released == nil)
             proceed.signal()
             try await writing.value
-            #expect(try await eventually { recorder.batches.count == 1 })
+            #expect(await eventually { recorder.batches.count == 1 })
             #expect(recorder.batches.first?.count == 2)
             // The writer is free and the other subscription still works.
             try await writer.write { db in try db.execute(sql: "DELETE FROM player WHERE id = 1") }
-            #expect(try await eventually { recorder.batches.count == 2 })
+            #expect(await eventually { recorder.batches.count == 2 })
             other.cancel()
         }
     }

@@ -85,14 +85,14 @@ struct LiveTableTests {
             try await writer.write { db in
                 for id in 1...5 { try Player(id: Int64(id), name: "p\(id)", team: "A", score: id).insert(db) }
             }
-            #expect(try await eventually { live.checker.changeSets.count == 1 })
+            #expect(await eventually { live.checker.changeSets.count == 1 })
             #expect(live.checker.changeSets.first?.insertedItems.count == 5)
             try await writer.write { db in
                 try db.execute(sql: "UPDATE player SET score = 10 WHERE id = 1")
                 try db.execute(sql: "DELETE FROM player WHERE id = 2")
                 try Player(id: 6, name: "p6", team: "B", score: 0).insert(db)
             }
-            #expect(try await eventually { live.checker.changeSets.count == 2 })
+            #expect(await eventually { live.checker.changeSets.count == 2 })
             // Rolled back: nothing; then a marker transaction that is delivered alone.
             do {
                 try await writer.write { db in
@@ -101,7 +101,7 @@ struct LiveTableTests {
                 }
             } catch is CancellationError {}
             try await writer.write { db in try db.execute(sql: "UPDATE player SET name = 'marker' WHERE id = 6") }
-            #expect(try await eventually { live.checker.changeSets.count == 3 })
+            #expect(await eventually { live.checker.changeSets.count == 3 })
             #expect(live.checker.changeSets[2].updatedItems.count == 1)
             #expect(live.checker.changeSets[2].deletedItems.isEmpty)
             #expect(try await live.shown == live.selected(writer))
@@ -182,7 +182,7 @@ struct LiveTableTests {
             while controller.hasNextPage { try await controller.loadNextPage() }
             #expect(Array(controller.fetchedObjects) == all)
             try await writer.write { db in try db.execute(sql: "UPDATE player SET score = 100 WHERE id = 1") }
-            #expect(try await eventually { controller.fetchedObjects.first?.id == 1 })
+            #expect(await eventually { controller.fetchedObjects.first?.id == 1 })
             #expect(checker.violations.isEmpty)
             subscription.cancel()
         }

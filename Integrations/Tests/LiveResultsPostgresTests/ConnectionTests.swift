@@ -14,7 +14,7 @@ struct ConnectionTests {
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
             let live = try await LiveTodos(client: client)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
-            #expect(try await eventually { live.shown.count == 1 })
+            #expect(await eventually { live.shown.count == 1 })
             try await client.query(
                 """
                 SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -25,7 +25,7 @@ struct ConnectionTests {
                     "INSERT INTO todos (title, project, priority) VALUES (\("while \(index)"), 'B', \(index % 3))")
             }
             try await client.query("DELETE FROM todos WHERE title = 'before'")
-            #expect(try await eventually { live.log.listens >= 2 })
+            #expect(await eventually { live.log.listens >= 2 })
             #expect(try await eventually { try await live.matches(client) })
             #expect(live.log.failures >= 1)
             #expect(live.checker.violations == [])
@@ -42,14 +42,14 @@ struct ConnectionTests {
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
             let live = try await LiveTodos(client: client)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
-            #expect(try await eventually { live.shown.count == 1 })
+            #expect(await eventually { live.shown.count == 1 })
             try cluster.restart()
             try await PostgresTestServer.withClient(configuration) { writer in
                 for index in 0..<10 {
                     try await writer.query(
                         "INSERT INTO todos (title, project, priority) VALUES (\("after \(index)"), 'B', \(index % 3))")
                 }
-                #expect(try await eventually(timeout: .seconds(40)) { live.log.listens >= 2 })
+                #expect(await eventually(timeout: .seconds(40)) { live.log.listens >= 2 })
                 #expect(try await eventually(timeout: .seconds(40)) { try await live.matches(writer) })
             }
             #expect(live.checker.violations == [])

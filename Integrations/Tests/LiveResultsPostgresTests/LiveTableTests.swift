@@ -82,7 +82,7 @@ struct LiveTableTests {
                 "INSERT INTO todos (title, project, priority) SELECT 'row ' || i, 'P' || (i % 10), i % 7 FROM generate_series(1, 10000) i"
             )
             // Waits for the change set that shows them all: if they came in several, there would be several.
-            #expect(try await eventually { live.checker.latest.count == 10_000 })
+            #expect(await eventually { live.checker.latest.count == 10_000 })
             let inserted = live.checker.changeSets.dropFirst(before)
             #expect(inserted.count == 1)
             #expect(inserted.first?.insertedItems.count == 10_000)
@@ -95,7 +95,7 @@ struct LiveTableTests {
                     "INSERT INTO todos (title, project, priority) VALUES ('late', 'P0', 0)",
                 ])
             let expected = try await LiveTodos.select(client)
-            #expect(try await eventually { live.checker.latest == expected })
+            #expect(await eventually { live.checker.latest == expected })
             #expect(live.checker.changeSets.count == before + 2)
             #expect(live.checker.violations == [])
         }
@@ -170,7 +170,7 @@ struct LiveTableTests {
             try await client.query("UPDATE todos SET priority = 2 WHERE title = 'c'")
             try await client.query("UPDATE todos SET priority = 7 WHERE title = 'a'")
             try await client.query("UPDATE todos SET project = \(project) WHERE title = 'b'")
-            #expect(try await eventually { live.shown.map(\.title) == ["b", "c"] })
+            #expect(await eventually { live.shown.map(\.title) == ["b", "c"] })
             #expect(try await live.matches(client, where: condition))
             #expect(live.checker.violations == [])
         }
@@ -238,10 +238,10 @@ struct LiveTableTests {
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('a', 'A', 1), ('b', 'A', 2)")
             let live = try await LiveTodos(client: client)
             try await client.query("UPDATE todos SET id = 100 WHERE id = 1")
-            #expect(try await eventually { live.shown.map(\.id) == [100, 2] })
+            #expect(await eventually { live.shown.map(\.id) == [100, 2] })
             #expect(try await live.matches(client))
             try await client.query("TRUNCATE todos")
-            #expect(try await eventually { live.shown.isEmpty })
+            #expect(await eventually { live.shown.isEmpty })
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('c', 'A', 1)")
             #expect(try await eventually { try await live.matches(client) && live.shown.count == 1 })
             #expect(live.checker.violations == [])
