@@ -6,22 +6,41 @@ import NIOCore
 
 /// The whole results as a response: the update's JSON, with its version as the entity tag.
 enum _WholeResults {
-    /// `200` with the results, or `304 Not Modified` when the request's `If-None-Match` names their version.
+    /// `200` with `controller`'s results, or `304 Not Modified` when the request's `If-None-Match` names
+    /// their version.
+    ///
+    /// A `304`, and a `200` at a version already encoded (pollers of unchanged results), cost O(1): the
+    /// whole results (O(*n*)) are built and encoded only for a version not sent before.
     static func response<Entity>(
-        _ results: ResultsUpdate<Entity>, to request: Request, encoder: _UpdateEncoder<Entity>
+        _ controller: FetchedResultsController<Entity>, to request: Request, encoder: _UpdateEncoder<Entity>
     ) throws -> Response {
-        let tag = "\"\(results.version)\""
-        var headers = HTTPFields()
-        headers[.eTag] = tag
-        headers[.cacheControl] = "no-cache"
-        if let wanted = request.headers[.ifNoneMatch],
-            wanted.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == tag
-            })
-        {
-            return Response(status: .notModified, headers: headers)
+        let version = controller.version
+        if let wanted = request.headers[.ifNoneMatch], matches(wanted, tag(version)) {
+            return Response(status: .notModified, headers: headers(version))
         }
+        if let json = encoder.cachedJSON(base: nil, version: version) {
+            return ok(json, version)
+        }
+        let results = controller.wholeResults()
+        return ok(try encoder.json(results), results.version)
+    }
+
+    private static func ok(_ json: ByteBuffer, _ version: ResultsVersion) -> Response {
+        var headers = headers(version)
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: try encoder.json(results)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: json))
+    }
+
+    private static func tag(_ version: ResultsVersion) -> String { "\"\(version)\"" }
+
+    private static func headers(_ version: ResultsVersion) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[.eTag] = tag(version)
+        headers[.cacheControl] = "no-cache"
+        return headers
+    }
+
+    private static func matches(_ ifNoneMatch: String, _ tag: String) -> Bool {
+        ifNoneMatch.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag }
     }
 }

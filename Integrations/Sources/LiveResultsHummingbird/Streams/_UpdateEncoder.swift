@@ -22,10 +22,16 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
         self.encoder = encoder
     }
 
+    /// The JSON already encoded for the update from `base` to `version`, if it is among the last few.
+    func cachedJSON(base: ResultsVersion?, version: ResultsVersion) -> ByteBuffer? {
+        let key = Key(base: base, version: version)
+        return recent.withLock { $0.first { $0.key == key }?.json }
+    }
+
     /// The JSON of `update`: one line, no newline.
     func json(_ update: ResultsUpdate<Entity>) throws -> ByteBuffer {
+        if let json = cachedJSON(base: update.base, version: update.version) { return json }
         let key = Key(base: update.base, version: update.version)
-        if let json = recent.withLock({ $0.first { $0.key == key }?.json }) { return json }
         let json = ByteBuffer(data: try encoder.encode(update))
         recent.withLock { recent in
             recent.insert((key, json), at: 0)
