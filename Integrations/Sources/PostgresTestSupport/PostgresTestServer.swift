@@ -82,11 +82,14 @@ public struct PostgresTestServer: Sendable {
         return configuration
     }
 
-    /// Runs `body` with a client for `configuration`, running it meanwhile.
+    /// Runs `body` with a client for `configuration`, running it meanwhile; the client's background
+    /// messages go to `backgroundLogger` (nowhere by default).
     public static func withClient<Result: Sendable>(
-        _ configuration: PostgresClient.Configuration, _ body: @Sendable (PostgresClient) async throws -> Result
+        _ configuration: PostgresClient.Configuration,
+        backgroundLogger: Logger = Logger(label: "PostgresTestSupport", factory: { _ in SwiftLogNoOpLogHandler() }),
+        _ body: @Sendable (PostgresClient) async throws -> Result
     ) async throws -> Result {
-        let client = PostgresClient(configuration: configuration)
+        let client = PostgresClient(configuration: configuration, backgroundLogger: backgroundLogger)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
             defer { group.cancelAll() }
@@ -94,8 +97,10 @@ public struct PostgresTestServer: Sendable {
         }
     }
 
-    /// Runs `body` with a client for a new database of its own, dropped afterwards.
+    /// Runs `body` with a client for a new database of its own, dropped afterwards; the client's background
+    /// messages go to `backgroundLogger` (nowhere by default).
     public func withDatabase<Result: Sendable>(
+        backgroundLogger: Logger = Logger(label: "PostgresTestSupport", factory: { _ in SwiftLogNoOpLogHandler() }),
         _ body: @Sendable (PostgresClient, PostgresClient.Configuration) async throws -> Result
     ) async throws -> Result {
         let name =
@@ -107,7 +112,10 @@ public struct PostgresTestServer: Sendable {
         let configuration = configuration(database: name)
         let result: Swift.Result<Result, any Error>
         do {
-            result = .success(try await Self.withClient(configuration) { try await body($0, configuration) })
+            result = .success(
+                try await Self.withClient(configuration, backgroundLogger: backgroundLogger) {
+                    try await body($0, configuration)
+                })
         } catch {
             result = .failure(error)
         }

@@ -320,6 +320,40 @@ struct EventParser {
     }
 }
 
+/// Decodes each distinct event once for all the stream clients of this process.
+///
+/// Every client receives the same bytes for an update; decoding them with `JSONDecoder` once per client
+/// took about a core at 100 clients and 130 writes per second, on the two cores the server also runs on, so
+/// the load client, not the server, set the latency. A client still reads, splits and applies every event
+/// itself; only the decoding of bytes already decoded for another client is shared, keyed by the bytes.
+final class SharedDecoder: Sendable {
+    private struct Cache {
+        var updates: [[UInt8]: ResultsUpdate<Todo>] = [:]
+        var order: [[UInt8]] = []
+        var next = 0
+    }
+
+    /// How many distinct events are kept: far more than the clients can be apart.
+    private static let capacity = 4096
+    private let cache = Mutex(Cache())
+
+    func decode(_ data: [UInt8]) throws -> ResultsUpdate<Todo> {
+        if let update = cache.withLock({ $0.updates[data] }) { return update }
+        let update = try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: Data(data))
+        cache.withLock { cache in
+            guard cache.updates.updateValue(update, forKey: data) == nil else { return }
+            if cache.order.count < Self.capacity {
+                cache.order.append(data)
+            } else {
+                cache.updates[cache.order[cache.next]] = nil
+                cache.order[cache.next] = data
+                cache.next = (cache.next + 1) % Self.capacity
+            }
+        }
+        return update
+    }
+}
+
 /// A client that follows the event stream into a replica of its own, noting when it sees each write.
 final class StreamClient: Sendable {
     struct State {
@@ -334,9 +368,11 @@ final class StreamClient: Sendable {
     let replica = ResultsReplica<Todo>()
     private let state: Mutex<State>
     private let log: WriteLog
+    private let decoder: SharedDecoder
 
-    init(log: WriteLog) {
+    init(log: WriteLog, decoder: SharedDecoder) {
         self.log = log
+        self.decoder = decoder
         state = Mutex(State(seen: Array(repeating: 0, count: log.count)))
     }
 
@@ -349,12 +385,11 @@ final class StreamClient: Sendable {
             let response = try await http.execute(HTTPClientRequest(url: url), timeout: .hours(1))
             guard response.status == .ok else { throw Failure("GET \(url): \(response.status)") }
             var parser = EventParser()
-            let decoder = JSONDecoder()
             for try await buffer in response.body {
                 let count = buffer.readableBytes
                 state.withLock { $0.bytes += count }
                 for data in parser.feed(buffer) {
-                    try apply(try decoder.decode(ResultsUpdate<Todo>.self, from: Data(data)))
+                    try apply(try decoder.decode(data))
                 }
             }
             state.withLock { $0.ended = true }
@@ -603,7 +638,8 @@ func load(
     let log = WriteLog(count: options.writes, rows: ids)
 
     // The clients, each on a connection of its own, and the first update of each.
-    let clients = (0..<options.clients).map { _ in StreamClient(log: log) }
+    let decoder = SharedDecoder()
+    let clients = (0..<options.clients).map { _ in StreamClient(log: log, decoder: decoder) }
     let opening = now()
     let following = clients.map { client in
         Task { await client.follow("\(server.base)/todos/events", http: http) }

@@ -10,9 +10,11 @@ import Testing
 struct ConnectionTests {
     @Test("A listening connection terminated mid-stream: reconnect, .invalidated, the refetch catches up")
     func terminatedBackend() async throws {
-        try await withDatabase { client, _ in
+        // With diagnostics: the reconnection goes through the wait that fails on a failed attempt, and none fails.
+        let diagnostics = PostgresConnectionDiagnostics()
+        try await withDatabase(diagnostics: diagnostics) { client, _ in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
-            let live = try await LiveTodos(client: client)
+            let live = try await LiveTodos(client: client, diagnostics: diagnostics)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
             #expect(await eventually { live.shown.count == 1 })
             try await client.query(
@@ -57,41 +59,55 @@ struct ConnectionTests {
     }
 
     @Test(
-        "Wrong credentials or an unreachable host: the fetch fails into state, no crash, no busy loop",
+        "Wrong credentials or an unreachable host: the fetch fails at once with the reason in state, no busy loop",
         .timeLimit(.minutes(3)))
     func unreachable() async throws {
         let server = try PostgresTestServer.shared()
-        var wrongPassword = server.configuration(password: "wrong password")
-        wrongPassword.options.connectTimeout = .seconds(2)
+        let wrongPassword = server.configuration(password: "wrong password")
         let unusedPort = try TemporaryPostgres.freePort()
-        var unreachable = PostgresClient.Configuration(
+        let unreachable = PostgresClient.Configuration(
             host: "127.0.0.1", port: unusedPort, username: "nobody", password: nil, database: "none", tls: .disable)
-        unreachable.options.connectTimeout = .seconds(2)
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (configuration, expected) in [
-                // postgres-nio 1.33's pool keeps the server's message to itself: after 60 seconds of failed
-                // connection attempts its circuit breaker fails the waiting requests with this error.
-                (wrongPassword, "connectionCreationCircuitBreakerTripped"),
-                (unreachable, "connectionCreationCircuitBreakerTripped"),
+                (wrongPassword, #"password authentication failed for user "\#(server.username)""#),
+                (unreachable, "connection refused"),
             ] {
                 group.addTask {
-                    try await PostgresTestServer.withClient(configuration) { client in
+                    let diagnostics = PostgresConnectionDiagnostics()
+                    try await PostgresTestServer.withClient(
+                        configuration, backgroundLogger: diagnostics.backgroundLogger()
+                    ) { client in
                         let log = ListenerLog()
                         let table = PostgresLiveTable<Todo>(
                             client: client, table: "todos",
                             reconnectBackoff: Backoff(initialDelay: .milliseconds(200), maximumDelay: .seconds(2)),
-                            listenerEvents: { log.record($0) })
+                            diagnostics: diagnostics, listenerEvents: { log.record($0) })
                         let controller = FetchedResultsController(definition: table.fetchDefinition())
                         let subscription = controller.observe(table)
+                        defer { subscription.cancel() }
                         let started = ContinuousClock.now
                         await #expect(throws: (any Error).self) { try await controller.performFetch() }
-                        let message = controller.state.error.map { String(reflecting: $0) } ?? ""
-                        #expect(message.contains(expected), "\(message)")
-                        // The listener retries with backoff: a handful of attempts, not a busy loop.
+                        // Without diagnostics the client's circuit breaker fails the fetch after 60 s, with no reason.
+                        #expect(ContinuousClock.now - started < .seconds(30))
+                        let message = controller.state.error.map { String(describing: $0) } ?? ""
+                        #expect(message.lowercased().contains(expected.lowercased()), "\(message)")
+                        guard case .connectionFailed? = controller.state.error as? PostgresLiveTableError else {
+                            Issue.record("not connectionFailed: \(message)")
+                            return
+                        }
+                        #expect(diagnostics.lastConnectionFailure?.lowercased().contains(expected.lowercased()) == true)
+                        await #expect(throws: PostgresLiveTableError.self) { try await table.installTrigger() }
+                        // The listener reports the same reason, and retries with backoff: a handful, not a busy loop.
+                        #expect(await eventually { log.failures >= 2 })
+                        try await Task.sleep(for: .seconds(2))
+                        let reported = log.all.compactMap { event -> String? in
+                            guard case .connectionFailed(let error, _, _) = event else { return nil }
+                            return String(describing: error)
+                        }
+                        #expect(reported.allSatisfy { $0.lowercased().contains(expected.lowercased()) }, "\(reported)")
                         let elapsed = ContinuousClock.now - started
                         let seconds = Double(elapsed.components.seconds) + 1
                         #expect(Double(log.failures) <= seconds * 2 + 2, "\(log.failures) failures in \(elapsed)")
-                        subscription.cancel()
                     }
                 }
             }

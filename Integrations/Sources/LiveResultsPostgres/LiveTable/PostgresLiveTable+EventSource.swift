@@ -47,36 +47,52 @@ extension PostgresLiveTable: EventSource {
             return
         }
         while !Task.isCancelled {
+            let listened = _Flag()
+            let failure: any Error
             do {
-                try await client.withConnection { connection in
-                    try await connection.listen(on: names.channel.name) { notifications in
-                        let reconnected = listenedBefore
-                        listenedBefore = true
-                        failures = 0
-                        if firstAttempt {
-                            firstAttempt = false
-                            coordination.firstAttemptEnded()
-                        }
-                        listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
-                        if reconnected || invalidatesFirst { subscriber.receive(.invalidated) }
-                        var batch = _TransactionBatch<Entity>()
-                        for try await notification in notifications {
-                            await receive(notification.payload, into: &batch, for: subscriber, names: names)
-                        }
+                try await listenOnce(
+                    for: subscriber, names: names, reconnected: listenedBefore,
+                    invalidatesFirst: invalidatesFirst, endsFirstAttempt: firstAttempt, listened: listened)
+                failure = _ListeningEnded()
+            } catch {
+                failure = error
+            }
+            if listened.isSet {
+                // The attempt ended the first attempt itself, when it listened.
+                listenedBefore = true
+                firstAttempt = false
+                failures = 0
+            }
+            guard !Task.isCancelled else { break }
+            if firstAttempt {
+                firstAttempt = false
+                coordination.firstAttemptEnded()
+            }
+            failures += 1
+            let wait = reconnectBackoff.wait(afterFailures: failures)
+            listenerEvents?(.connectionFailed(failure, failures: failures, retryAfter: wait))
+            try? await Task.sleep(for: wait)
+        }
+    }
+
+    /// One attempt: leases a connection, listens, and handles notifications until the connection is lost.
+    private func listenOnce(
+        for subscriber: EventSubscriber<Entity>, names: _TableNames, reconnected: Bool, invalidatesFirst: Bool,
+        endsFirstAttempt: Bool, listened: _Flag
+    ) async throws {
+        try await connecting { [self] connected in
+            try await client.withConnection { connection in
+                connected()
+                try await connection.listen(on: names.channel.name) { notifications in
+                    listened.set()
+                    if endsFirstAttempt { coordination.firstAttemptEnded() }
+                    listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
+                    if reconnected || invalidatesFirst { subscriber.receive(.invalidated) }
+                    var batch = _TransactionBatch<Entity>()
+                    for try await notification in notifications {
+                        await receive(notification.payload, into: &batch, for: subscriber, names: names)
                     }
                 }
-                guard !Task.isCancelled else { break }
-                throw _ListeningEnded()
-            } catch {
-                guard !Task.isCancelled else { break }
-                if firstAttempt {
-                    firstAttempt = false
-                    coordination.firstAttemptEnded()
-                }
-                failures += 1
-                let wait = reconnectBackoff.wait(afterFailures: failures)
-                listenerEvents?(.connectionFailed(error, failures: failures, retryAfter: wait))
-                try? await Task.sleep(for: wait)
             }
         }
     }

@@ -104,13 +104,16 @@ extension PostgresLiveTable {
     /// Fetches the rows matching `condition` (all of them without one), ordered by id.
     func fetchRows(where condition: PostgresQuery?) async throws -> [Entity] {
         let names = try names.get()
-        await coordination.fetchStarting()
         let row = Self.rowAlias
         var sql =
             "SELECT row_to_json(\(row))::text, \(row).\(names.idColumn.sql)::text FROM \(names.qualifiedTable) AS \(row)"
         if let condition { sql += " WHERE (\(condition.sql))" }
         sql += " ORDER BY \(row).\(names.idColumn.sql)"
-        return try await decodeRows(PostgresQuery(unsafeSQL: sql, binds: condition?.binds ?? PostgresBindings()))
+        let query = PostgresQuery(unsafeSQL: sql, binds: condition?.binds ?? PostgresBindings())
+        return try await connecting { [self] connected in
+            await coordination.fetchStarting()
+            return try await decodeRows(query, connected: connected)
+        }
     }
 
     /// Fetches the page after `cursor`.
@@ -120,7 +123,6 @@ extension PostgresLiveTable {
         let names = try names.get()
         let sort = try _QuotedIdentifier(sortColumn).sql
         let id = names.idColumn.sql
-        if case .start = cursor { await coordination.fetchStarting() }
         let row = Self.rowAlias
         var binds = condition?.binds ?? PostgresBindings()
         var filters = condition.map { ["(\($0.sql))"] } ?? []
@@ -137,21 +139,28 @@ extension PostgresLiveTable {
             FROM \(names.qualifiedTable) AS \(row)\(filters.isEmpty ? "" : " WHERE " + filters.joined(separator: " AND "))
             ORDER BY \(row).\(sort) \(direction), \(row).\(id) \(direction) LIMIT $\(binds.count)
             """
-        var entities: [Entity] = []
-        var lastJSON: String?
-        let rows = try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds))
-        for try await (json, id) in rows.decode((String, String?).self) {
-            entities.append(try decodeRow(json, id: id))
-            lastJSON = json
+        let query = PostgresQuery(unsafeSQL: sql, binds: binds)
+        return try await connecting { [self] connected in
+            if case .start = cursor { await coordination.fetchStarting() }
+            var entities: [Entity] = []
+            var lastJSON: String?
+            let rows = try await client.query(query)
+            connected()
+            for try await (json, id) in rows.decode((String, String?).self) {
+                entities.append(try decodeRow(json, id: id))
+                lastJSON = json
+            }
+            let next = entities.count == limit ? lastJSON.map(_PageCursor.after) : nil
+            return Page(entities, next: next)
         }
-        let next = entities.count == limit ? lastJSON.map(_PageCursor.after) : nil
-        return Page(entities, next: next)
     }
 
-    /// Runs `query`, whose rows are a row's JSON and its id as text, and decodes the entities.
-    func decodeRows(_ query: PostgresQuery) async throws -> [Entity] {
+    /// Runs `query`, whose rows are a row's JSON and its id as text, and decodes the entities; calls
+    /// `connected` once the query runs.
+    func decodeRows(_ query: PostgresQuery, connected: () -> Void) async throws -> [Entity] {
         var entities: [Entity] = []
         let rows = try await client.query(query)
+        connected()
         for try await (json, id) in rows.decode((String, String?).self) {
             entities.append(try decodeRow(json, id: id))
         }

@@ -44,6 +44,9 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     public let decoder: JSONDecoder
     /// How long a subscription waits before it tries again to listen after a lost connection.
     public let reconnectBackoff: Backoff
+    /// What ``client`` logged about its connection attempts, when the client was created with its
+    /// logger: operations waiting for a connection then fail with the reason of a failed attempt.
+    public let diagnostics: PostgresConnectionDiagnostics?
 
     let names: Result<_TableNames, PostgresLiveTableError>
     let listenerEvents: (@Sendable (PostgresListenerEvent) -> Void)?
@@ -65,6 +68,11 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     ///   - decoder: Decodes each row's `row_to_json` object into an `Entity`; a plain `JSONDecoder` by default.
     ///   - reconnectBackoff: The waits between attempts to listen again after a lost connection;
     ///     0.1 second doubling up to 10 seconds, with jitter, by default.
+    ///   - diagnostics: The recorder of the client's connection attempts, when the client was created with
+    ///     its ``PostgresConnectionDiagnostics/backgroundLogger(forwardingTo:)``: a fetch, the trigger's
+    ///     installation or a listening attempt that waits for a connection then fails as soon as an attempt
+    ///     fails, with ``PostgresLiveTableError/connectionFailed(reason:)``, instead of waiting for the
+    ///     client's circuit breaker (60 seconds, and no reason). `nil` by default.
     ///   - listenerEvents: Receives what the listening connections do (see ``PostgresListenerEvent``).
     ///
     /// A name PostgreSQL would not keep as written (empty, over 63 bytes, with a NUL) makes every
@@ -77,6 +85,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         channel: String? = nil,
         decoder: JSONDecoder = JSONDecoder(),
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
+        diagnostics: PostgresConnectionDiagnostics? = nil,
         listenerEvents: (@Sendable (PostgresListenerEvent) -> Void)? = nil
     ) {
         let channel = channel ?? Self.defaultChannel(schema: schema, table: table)
@@ -88,6 +97,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         self.decoder = decoder
         if case .custom = decoder.keyDecodingStrategy { usesPlainKeys = false } else { usesPlainKeys = true }
         self.reconnectBackoff = reconnectBackoff
+        self.diagnostics = diagnostics
         self.listenerEvents = listenerEvents
         self.names = Result { () throws(PostgresLiveTableError) in
             try _TableNames(schema: schema, table: table, idColumn: idColumn, channel: channel)

@@ -14,6 +14,11 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
     case unknownOperation(String)
     /// A notification's `id` did not decode into the entity's id type.
     case undecodableID(underlying: any Error)
+    /// The client could not connect while a fetch, the trigger's installation or a listening connection
+    /// waited for one: `reason` is the failed attempt's error as postgres-nio describes it, with the
+    /// server's fields (a wrong password, an unknown database) or the socket's (a refused connection).
+    /// Only a table given ``PostgresConnectionDiagnostics`` learns the reason.
+    case connectionFailed(reason: String)
 
     /// A sentence that says what went wrong, with the underlying error.
     public var description: String {
@@ -28,6 +33,8 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
             "notification with an unknown operation \(String(reflecting: operation))"
         case .undecodableID(let underlying):
             "the notification's id does not decode into the entity's id: \(underlying)"
+        case .connectionFailed(let reason):
+            "connection to PostgreSQL failed: \(reason)"
         }
     }
 }

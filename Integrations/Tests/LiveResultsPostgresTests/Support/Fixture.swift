@@ -7,8 +7,9 @@ import PostgresTestSupport
 import Synchronization
 import Testing
 
-/// A test's database: the shared server's, one per test.
+/// A test's database: the shared server's, one per test; its client logs to `diagnostics` when given.
 func withDatabase<Result: Sendable>(
+    diagnostics: PostgresConnectionDiagnostics? = nil,
     _ body: @Sendable (PostgresClient, PostgresClient.Configuration) async throws -> Result
 ) async throws -> Result {
     let server: PostgresTestServer
@@ -18,7 +19,8 @@ func withDatabase<Result: Sendable>(
         Issue.record("\(error)")
         throw error
     }
-    return try await server.withDatabase(body)
+    guard let diagnostics else { return try await server.withDatabase(body) }
+    return try await server.withDatabase(backgroundLogger: diagnostics.backgroundLogger(), body)
 }
 
 /// Records a table's listener events.
@@ -54,13 +56,14 @@ struct LiveTodos: Sendable {
     init(
         client: PostgresClient, table name: String = "todos", idColumn: String = "id", schema: String? = nil,
         channel: String? = nil, decoder: JSONDecoder = JSONDecoder(),
-        definition: ((PostgresLiveTable<Todo>) -> FetchDefinition<Todo>)? = nil, fetch: Bool = true
+        definition: ((PostgresLiveTable<Todo>) -> FetchDefinition<Todo>)? = nil, fetch: Bool = true,
+        diagnostics: PostgresConnectionDiagnostics? = nil
     ) async throws {
         let log = ListenerLog()
         table = PostgresLiveTable<Todo>(
             client: client, table: name, idColumn: idColumn, schema: schema, channel: channel, decoder: decoder,
             reconnectBackoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .seconds(1)),
-            listenerEvents: { log.record($0) })
+            diagnostics: diagnostics, listenerEvents: { log.record($0) })
         self.log = log
         try await table.installTrigger()
         controller = FetchedResultsController(
