@@ -118,7 +118,8 @@ struct PagesTests {
             let controller = FetchedResultsController(definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
             await #expect(throws: HTTPAPIError.timedOut(.milliseconds(300))) { try await controller.performFetch() }
             #expect(counting.attempts.withLock { $0 } == 2)
-            #expect(recorder.count(path: "/slow") == 2)
+            // URLSession's second attempt may time out before the server sees it (libcurl waits for a connection).
+            #expect(recorder.count(path: "/slow") >= 1)
         }
     }
 
@@ -126,7 +127,8 @@ struct PagesTests {
     func refusedRetried(transport: TransportKind) async throws {
         let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }   // a port nobody listens on now
         let counting = CountingTransport(wrapped: transport.transport)
-        let client = HTTPAPIClient(baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting)
+        let client = HTTPAPIClient(
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting, timeout: .seconds(2))
         let definition = FetchDefinition<Item>(
             client: client, request: ItemsPage(), retry: RetryPolicy(maxAttempts: 3, backoff: Backoff(initialDelay: .zero))
         ) { $0.items }

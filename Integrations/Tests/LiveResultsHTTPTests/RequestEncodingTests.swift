@@ -77,8 +77,8 @@ struct RequestEncodingTests {
             #expect(received.method == "GET")
             #expect(received.path == "/echo/app/123/contacts/ABC456")
             #expect(received.query == "values=1&values=2&values=3&flag=true")
-            #expect(received.headers["Authorization"] == "Bearer abc")
-            #expect(received.headers["X-Absent"] == nil)
+            #expect(received.header("Authorization") == "Bearer abc")
+            #expect(received.header("X-Absent") == nil)
         }
     }
 
@@ -138,7 +138,7 @@ struct RequestEncodingTests {
 
             try await client.send(SendJSON())
             let json = try #require(recorder.last)
-            #expect(json.headers["Content-Type"] == "application/json")
+            #expect(json.header("Content-Type") == "application/json")
             let decoded = try JSONDecoder().decode([String: JSONField].self, from: json.body)
             #expect(decoded["title"] == .text("Milk & bread"))
             #expect(decoded["priority"] == .number(2))
@@ -146,7 +146,7 @@ struct RequestEncodingTests {
             try await client.send(SendForm())
             let form = try #require(recorder.last)
             #expect(form.method == "POST")
-            #expect(form.headers["Content-Type"] == "application/x-www-form-urlencoded")
+            #expect(form.header("Content-Type") == "application/x-www-form-urlencoded")
             #expect(
                 String(decoding: form.body, as: UTF8.self)
                     == "priority=2&tags=a&tags=b%20c&title=Milk%20%26%20bread%3D1%2B1")
@@ -154,7 +154,7 @@ struct RequestEncodingTests {
             try await client.send(SendXML())
             let xml = try #require(recorder.last)
             #expect(xml.method == "PUT")
-            #expect(xml.headers["Content-Type"] == "application/xml")
+            #expect(xml.header("Content-Type") == "application/xml")
             let text = String(decoding: xml.body, as: UTF8.self)
             #expect(text.hasPrefix("<fields>"))
             #expect(text.contains("<title>Milk &amp; bread</title>"))
@@ -164,7 +164,7 @@ struct RequestEncodingTests {
             let plain = try #require(recorder.last)
             #expect(plain.method == "PATCH")
             #expect(plain.path == "/echo/form")
-            #expect(plain.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(plain.header("Content-Type") == "text/plain; charset=utf-8")
             #expect(String(decoding: plain.body, as: UTF8.self) == "héllo\nworld")
         }
     }

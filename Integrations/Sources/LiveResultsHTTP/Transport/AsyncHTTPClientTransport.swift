@@ -30,6 +30,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends `request` and reads the whole answer.
     ///
+    /// The request's timeout is the client's deadline, which ends when the answer's head arrives. A refused
+    /// connection is retried by the client's connection pool until then, and reported as
+    /// ``HTTPAPIError/transport(_:)`` (or ``HTTPAPIError/timedOut(_:)`` when the pool has not given up).
+    ///
     /// - Complexity: O(*b*) for *b* bytes of body.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         try await Self.mapErrors(request.timeout) {
@@ -43,7 +47,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     /// Sends `request` and streams the answer's body.
     public func stream(_ request: HTTPTransportRequest) async throws -> HTTPTransportStream {
         let response = try await Self.mapErrors(request.timeout) {
-            try await client.execute(try Self.clientRequest(request), timeout: .hours(24 * 365))
+            // The client's deadline ends when the head arrives: the body streams for as long as it lasts.
+            try await client.execute(try Self.clientRequest(request), timeout: timeAmount(request))
         }
         let body = response.body
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()

@@ -12,8 +12,12 @@ struct Received: Sendable {
     var path: String
     /// The query as sent.
     var query: String?
+    /// The headers, by lower-case name.
     var headers: [String: String]
     var body: Data
+
+    /// The value of the header `name`, compared case-insensitively.
+    func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
 
 /// What the fixture server received, in order.
@@ -132,7 +136,7 @@ struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
         var request = request
         let body = try await request.collectBody(upTo: 1 << 20)
         var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name.canonicalName] = field.value }
+        for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
         let target = request.head.path ?? ""
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         recorder.record(
