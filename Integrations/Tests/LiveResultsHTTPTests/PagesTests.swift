@@ -57,21 +57,33 @@ struct PagesTests {
     @Test("numbered pages load page after page until a short one")
     func numbered() async throws {
         try await paged { client in
-            .numberedPages(client: client, pageSize: 10) { ItemsPage(page: $0, size: 10) } entities: { $0.items }
+            .numberedPages(client: client, pageSize: 10) {
+                ItemsPage(page: $0, size: 10)
+            } entities: {
+                $0.items
+            }
         }
     }
 
     @Test("offset pages load until a short one")
     func offset() async throws {
         try await paged { client in
-            .offsetPages(client: client, limit: 10) { ItemsPage(offset: $0, limit: $1) } entities: { $0.items }
+            .offsetPages(client: client, limit: 10) {
+                ItemsPage(offset: $0, limit: $1)
+            } entities: {
+                $0.items
+            }
         }
     }
 
     @Test("keyed pages ask for the entities after the last key")
     func keyed() async throws {
         try await paged { client in
-            .keyedPages(client: client, by: \.id, limit: 10) { ItemsPage(after: $0, limit: 10) } entities: { $0.items }
+            .keyedPages(client: client, by: \.id, limit: 10) {
+                ItemsPage(after: $0, limit: 10)
+            } entities: {
+                $0.items
+            }
         }
     }
 
@@ -80,7 +92,9 @@ struct PagesTests {
         try await paged { client in
             .cursorPages(client: client) { (cursor: String?) in
                 ItemsPage(after: cursor.flatMap { Int($0) }, limit: 10)
-            } page: { ($0.items, $0.link?.queryValue("after")) }
+            } page: {
+                ($0.items, $0.link?.queryValue("after"))
+            }
         }
     }
 
@@ -89,7 +103,9 @@ struct PagesTests {
         try await paged { client in
             .cursorPages(client: client) { (cursor: Int?) in
                 ItemsPage(after: cursor, limit: 10)
-            } page: { ($0.items, $0.cursor.xNextCursor.flatMap { Int($0) }) }
+            } page: {
+                ($0.items, $0.cursor.xNextCursor.flatMap { Int($0) })
+            }
         }
     }
 
@@ -113,9 +129,11 @@ struct PagesTests {
             let client = HTTPAPIClient(
                 baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting, timeout: .milliseconds(300))
             let definition = FetchDefinition<Item>(
-                client: client, request: Slow(), retry: RetryPolicy(maxAttempts: 2, backoff: Backoff(initialDelay: .zero))
+                client: client, request: Slow(),
+                retry: RetryPolicy(maxAttempts: 2, backoff: Backoff(initialDelay: .zero))
             ) { $0.item.map { [$0] } }
-            let controller = FetchedResultsController(definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
+            let controller = FetchedResultsController(
+                definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
             await #expect(throws: HTTPAPIError.timedOut(.milliseconds(300))) { try await controller.performFetch() }
             #expect(counting.attempts.withLock { $0 } == 2)
             // URLSession's second attempt may time out before the server sees it (libcurl waits for a connection).
@@ -125,12 +143,13 @@ struct PagesTests {
 
     @Test("a refused connection is retried by the policy, then reported", arguments: TransportKind.allCases)
     func refusedRetried(transport: TransportKind) async throws {
-        let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }   // a port nobody listens on now
+        let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }  // a port nobody listens on now
         let counting = CountingTransport(wrapped: transport.transport)
         let client = HTTPAPIClient(
             baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting, timeout: .seconds(2))
         let definition = FetchDefinition<Item>(
-            client: client, request: ItemsPage(), retry: RetryPolicy(maxAttempts: 3, backoff: Backoff(initialDelay: .zero))
+            client: client, request: ItemsPage(),
+            retry: RetryPolicy(maxAttempts: 3, backoff: Backoff(initialDelay: .zero))
         ) { $0.items }
         let controller = FetchedResultsController(definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
         do {

@@ -78,7 +78,9 @@ struct RemoteResultsTests {
         }
     }
 
-    @Test("a route that is not an event stream, and a refused connection: retried, then failed", arguments: TransportKind.allCases)
+    @Test(
+        "a route that is not an event stream, and a refused connection: retried, then failed",
+        arguments: TransportKind.allCases)
     func failsAfterRetries(transport: TransportKind) async throws {
         let recorder = Recorder()
         let port = try await LocalServer.serving(Fixture.router(recorder)) { port in

@@ -68,7 +68,9 @@ private struct SendPlain: PlainRequest {
 /// What the requests' wrappers and bodies send, as a real server receives it, through both transports.
 @Suite("Request encoding", .timeLimit(.minutes(2)))
 struct RequestEncodingTests {
-    @Test("Postie's example: path parameters, repeated and omitted query items, headers", arguments: TransportKind.allCases)
+    @Test(
+        "Postie's example: path parameters, repeated and omitted query items, headers",
+        arguments: TransportKind.allCases)
     func postieExample(transport: TransportKind) async throws {
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder)) { port in

@@ -68,7 +68,9 @@ private struct Canned<Response: Decodable & Sendable>: APIRequest {
 /// Each response wrapper and body kind, read from a real server's answers, through both transports.
 @Suite("Response decoding", .timeLimit(.minutes(2)))
 struct ResponseDecodingTests {
-    @Test("headers: case-insensitive, camel-cased, required or optional; status and body", arguments: TransportKind.allCases)
+    @Test(
+        "headers: case-insensitive, camel-cased, required or optional; status and body",
+        arguments: TransportKind.allCases)
     func headers(transport: TransportKind) async throws {
         try await served(transport) { client in
             let response = try await client.send(Canned("json", as: HeadersResponse.self))
@@ -94,7 +96,8 @@ struct ResponseDecodingTests {
     @Test("XML, form and plain bodies", arguments: TransportKind.allCases)
     func bodyKinds(transport: TransportKind) async throws {
         try await served(transport) { client in
-            #expect(try await client.send(Canned("xml", as: NoteResponse.self)).note == Note(id: 1, title: "Milk & bread"))
+            #expect(
+                try await client.send(Canned("xml", as: NoteResponse.self)).note == Note(id: 1, title: "Milk & bread"))
             #expect(
                 try await client.send(Canned("form", as: FormResponse.self)).item
                     == FormItem(id: 1, title: "Milk & bread", tags: ["a", "b"]))
@@ -114,7 +117,9 @@ struct ResponseDecodingTests {
         }
     }
 
-    @Test("a non-2xx status with an error body: the error body is set instead of the body", arguments: TransportKind.allCases)
+    @Test(
+        "a non-2xx status with an error body: the error body is set instead of the body",
+        arguments: TransportKind.allCases)
     func errorBody(transport: TransportKind) async throws {
         try await served(transport) { client in
             let response = try await client.send(Canned("not-found", as: ItemResponse.self))

@@ -18,7 +18,8 @@ struct ServerExampleTests {
         ])
         try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
             let client = transport.client("http://127.0.0.1:\(port)")
-            let controller = Todo.controller(FetchDefinition(client: client, request: ListTodos()) { $0.results?.wholeResults })
+            let controller = Todo.controller(
+                FetchDefinition(client: client, request: ListTodos()) { $0.results?.wholeResults })
             try await controller.performFetch()
             #expect(Array(controller.fetchedObjects) == Array(store.controller.fetchedObjects))
             #expect(controller.sections.map(\.name) == ["Home", "Work"])

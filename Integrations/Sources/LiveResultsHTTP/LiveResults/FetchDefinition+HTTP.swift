@@ -45,7 +45,7 @@ extension FetchDefinition {
     ///   - retry: The retry policy of each page.
     ///   - request: The request of a page number.
     ///   - entities: The entities in a response.
-    /// - Complexity: As ``FetchedResultsController/loadNextPage()``, plus one exchange per page.
+    /// - Complexity: As `FetchedResultsController.loadNextPage()`, plus one exchange per page.
     public static func numberedPages<Request: APIRequest>(
         client: HTTPAPIClient, from firstPage: Int = 1, pageSize: Int,
         isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true }, retry: RetryPolicy = .none,
@@ -71,7 +71,7 @@ extension FetchDefinition {
     ///   - retry: The retry policy of each page.
     ///   - request: The request of an offset and a limit.
     ///   - entities: The entities in a response.
-    /// - Complexity: As ``FetchedResultsController/loadNextPage()``, plus one exchange per page.
+    /// - Complexity: As `FetchedResultsController.loadNextPage()`, plus one exchange per page.
     public static func offsetPages<Request: APIRequest>(
         client: HTTPAPIClient, limit: Int, isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true },
         retry: RetryPolicy = .none, request: @escaping @Sendable (_ offset: Int, _ limit: Int) -> Request,
@@ -97,7 +97,7 @@ extension FetchDefinition {
     ///   - retry: The retry policy of each page.
     ///   - request: The request of the entities after a key (`nil` for the first page).
     ///   - entities: The entities in a response.
-    /// - Complexity: As ``FetchedResultsController/loadNextPage()``, plus one exchange per page.
+    /// - Complexity: As `FetchedResultsController.loadNextPage()`, plus one exchange per page.
     public static func keyedPages<Request: APIRequest, Key: Sendable>(
         client: HTTPAPIClient, by key: KeyPath<Entity, Key> & Sendable, limit: Int,
         isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true }, retry: RetryPolicy = .none,
@@ -131,7 +131,7 @@ extension FetchDefinition {
     ///   - retry: The retry policy of each page.
     ///   - request: The request of a cursor (`nil` for the first page).
     ///   - page: The entities in a response, and the next page's cursor.
-    /// - Complexity: As ``FetchedResultsController/loadNextPage()``, plus one exchange per page.
+    /// - Complexity: As `FetchedResultsController.loadNextPage()`, plus one exchange per page.
     public static func cursorPages<Request: APIRequest, Cursor: Sendable>(
         client: HTTPAPIClient, isIncluded: @escaping @Sendable (Entity) -> Bool = { _ in true },
         retry: RetryPolicy = .none, request: @escaping @Sendable (_ cursor: Cursor?) -> Request,

@@ -3,7 +3,7 @@ import LiveResults
 import Synchronization
 
 /// The live results of a server, followed over its Server-Sent Events stream (the `/events` route of
-/// `LiveResultsHummingbird`): a ``ResultsReplica`` kept up to date, with what a controller offers a UI.
+/// `LiveResultsHummingbird`): a `ResultsReplica` kept up to date, with what a controller offers a UI.
 ///
 /// ```swift
 /// let todos = RemoteResults<Todo>(client: HTTPAPIClient(baseURL: server, transport: AsyncHTTPClientTransport()),

@@ -52,7 +52,8 @@ struct _RequestParts {
             throw HTTPAPIError.invalidURL(base)
         }
         let filled = try filledPath()
-        let basePath = components.percentEncodedPath.hasSuffix("/")
+        let basePath =
+            components.percentEncodedPath.hasSuffix("/")
             ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
         let relative = filled.hasPrefix("/") ? String(filled.dropFirst()) : filled
         components.percentEncodedPath = basePath + "/" + relative

@@ -53,7 +53,8 @@ extension FormURLEncodedDecodable {
     public static func decode(body data: Data, contentType: String?, coding: HTTPCoding) throws -> Self {
         try _BodyDecoding.check(contentType, accepting: ["x-www-form-urlencoded"], expected: "a form")
         return try _BodyDecoding.run(Self.self, data) {
-            try _FormCoding.decode(Self.self, from: String(decoding: data, as: UTF8.self), decoder: coding.makeXMLDecoder())
+            try _FormCoding.decode(
+                Self.self, from: String(decoding: data, as: UTF8.self), decoder: coding.makeXMLDecoder())
         }
     }
 }

@@ -40,7 +40,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let response = try await client.execute(try Self.clientRequest(request), timeout: timeAmount(request))
             let body = try await response.body.collect(upTo: maximumBodySize)
             return HTTPTransportResponse(
-                status: Int(response.status.code), headers: Self.headers(response.headers), body: Data(body.readableBytesView))
+                status: Int(response.status.code), headers: Self.headers(response.headers),
+                body: Data(body.readableBytesView))
         }
     }
 

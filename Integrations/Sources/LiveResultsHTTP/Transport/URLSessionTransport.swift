@@ -41,7 +41,8 @@ public struct URLSessionTransport: HTTPTransport {
             urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
         }
         urlRequest.httpBody = request.body
-        urlRequest.timeoutInterval = Double(idleTimeout.components.seconds) + 1e-18 * Double(idleTimeout.components.attoseconds)
+        urlRequest.timeoutInterval =
+            Double(idleTimeout.components.seconds) + 1e-18 * Double(idleTimeout.components.attoseconds)
         let delegate = _SessionDelegate(timeout: request.timeout)
         let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
         let task = session.dataTask(with: urlRequest)

@@ -48,8 +48,10 @@ enum Fixture {
                 (HTTPField.Name("X-CUSTOM-HEADER")!, "second"),
             ],
             body: #"{"id": 1, "title": "Milk"}"#),
-        "xml": CannedAnswer(contentType: "application/xml", body: "<note><id>1</id><title>Milk &amp; bread</title></note>"),
-        "form": CannedAnswer(contentType: "application/x-www-form-urlencoded", body: "id=1&title=Milk+%26+bread&tags=a&tags=b"),
+        "xml": CannedAnswer(
+            contentType: "application/xml", body: "<note><id>1</id><title>Milk &amp; bread</title></note>"),
+        "form": CannedAnswer(
+            contentType: "application/x-www-form-urlencoded", body: "id=1&title=Milk+%26+bread&tags=a&tags=b"),
         "plain": CannedAnswer(contentType: "text/plain; charset=utf-8", body: "hello, world"),
         "not-found": CannedAnswer(status: .notFound, body: #"{"error": "no to-do 7"}"#),
         "server-error": CannedAnswer(status: .internalServerError, contentType: "text/plain", body: "boom"),
@@ -76,7 +78,8 @@ enum Fixture {
             if let contentType = canned.contentType { headers[.contentType] = contentType }
             for (name, value) in canned.headers { headers.append(HTTPField(name: name, value: value)) }
             return Response(
-                status: canned.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: canned.body)))
+                status: canned.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: canned.body))
+            )
         }
         router.get("slow") { _, _ in
             try await Task.sleep(for: .seconds(3))
@@ -141,7 +144,8 @@ struct RecordingMiddleware<Context: RequestContext>: RouterMiddleware {
         let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         recorder.record(
             Received(
-                method: request.method.rawValue, path: String(parts[0]), query: parts.count > 1 ? String(parts[1]) : nil,
+                method: request.method.rawValue, path: String(parts[0]),
+                query: parts.count > 1 ? String(parts[1]) : nil,
                 headers: headers, body: Data(buffer: body)))
         return try await next(request, context)
     }
