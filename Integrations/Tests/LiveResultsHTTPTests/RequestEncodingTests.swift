@@ -30,6 +30,13 @@ private struct Unfilled: APIRequest {
     @RequestPathParameter(name: "id") var id = 1
 }
 
+/// A parameter whose value may be absent: `nil` leaves the placeholder unfilled.
+private struct OptionalParameter: APIRequest {
+    typealias Response = EmptyResponse
+    @RequestPath var path = "/items/{id}"
+    @RequestPathParameter var id: Int?
+}
+
 private struct Fields: Encodable, Sendable {
     var title: String
     var priority: Int
@@ -108,6 +115,10 @@ struct RequestEncodingTests {
         #expect(throws: HTTPAPIError.unfilledPathParameter(name: "cid", path: "/app/{id}/contacts/{cid}")) {
             try client.transportRequest(for: Unfilled())
         }
+        #expect(throws: HTTPAPIError.unfilledPathParameter(name: "id", path: "/items/{id}")) {
+            try client.transportRequest(for: OptionalParameter(id: nil))
+        }
+        #expect(try client.transportRequest(for: OptionalParameter(id: 7)).url.path == "/items/7")
     }
 
     @Test(

@@ -133,7 +133,9 @@ struct ServerExampleTests {
         }
         let remote = try #require(box.withLock { $0 })
         let changes = ContractChecker(observing: remote.observeChanges)
-        #expect(await eventually { !remote.state.isConnected }, "the stream ended with the server")
+        #expect(
+            await eventually { if case .reconnecting = remote.state { true } else { false } },
+            "the stream ended with the server: reconnecting")
 
         let second = try await MemoryTodoStore([
             Todo(id: 1, title: "Oat milk", project: "Home", priority: 2),

@@ -21,10 +21,8 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let answer = try await exchange(request, idleTimeout: request.timeout)
         var body = Data()
-        do {
-            for try await chunk in answer.body {
-                body.append(chunk)
-            }
+        for try await chunk in answer.body {
+            body.append(chunk)
         }
         return HTTPTransportResponse(status: answer.status, headers: answer.headers, body: body)
     }
