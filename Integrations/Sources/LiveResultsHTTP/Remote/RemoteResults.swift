@@ -142,7 +142,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     public var version: ResultsVersion? { replica.version }
 
     /// Follows the stream in a task of its own until ``stop()``; calling it again while it runs does
-    /// nothing.
+    /// nothing. The task keeps this object alive until ``stop()`` (or until it gives up).
     public func start() {
         storage.withLock { storage in
             guard storage.task == nil else { return }
