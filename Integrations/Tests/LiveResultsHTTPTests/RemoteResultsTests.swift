@@ -107,6 +107,30 @@ struct RemoteResultsTests {
         }
     }
 
+    @Test("CRLF line endings, comments, and an update split over several data lines apply")
+    func eventFraming() async throws {
+        let (whole, change, version) = try await Self.updates()
+        // JSON allows a line break between tokens: split each update after its first comma.
+        func split(_ json: String) -> String {
+            json.replacingOccurrences(of: ",", with: ",\r\ndata: ", options: [], range: json.range(of: ","))
+        }
+        let stream =
+            ": hello\r\nretry: 50\r\n\r\nid: \(version)\r\ndata: \(split(whole))\r\n\r\n"
+            + "event: update\ndata: \(split(change))\n\n"
+        let recorder = Recorder()
+        try await LocalServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in
+            let diagnostics = Mutex<[String]>([])
+            let remote = RemoteResults<Item>(
+                client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/framed",
+                backoff: Self.quick
+            ) { diagnostic in diagnostics.withLock { $0.append("\(diagnostic)") } }
+            remote.start()
+            #expect(await eventually { remote.fetchedObjects.map(\.id) == [1, 2, 3] })
+            remote.stop()
+            #expect(!diagnostics.withLock { $0 }.contains { $0.hasPrefix("an event that is not an update") })
+        }
+    }
+
     @Test("changes is an AsyncSequence of the change sets, and the observable model follows on the main actor")
     @MainActor
     func changesAndModel() async throws {
