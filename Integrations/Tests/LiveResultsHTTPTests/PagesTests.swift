@@ -140,6 +140,16 @@ struct PagesTests {
         }
     }
 
+    @Test("a body that stalls after the head times out", arguments: TransportKind.allCases)
+    func stalledBody(transport: TransportKind) async throws {
+        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+            let client = transport.client("http://127.0.0.1:\(port)", timeout: .seconds(1))
+            var request = Slow()
+            request.path = "/stalled"
+            await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) { try await client.send(request) }
+        }
+    }
+
     @Test("a refused connection is retried by the policy, then reported", arguments: TransportKind.allCases)
     func refusedRetried(transport: TransportKind) async throws {
         let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }  // a port nobody listens on now

@@ -30,18 +30,43 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
 
     /// Sends `request` and reads the whole answer.
     ///
-    /// The request's timeout is the client's deadline, which ends when the answer's head arrives. A refused
-    /// connection is retried by the client's connection pool until then, and reported as
-    /// ``HTTPAPIError/transport(_:)`` (or ``HTTPAPIError/timedOut(_:)`` when the pool has not given up).
+    /// The request's timeout bounds the whole exchange, body included. A refused connection is retried by
+    /// the client's connection pool until then, and reported as ``HTTPAPIError/transport(_:)`` (or
+    /// ``HTTPAPIError/timedOut(_:)`` when the pool has not given up).
     ///
     /// - Complexity: O(*b*) for *b* bytes of body.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         try await Self.mapErrors(request.timeout) {
-            let response = try await client.execute(try Self.clientRequest(request), timeout: timeAmount(request))
-            let body = try await response.body.collect(upTo: maximumBodySize)
+            // The client's deadline ends with the head (its connection errors included); the rest of the
+            // timeout bounds the body.
+            let clock = ContinuousClock()
+            let start = clock.now
+            let response = try await client.execute(
+                try Self.clientRequest(request), timeout: Self.timeAmount(request.timeout))
+            let body = try await Self.race(request.timeout, left: request.timeout - start.duration(to: clock.now)) {
+                [maximumBodySize] in
+                try await response.body.collect(upTo: maximumBodySize)
+            }
             return HTTPTransportResponse(
                 status: Int(response.status.code), headers: Self.headers(response.headers),
                 body: Data(body.readableBytesView))
+        }
+    }
+
+    /// `body`'s result, or ``HTTPAPIError/timedOut(_:)`` of `timeout` once `left` has passed (then `body`
+    /// is cancelled).
+    private static func race<Value: Sendable>(
+        _ timeout: Duration, left: Duration, _ body: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        try await withThrowingTaskGroup(of: Value.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: max(left, .zero))
+                throw HTTPAPIError.timedOut(timeout)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
         }
     }
 
@@ -49,7 +74,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
     public func stream(_ request: HTTPTransportRequest) async throws -> HTTPTransportStream {
         let response = try await Self.mapErrors(request.timeout) {
             // The client's deadline ends when the head arrives: the body streams for as long as it lasts.
-            try await client.execute(try Self.clientRequest(request), timeout: timeAmount(request))
+            try await client.execute(try Self.clientRequest(request), timeout: Self.timeAmount(request.timeout))
         }
         let body = response.body
         let (stream, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
@@ -68,8 +93,8 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             status: Int(response.status.code), headers: Self.headers(response.headers), body: stream)
     }
 
-    private func timeAmount(_ request: HTTPTransportRequest) -> TimeAmount {
-        let (seconds, attoseconds) = request.timeout.components
+    private static func timeAmount(_ timeout: Duration) -> TimeAmount {
+        let (seconds, attoseconds) = timeout.components
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 

@@ -81,6 +81,19 @@ enum Fixture {
                 status: canned.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: canned.body))
             )
         }
+        // The head and half a body at once, the rest 3 seconds later.
+        router.get("stalled") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(string: #"{"id": 1, "#))
+                    try await Task.sleep(for: .seconds(3))
+                    try await writer.write(ByteBuffer(string: #""title": "late"}"#))
+                    try await writer.finish(nil)
+                })
+        }
         router.get("slow") { _, _ in
             try await Task.sleep(for: .seconds(3))
             return json(#"{"id": 1, "title": "late"}"#)
