@@ -93,6 +93,14 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         public var description: String { "the server ended the stream" }
     }
 
+    /// The end of a stream that sent something it could not use (already reported as a ``Diagnostic``).
+    public struct StreamDropped: Error, CustomStringConvertible {
+        /// What it sent.
+        public var reason: String
+        /// The failure in words.
+        public var description: String { "the stream was dropped: \(reason)" }
+    }
+
     /// The client whose base URL, transport and decoders the stream uses.
     public let client: HTTPAPIClient
     /// The stream's path, relative to the client's base URL (`todos/events`).
@@ -177,7 +185,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
                 throw StreamEnded()
             } catch {
                 if Task.isCancelled { break }
-                onDiagnostic(.disconnected(error))
+                if !(error is StreamDropped) { onDiagnostic(.disconnected(error)) }
                 lastError = error
             }
             failures = appliedOne ? 1 : failures + 1
@@ -195,7 +203,8 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         setState(.stopped)
     }
 
-    /// One connection: opens the stream and applies its events until it ends (returns) or fails (throws).
+    /// One connection: opens the stream and applies its events until it ends (returns), fails or sends
+    /// something it cannot use (throws).
     private func follow(onApplied: () -> Void) async throws {
         var request = try client.transportRequest(for: _EventStreamRequest(path: path))
         let resumePoint = replica.version
@@ -214,21 +223,25 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         for try await chunk in stream.body {
             for event in parser.feed(chunk) {
                 guard event.name == nil || event.name == "message" || event.name == "update" else {
-                    onDiagnostic(.invalidEvent(reason: "an event named \(event.name ?? "")"))
-                    return
+                    let reason = "an event named \(event.name ?? "")"
+                    onDiagnostic(.invalidEvent(reason: reason))
+                    throw StreamDropped(reason: reason)
                 }
                 let update: ResultsUpdate<Entity>
                 do {
                     update = try decoder.decode(ResultsUpdate<Entity>.self, from: Data(event.data.utf8))
                 } catch {
                     onDiagnostic(.invalidEvent(reason: "\(error)"))
-                    return
+                    throw StreamDropped(reason: "\(error)")
                 }
                 do {
                     try apply(update)
                 } catch let gap as ResultsReplica<Entity>.Gap {
                     onDiagnostic(.gap(gap))
-                    return
+                    throw StreamDropped(reason: gap.description)
+                } catch let invalid as ResultsReplica<Entity>.InvalidUpdate {
+                    onDiagnostic(.invalidEvent(reason: invalid.reason))
+                    throw StreamDropped(reason: invalid.reason)
                 }
                 onApplied()
                 onDiagnostic(.applied(update.version))
