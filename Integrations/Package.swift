@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
         .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
+        .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
@@ -21,8 +22,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
     ],
     targets: [
         .target(
@@ -145,6 +148,34 @@ let package = Package(
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // Typed HTTP requests in Postie's vocabulary, as fetch definitions, pages and mutations, and a client that
+        // follows a live server's Server-Sent Events.
+        .target(
+            name: "LiveResultsHTTP",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveResultsHTTPTests",
+            dependencies: [
+                "LiveResultsHTTP",
+                "TodoServer",
+                "LiveResultsHummingbird",
+                "PostgresTestSupport",
+                "LiveResultsTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
     ],

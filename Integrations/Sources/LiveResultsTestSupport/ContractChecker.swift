@@ -15,9 +15,19 @@ public final class ContractChecker<Entity: FetchableEntity>: Sendable {
     private let subscription: Mutex<EventSubscription?> = Mutex(nil)
 
     /// Starts following `controller`'s change sets.
-    public init(_ controller: FetchedResultsController<Entity>) {
+    public convenience init(_ controller: FetchedResultsController<Entity>) {
+        self.init(observing: controller.observeChanges)
+    }
+
+    /// Starts following the change sets of anything observed as a controller is (`observeChanges`): a
+    /// `RemoteResults` of `LiveResultsHTTP`, say.
+    public init(
+        observing observe: (@escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void) -> (
+            snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription
+        )
+    ) {
         state = Mutex(State(previous: []))
-        let (start, subscription) = controller.observeChanges { [weak self] changes, snapshot in
+        let (start, subscription) = observe { [weak self] changes, snapshot in
             self?.check(changes, snapshot)
         }
         state.withLock { $0.previous = Self.model(start) }
