@@ -34,7 +34,7 @@ extension _ControllerState {
         }
         let delegate = delegate
         let callsBack = delegate != nil || !observerList.isEmpty
-        guard callsBack || !continuationList.isEmpty else { return }
+        guard callsBack || !changeSubscriberList.isEmpty else { return }
         appendPending(
             .delivery(
                 DeliveryRecord(
@@ -43,10 +43,10 @@ extension _ControllerState {
                         snapshot: callsBack ? snapshot : nil,
                         delegate: delegate,
                         scheduler: callbackScheduler,
-                        continuations: continuationList,
+                        changeSubscribers: changeSubscriberList,
                         observers: observerList,
                         version: observedVersion
-                    ))
+                    ), reusing: &spareRecord)
             )
         )
     }
