@@ -128,7 +128,9 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
     /// Whether a rebuild lies between the two.
     @usableFromInline let isRebuilt: Bool
 
-    @inlinable init(earlier: _SectionedStorage<Entity>?, now: _SectionedStorage<Entity>, sequence: UInt64, isRebuilt: Bool) {
+    @inlinable init(
+        earlier: _SectionedStorage<Entity>?, now: _SectionedStorage<Entity>, sequence: UInt64, isRebuilt: Bool
+    ) {
         self.earlier = earlier
         self.now = now
         self.sequence = sequence
