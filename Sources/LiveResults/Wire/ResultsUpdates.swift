@@ -99,12 +99,12 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
             ResultsVersion(origin: origin, sequence: sequence)
         }
         switch item {
-        case .whole(let storage, let sequence):
-            return ResultsUpdate(version: version(sequence), wholeResultsOf: storage)
-        case .changes(let changes, let inserted, let updated, let sequence):
+        case .whole(let results):
+            return ResultsUpdate(version: version(results.sequence), wholeResultsOf: results.storage)
+        case .changes(let delivered):
             return ResultsUpdate(
-                version: version(sequence), base: version(sequence - 1), changes: changes, inserted: inserted,
-                updated: updated)
+                version: version(delivered.sequence), base: version(delivered.sequence - 1),
+                changes: delivered.changes, inserted: delivered.inserted, updated: delivered.updated)
         case .catchUp(let from):
             guard let catchUp = resolve(from) else { return nil }
             guard let earlier = catchUp.earlier else {

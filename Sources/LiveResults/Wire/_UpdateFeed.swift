@@ -108,10 +108,11 @@
         record(Delta(undo: undo ?? _VersionUndo(), rebuildsBefore: rebuildsBefore))
         guard !subscribers.isEmpty else { return 0 }
         let item = _UpdateSubscriber<Entity>.Item.changes(
-            changes,
-            inserted: changes.insertedItemIDs.map { storage.stored(forID: $0).unsafelyUnwrapped.entity },
-            updated: changes.updatedItemIDs.map { storage.stored(forID: $0).unsafelyUnwrapped.entity },
-            sequence: sequence)
+            _VersionChanges(
+                changes,
+                inserted: changes.insertedItemIDs.map { storage.stored(forID: $0).unsafelyUnwrapped.entity },
+                updated: changes.updatedItemIDs.map { storage.stored(forID: $0).unsafelyUnwrapped.entity },
+                sequence: sequence))
         var collapsed = 0
         for subscriber in subscribers.values {
             let outcome = subscriber.push(item)
@@ -157,7 +158,7 @@
         if let version, version.origin == origin, holds(version.sequence) {
             subscriber.start(with: .catchUp(from: version.sequence))
         } else {
-            subscriber.start(with: .whole(observed, sequence: sequence))
+            subscriber.start(with: .whole(_VersionResults(observed, sequence: sequence)))
         }
         defer { nextSubscriberID += 1 }
         subscribers[nextSubscriberID] = subscriber
