@@ -7,31 +7,49 @@
 /// standard-library code per change set (about 1,900 instructions of generic metadata lookups).
 @usableFromInline final class _ChangeSubscriber<Entity: FetchableEntity>: Sendable {
     @usableFromInline struct State: Sendable {
-        /// The unread change sets are `buffer[head...]`; the slots before `head` were read and are empty.
-        @usableFromInline var buffer: [ChangeSet<Entity>?] = []
+        /// The unread change sets, in chunks of at most ``chunkSize``: `chunks[0][head...]`, then the later
+        /// chunks. The slots before `head` were read and are empty. A buffer that grows allocates chunks
+        /// instead of moving everything it holds into a larger array (a few hundred instructions per change
+        /// set when a consumer reads late).
+        @usableFromInline var chunks: [[ChangeSet<Entity>?]] = []
         @usableFromInline var head = 0
+        @usableFromInline var unreadCount = 0
         /// The consumer waiting in ``_ChangeSubscriber/next()``; then the buffer is empty.
         @usableFromInline var waiter: UnsafeContinuation<ChangeSet<Entity>?, Never>?
         /// No change set comes any more: the controller is gone or the consumer's task was cancelled.
         /// What is buffered is still read.
         @usableFromInline var isFinished = false
 
+        @inlinable static var chunkSize: Int { 64 }
+
         @usableFromInline init() {}
 
-        @inlinable var unreadCount: Int { buffer.count - head }
+        /// Appends a change set after the unread ones.
+        @inlinable mutating func append(_ changes: consuming ChangeSet<Entity>?) {
+            if let last = chunks.indices.last, chunks[last].count < Self.chunkSize {
+                chunks[last].append(changes)
+            } else {
+                var chunk: [ChangeSet<Entity>?] = []
+                chunk.reserveCapacity(Self.chunkSize)
+                chunk.append(changes)
+                chunks.append(chunk)
+            }
+            unreadCount += 1
+        }
 
         /// Takes the oldest unread change set, if any.
         @inlinable mutating func takeFirst() -> ChangeSet<Entity>? {
-            guard head < buffer.count else { return nil }
-            let changes = buffer[head].take()
+            guard unreadCount > 0 else { return nil }
+            let changes = chunks[0][head].take()
             head += 1
-            if head == buffer.count {
-                buffer.removeAll(keepingCapacity: true)
+            unreadCount -= 1
+            if head == chunks[0].count {
                 head = 0
-            } else if head >= 64 && head * 2 >= buffer.count {
-                // The read slots go once they are half the buffer: each is moved at most once per read.
-                buffer.removeFirst(head)
-                head = 0
+                if chunks.count == 1 {
+                    chunks[0].removeAll(keepingCapacity: true)
+                } else {
+                    chunks.removeFirst()
+                }
             }
             return changes
         }
@@ -63,10 +81,10 @@
                 return waiter
             }
             if state.unreadCount < limit {
-                state.buffer.append(moving.take())
+                state.append(moving.take())
             } else if keepsNewest && limit > 0 {
                 _ = state.takeFirst()
-                state.buffer.append(moving.take())
+                state.append(moving.take())
             }
             return nil
         }

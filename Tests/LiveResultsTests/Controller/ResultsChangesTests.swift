@@ -68,6 +68,26 @@ struct ResultsChangesTests {
         }
     }
 
+    /// Change sets buffered by the hundred, more than a chunk of the buffer holds, come out in order;
+    /// reading some between the deliveries empties and refills the buffer's chunks.
+    @Test func aLongBacklogIsReadInOrder() async throws {
+        let controller = FetchedResultsController.make(FakeStore([]), sectioned: false)
+        try await controller.performFetch()
+        var iterator = controller.changes.makeAsyncIterator()
+        var delivered: [ChangeSet<Item>] = []
+        var read: [ChangeSet<Item>] = []
+        for round in 0..<4 {
+            for index in 0..<(100 * round + 30) {
+                delivered.append(controller.apply(.inserted(Item(round * 1000 + index))))
+            }
+            for _ in 0..<(delivered.count - read.count - 10 * round) {
+                read.append(try #require(await iterator.next()))
+            }
+        }
+        while read.count < delivered.count { read.append(try #require(await iterator.next())) }
+        #expect(read == delivered)
+    }
+
     /// A task waiting in `next()` that is cancelled gets `nil`, whether the cancellation comes before or
     /// while it waits; the sequence stays finished, and the controller goes on delivering to the others.
     @Test(arguments: [false, true])
