@@ -7,8 +7,10 @@
 #   CACHEPROBE=path bash cachegrind.sh …           counts that CacheProbe binary instead of building one
 #
 # Modes: events (each event a batch of its own), snapshots (the same, a snapshot taken after each),
-# delegate, changes, observeChanges (the same, with one observer of that kind); `observed` names the
-# three observer modes with events, so that each observed count shows beside the unobserved one.
+# delegate, changes, observeChanges (the same, with one observer of that kind), updates (the same, with an
+# open `updates()` stream read after each event; its opening and whole results, counted by the mode
+# updatesBase, are subtracted instead); `observed` names the three observer modes with events, so that
+# each observed count shows beside the unobserved one, and `wire` names events, delegate and updates.
 #
 # Needs valgrind (3.19 works with a binary stripped of its debug information, which this script makes).
 # The last-level cache simulated is 32 MB, 16-way, like the benchmark machine's L3. Counts are for the
@@ -21,6 +23,11 @@ events=${2:-50000}
 modes=("${@:3}")
 [[ ${#modes[@]} -eq 0 ]] && modes=(events snapshots)
 [[ "${modes[*]}" == observed ]] && modes=(events delegate changes observeChanges)
+[[ "${modes[*]}" == wire ]] && modes=(events delegate updates)
+# The run each mode's count is taken relative to.
+base() { if [[ $1 == updates ]]; then echo updatesBase; else echo generate; fi; }
+bases=(generate)
+[[ " ${modes[*]} " == *" updates "* ]] && bases+=(updatesBase)
 # CACHEPROBE=path runs that binary instead of building one (to count an earlier build, say).
 probe=${CACHEPROBE:-.build/release/CacheProbe}
 if [[ -z ${CACHEPROBE:-} ]] && ! output=$(swift build -c release --product CacheProbe 2>&1); then
@@ -30,14 +37,14 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 objcopy --strip-debug "$probe" "$work/probe"
-for mode in generate "${modes[@]}"; do
+for mode in "${bases[@]}" "${modes[@]}"; do
     valgrind --tool=cachegrind --cache-sim=yes --LL=33554432,16,64 \
         --cachegrind-out-file="$work/$mode.out" "$work/probe" "$n" "$events" "$mode" >"$work/$mode.log" 2>&1 &
 done
 wait
 total() { grep "$2" "$work/$1.log" | awk '{gsub(",", "", $4); print $4}'; }
 for mode in "${modes[@]}"; do
-    instructions=$(( ($(total $mode 'I   refs') - $(total generate 'I   refs')) / events ))
-    misses=$(( ($(total $mode 'LL misses') - $(total generate 'LL misses')) / events ))
+    instructions=$(( ($(total $mode 'I   refs') - $(total $(base $mode) 'I   refs')) / events ))
+    misses=$(( ($(total $mode 'LL misses') - $(total $(base $mode) 'LL misses')) / events ))
     echo "$mode at n=$n: $instructions instructions, $misses last-level misses per event"
 done

@@ -12,6 +12,9 @@ import Foundation
 //   CacheProbe n events delegate     the same, observed by a delegate with per-item callbacks
 //   CacheProbe n events changes      the same, observed by a `changes` sequence (read at the end)
 //   CacheProbe n events observeChanges   the same, observed by an `observeChanges` handler
+//   CacheProbe n events updates      the same, with an open `updates()` stream read after each event
+//   CacheProbe n events updatesBase  opens the stream and reads its whole results, applies no events
+//                                    (the baseline to subtract from `updates`)
 //
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
@@ -24,9 +27,10 @@ final class Loaded: @unchecked Sendable {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
-    ["generate", "events", "snapshots"].contains(arguments[2]) || ObserverKind(rawValue: arguments[2]) != nil
+    ["generate", "events", "snapshots", "updates", "updatesBase"].contains(arguments[2])
+        || ObserverKind(rawValue: arguments[2]) != nil
 else {
-    print("usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges")
+    print("usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges|updates|updatesBase")
     exit(2)
 }
 let loaded = Loaded()
@@ -42,6 +46,23 @@ switch arguments[2] {
 case "events": print(scenario.applyEach(events), "changes")
 case "snapshots": print(scenario.applyEachTakingSnapshots(events), "changes")
 case "generate": print(events.count, "events")
+case "updates", "updatesBase":
+    // The stream is read in a task (its `next()` is asynchronous), which the main thread waits for.
+    let applies = arguments[2] == "updates"
+    Task.detached {
+        let scenario = loaded.scenario!
+        let updates = scenario.design.controller.updates().makeAsyncIterator()
+        _ = await updates.next()
+        var read = 0
+        if applies {
+            for event in events where scenario.design.apply([event]) > 0 {
+                if await updates.next() != nil { read += 1 }
+            }
+        }
+        print(read, "updates")
+        done.signal()
+    }
+    done.wait()
 default:
     let observer = AttachedObserver(ObserverKind(rawValue: arguments[2])!, of: scenario.design.controller)
     print(scenario.applyEach(events), "changes")

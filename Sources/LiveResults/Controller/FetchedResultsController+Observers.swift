@@ -25,9 +25,10 @@ extension FetchedResultsController {
 
     /// The change sets from now on, each exactly once, in the order the mutations happened.
     ///
-    /// Each access starts a new subscription; it ends when the sequence's iterator is released. Empty
-    /// change sets are not delivered. Change sets are buffered without limit until read; see
-    /// ``changes(bufferingPolicy:)`` to bound the buffer.
+    /// Each access starts a new subscription; it ends when the sequence and its iterators are released.
+    /// Empty change sets are not delivered. Change sets are buffered without limit until read; see
+    /// ``changes(bufferingPolicy:)`` to bound the buffer. The sequence finishes when the controller is
+    /// released (after what it buffered) or when the task reading it is cancelled.
     ///
     /// ```swift
     /// let changes = controller.changes   // subscribed from here
@@ -37,7 +38,7 @@ extension FetchedResultsController {
     /// ```
     ///
     /// - Complexity: As ``changes(bufferingPolicy:)``.
-    @inlinable public var changes: AsyncStream<ChangeSet<Entity>> {
+    @inlinable public var changes: ResultsChanges<Entity> {
         changes(bufferingPolicy: .unbounded)
     }
 
@@ -48,23 +49,23 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(1), plus, with a ``coalescingInterval``, the delivery of what was held: O(*k* log *n*) for the
     ///   *k* entities changed since the observers' version (O(*n*) after a fetch, a resort or a reset).
+    ///   Each change set delivered then costs the subscription O(1).
     @inlinable public func changes(
-        bufferingPolicy: AsyncStream<ChangeSet<Entity>>.Continuation.BufferingPolicy
-    ) -> AsyncStream<ChangeSet<Entity>> {
-        let (stream, continuation) = AsyncStream.makeStream(
-            of: ChangeSet<Entity>.self, bufferingPolicy: bufferingPolicy)
+        bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy
+    ) -> ResultsChanges<Entity> {
+        let subscriber = _ChangeSubscriber<Entity>(bufferingPolicy)
         let id = _state.withLock { state in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
-            state.continuations[state.nextContinuationID] = continuation
+            state.changeSubscribers[state.nextContinuationID] = subscriber
             return state.nextContinuationID
         }
         deliverPending()
-        continuation.onTermination = { [weak self] _ in
-            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
+        return ResultsChanges(
+            _subscription: _ChangeSubscription(subscriber: subscriber) { [weak self] in
+                _ = self?._state.withLock { $0.changeSubscribers.removeValue(forKey: id) }
+            })
     }
 
     /// Calls `handler` with every change set delivered from now on, and the snapshot right after it,
@@ -175,27 +176,48 @@ extension FetchedResultsController {
         var next: _ControllerState<Entity>.Pending? = first
         while let item = next {
             switch item {
-            case .delivery(let record): deliver(record)
-            case .action(let action): action()
+            case .delivery(let record):
+                deliver(record)
+                // The record's memory serves the next delivery.
+                next = _state.withLock { state in
+                    state.recycle(record)
+                    return state.nextDelivery()
+                }
+            case .action(let action):
+                action()
+                next = _state.withLock { $0.nextDelivery() }
             }
-            next = _state.withLock { $0.nextDelivery() }
         }
     }
 
-    /// Delivers one change set: to the `changes` sequences at once, to the handlers and the delegate
+    /// Delivers one change set, taking it out of its record (whose memory the caller then reuses or frees):
+    /// to the `changes` sequences at once, to the handlers and the delegate
     /// where the scheduler says. With the immediate scheduler, nothing is allocated for it, and nothing
     /// of it is copied.
     @inlinable func deliver(_ record: _ControllerState<Entity>.DeliveryRecord) {
-        let delivery = record.take()
-        for continuation in delivery.continuations {
-            continuation.yield(delivery.changes)
+        if record.isForChangeSubscribersOnly {
+            // The last `changes` sequence takes the delivery's change set itself, not a copy.
+            let (changes, subscribers) = record.takeChanges()
+            return yield(changes, to: subscribers)
         }
-        guard !delivery.observers.isEmpty || delivery.delegate != nil else { return }
+        let delivery = record.take()
+        for subscriber in delivery.changeSubscribers {
+            subscriber.yield(delivery.changes)
+        }
         if case .immediate = delivery.scheduler.kind {
             call(delivery)
         } else {
             delivery.scheduler.schedule { [self] in call(delivery) }
         }
+    }
+
+    /// Hands `changes` to each of `subscribers`, moving it into the last one.
+    @inlinable func yield(_ changes: consuming ChangeSet<Entity>, to subscribers: [_ChangeSubscriber<Entity>]) {
+        guard let last = subscribers.last else { return }
+        for subscriber in subscribers.dropLast() {
+            subscriber.yield(copy changes)
+        }
+        last.yield(changes)
     }
 
     /// Calls the handlers, then the delegate, with one change set: the delegate's per-change callbacks

@@ -398,14 +398,21 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     deinit {
-        let (continuations, undelivered, updateStreams) = _state.withLock { state in
-            (Array(state.continuations.values), state.takeUndelivered(), Array(state.updates.subscribers.values))
+        let (changeSubscribers, undelivered, spareRecord, updateStreams) = _state.withLock { state in
+            (
+                state.changeSubscriberList, state.takeUndelivered(), state.spareRecord.take(),
+                Array(state.updates.subscribers.values)
+            )
         }
         // Frees what no one will deliver now (a change set queued by a pause, say, with no delivery after it).
-        for case .delivery(let record) in undelivered { _ = record.take() }
+        for case .delivery(let record) in undelivered {
+            _ = record.take()
+            record.free()
+        }
+        spareRecord?.free()
         // Ends every `changes` sequence, so that `for await` loops over them finish.
-        for continuation in continuations {
-            continuation.finish()
+        for subscriber in changeSubscribers {
+            subscriber.finish()
         }
         // Update streams end after what they queued: a consumer reads up to the controller's last version.
         for stream in updateStreams {

@@ -9,6 +9,9 @@ import Foundation
     @usableFromInline let isIncluded: @Sendable (Entity) -> Bool
     /// The insertion sequence of the next live insert; fetched entities use their fetch position.
     @usableFromInline var nextSequence: UInt64 = 0
+    /// What the changes since the last delivered version replaced, while update streams may resume from
+    /// earlier versions (see ``_UpdateFeed``); `nil` otherwise, and then nothing is recorded.
+    @usableFromInline var undo: _VersionUndo<Entity>?
 
     @inlinable init(ordering: _EntityOrdering<Entity>, isIncluded: @escaping @Sendable (Entity) -> Bool) {
         self.storage = _SectionedStorage(ordering: ordering)
@@ -45,9 +48,16 @@ import Foundation
     @inlinable mutating func run(_ event: EntityEvent<Entity>) -> _EventOutcome<Entity> {
         switch event {
         case .inserted(let entity), .updated(let entity): upsert(entity)
-        case .deleted(let id): storage.remove(id: id).map { .removed($0) } ?? .unchanged
+        case .deleted(let id): removed(storage.remove(id: id))
         case .invalidated: .unchanged
         }
+    }
+
+    /// The outcome of a removal, recorded for ``undo``.
+    @inlinable mutating func removed(_ removal: _SectionedStorage<Entity>.Removal?) -> _EventOutcome<Entity> {
+        guard let removal else { return .unchanged }
+        undo?.record(removal.stored.entity.id, before: removal.stored)
+        return .removed(removal)
     }
 
     @inlinable mutating func upsert(_ entity: Entity) -> _EventOutcome<Entity> {
@@ -55,10 +65,12 @@ import Foundation
         guard let current = storage.stored(forID: entity.id) else {
             guard included else { return .unchanged }
             defer { nextSequence += 1 }
+            undo?.record(entity.id, before: nil)
             return .inserted(storage.insert(_StoredEntity(entity: entity, sequence: nextSequence)))
         }
-        guard included else { return storage.remove(id: entity.id).map { .removed($0) } ?? .unchanged }
+        guard included else { return removed(storage.remove(id: entity.id)) }
         guard current.entity != entity else { return .unchanged }
+        undo?.record(entity.id, before: current)
         let ordering = storage.ordering
         let (oldName, newName) = (ordering.sectionName(current.entity), ordering.sectionName(entity))
         let updated = _StoredEntity(entity: entity, sequence: current.sequence)
@@ -79,6 +91,7 @@ import Foundation
     @inlinable mutating func replaceAll(with fetched: [Entity], thenReplaying events: [EntityEvent<Entity>] = []) -> (
         changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
     ) {
+        undo?.recordReplacement(of: storage)
         let later = _DuplicateIDs.laterOccurrences(in: fetched)
         let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
@@ -125,6 +138,7 @@ import Foundation
     ///   a walk of the records meets them (no lookups), then O(*n*) expected to pair old and new
     ///   positions and O(*m* log *m*) for the moves.
     @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
+        undo?.recordReplacement(of: storage)
         let records = Array(storage.records)
         let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: records)
         let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
@@ -136,6 +150,7 @@ import Foundation
     ///
     /// - Complexity: O(*n*).
     @inlinable mutating func removeAll() -> ChangeSet<Entity> {
+        undo?.recordReplacement(of: storage)
         let empty = _SectionedStorage(ordering: storage.ordering)
         let changes = _SnapshotDiff.changeSet(from: storage, to: empty)
         storage = empty

@@ -62,6 +62,7 @@ extension _ResultsCore {
     ) -> ChangeSet<Entity> {
         var diff = _BatchDiff(events: events, storage: storage)
         for (id, version) in versions {
+            undo?.record(id, before: storage.stored(forID: id))
             storage.remove(id: id)
             if let version { storage.insert(version) }
             diff.markRepositioned(id)

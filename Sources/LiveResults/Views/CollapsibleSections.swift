@@ -130,16 +130,17 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     }
 
     /// The view's change sets from now on, each exactly once, in order; each access starts a new
-    /// subscription, which ends when its iterator is released.
+    /// subscription, which ends when the sequence and its iterators are released. Buffered without limit
+    /// until read; the sequence finishes when the view is released (after what it buffered).
     ///
     /// - Complexity: O(1): it registers the subscription.
-    @inlinable public var changes: AsyncStream<ChangeSet<Entity>> {
-        let (stream, continuation) = AsyncStream.makeStream(of: ChangeSet<Entity>.self)
-        let id = _state.withLock { $0.add(continuation) }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?._state.withLock { $0.continuations.removeValue(forKey: id) }
-        }
-        return stream
+    @inlinable public var changes: ResultsChanges<Entity> {
+        let subscriber = _ChangeSubscriber<Entity>(.unbounded)
+        let id = _state.withLock { $0.add(subscriber) }
+        return ResultsChanges(
+            _subscription: _ChangeSubscription(subscriber: subscriber) { [weak self] in
+                _ = self?._state.withLock { $0.changeSubscribers.removeValue(forKey: id) }
+            })
     }
 
     @inlinable func present(
@@ -169,13 +170,13 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     @inlinable func deliverPending() {
         var next = _state.withLock { $0.nextDelivery(starting: true) }
         while let delivery = next {
-            for continuation in delivery.continuations { continuation.yield(delivery.changes) }
+            for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
             delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
             next = _state.withLock { $0.nextDelivery(starting: false) }
         }
     }
 
     deinit {
-        for continuation in _state.withLock({ Array($0.continuations.values) }) { continuation.finish() }
+        for subscriber in _state.withLock({ Array($0.changeSubscribers.values) }) { subscriber.finish() }
     }
 }

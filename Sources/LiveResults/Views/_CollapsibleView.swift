@@ -1,28 +1,27 @@
 /// Everything a ``CollapsibleSections`` view guards with its lock: its display state, and its observers
 /// with the change sets waiting for them.
 @usableFromInline struct _CollapsibleView<Entity: FetchableEntity>: Sendable {
-    @usableFromInline typealias Continuation = AsyncStream<ChangeSet<Entity>>.Continuation
-
     /// A change set waiting for delivery, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
         @usableFromInline var changes: ChangeSet<Entity>
         @usableFromInline var delegate: (any CollapsibleSectionsDelegate<Entity>)?
-        @usableFromInline var continuations: [Continuation]
+        @usableFromInline var changeSubscribers: [_ChangeSubscriber<Entity>]
 
         @inlinable init(
             changes: ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
-            continuations: [Continuation]
+            changeSubscribers: [_ChangeSubscriber<Entity>]
         ) {
             self.changes = changes
             self.delegate = delegate
-            self.continuations = continuations
+            self.changeSubscribers = changeSubscribers
         }
     }
 
     @usableFromInline var state: _CollapsibleState<Entity>
 
     @usableFromInline weak var delegate: (any CollapsibleSectionsDelegate<Entity>)?
-    @usableFromInline var continuations: [UInt64: Continuation] = [:]
+    /// The subscriptions of ``CollapsibleSections/changes``.
+    @usableFromInline var changeSubscribers: [UInt64: _ChangeSubscriber<Entity>] = [:]
     @usableFromInline var nextContinuationID: UInt64 = 0
     @usableFromInline var pending: [Delivery] = []
     @usableFromInline var pendingHead = 0
@@ -33,7 +32,7 @@
     }
 
     /// Whether anything observes the view's change sets.
-    @inlinable var hasObservers: Bool { delegate != nil || !continuations.isEmpty }
+    @inlinable var hasObservers: Bool { delegate != nil || !changeSubscribers.isEmpty }
 
     /// Queues a change set of the view for its observers, if there are any.
     ///
@@ -41,13 +40,16 @@
     @discardableResult
     @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) -> Bool {
         guard !changes.isEmpty, hasObservers else { return false }
-        pending.append(Delivery(changes: changes, delegate: delegate, continuations: Array(continuations.values)))
+        pending.append(
+            Delivery(
+                changes: changes, delegate: delegate,
+                changeSubscribers: changeSubscribers.sorted { $0.key < $1.key }.map(\.value)))
         return true
     }
 
-    @inlinable mutating func add(_ continuation: Continuation) -> UInt64 {
+    @inlinable mutating func add(_ subscriber: _ChangeSubscriber<Entity>) -> UInt64 {
         defer { nextContinuationID += 1 }
-        continuations[nextContinuationID] = continuation
+        changeSubscribers[nextContinuationID] = subscriber
         return nextContinuationID
     }
 

@@ -34,7 +34,7 @@ extension _ControllerState {
         }
         let delegate = delegate
         let callsBack = delegate != nil || !observerList.isEmpty
-        guard callsBack || !continuationList.isEmpty else { return }
+        guard callsBack || !changeSubscriberList.isEmpty else { return }
         appendPending(
             .delivery(
                 DeliveryRecord(
@@ -43,10 +43,10 @@ extension _ControllerState {
                         snapshot: callsBack ? snapshot : nil,
                         delegate: delegate,
                         scheduler: callbackScheduler,
-                        continuations: continuationList,
+                        changeSubscribers: changeSubscriberList,
                         observers: observerList,
                         version: observedVersion
-                    ))
+                    ), reusing: &spareRecord)
             )
         )
     }
@@ -101,9 +101,14 @@ extension _ControllerState {
     /// with the deliveries.
     @inlinable mutating func feedUpdates(_ changes: ChangeSet<Entity>, rebuilt: Bool) {
         var waiters: [UnsafeContinuation<Void, Never>] = []
-        statistics.collapsedUpdateBacklogs += updates.advance(changes, after: core.storage, rebuilt: rebuilt) {
+        // What led to this version goes to the feed; the next version's record starts empty.
+        let undo = core.undo.take()
+        statistics.collapsedUpdateBacklogs += updates.advance(
+            changes, undo: undo, after: core.storage, rebuilt: rebuilt
+        ) {
             waiters.append($0)
         }
+        if updates.isRecording { core.undo = _VersionUndo() }
         guard !waiters.isEmpty else { return }
         appendPending(.action { [waiters] in waiters.forEach { $0.resume() } })
     }

@@ -24,7 +24,8 @@ extension FetchedResultsController where Entity: Codable {
     ///   - bufferLimit: The most updates held for a consumer that does not read; at least 1.
     /// - Returns: The stream; its iterator owns the subscription (see ``ResultsUpdates``).
     /// - Complexity: O(1) under the lock, plus what coalescing held; the first update costs O(*k* log *n*)
-    ///   for a catch-up of *k* changes or O(*n*) for the whole results, computed when it is read.
+    ///   for a catch-up of *k* changes (the earlier results are rebuilt under the lock, the change set
+    ///   computed outside it) or O(*n*) for the whole results, computed when it is read.
     @inlinable public func updates(since version: ResultsVersion? = nil, bufferLimit: Int = 128) -> ResultsUpdates<
         Entity
     > {
@@ -32,16 +33,37 @@ extension FetchedResultsController where Entity: Codable {
         let (id, origin) = _state.withLock { state in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
+            if state.core.undo == nil { state.core.undo = _VersionUndo() }
             return (
                 state.updates.subscribe(subscriber, since: version, observed: state.observedStorage),
                 state.updates.origin
             )
         }
         deliverPending()
-        let subscription = _UpdateSubscription(subscriber: subscriber, origin: origin) { [weak self] in
-            subscriber.cancel()
-            self?._state.withLock { $0.updates.unsubscribe(id) }
-        }
+        let subscription = _UpdateSubscription(
+            subscriber: subscriber, origin: origin,
+            unsubscribe: { [weak self] in
+                subscriber.cancel()
+                self?._state.withLock { state in
+                    state.updates.unsubscribe(id)
+                    if !state.updates.isRecording { state.core.undo = nil }
+                }
+            },
+            resolve: { [weak self] from in
+                self?._state.withLock { state in
+                    subscriber.settle(at: state.updates.sequence)
+                    if let from,
+                        let rewound = state.updates.rewound(
+                            to: from, from: state.core.storage, pending: state.core.undo)
+                    {
+                        return _CatchUp(
+                            earlier: rewound.earlier, now: rewound.now, sequence: state.updates.sequence,
+                            isRebuilt: rewound.isRebuilt)
+                    }
+                    return _CatchUp(
+                        earlier: nil, now: state.observedStorage, sequence: state.updates.sequence, isRebuilt: false)
+                }
+            })
         return ResultsUpdates(_subscription: subscription)
     }
 
@@ -69,8 +91,9 @@ extension FetchedResultsController {
     /// with a catch-up change set: 1,024 by default, at least 1.
     ///
     /// Versions are held while an update stream is open and for ``versionHistoryRetention`` after the
-    /// last one closed, and only then. Each held version keeps the nodes its change copied (a few
-    /// kilobytes at a million entities), as a held snapshot does.
+    /// last one closed, and only then. A held version keeps what its change replaced: the earlier
+    /// versions of the entities it touched (or, for a fetch, a resort or a reset, the results it
+    /// replaced), not a snapshot, so holding versions does not make later changes copy anything.
     ///
     /// - Complexity: O(1); lowering it releases the oldest versions, O(*m*) for *m* of them.
     @inlinable public var versionHistoryLimit: Int {

@@ -146,6 +146,27 @@ extension ResultsUpdate {
             content: .results(snapshot.sections.map { Section(name: $0.name, entities: Array($0.objects)) }))
     }
 
+    /// The change set `changes`, which turned version `base` into `version`, with the entities of its
+    /// inserted and updated items in the change set's order.
+    ///
+    /// - Complexity: O(*k*) for *k* changes.
+    @inlinable init(
+        version: ResultsVersion, base: ResultsVersion, changes: ChangeSet<Entity>, inserted: [Entity],
+        updated: [Entity]
+    ) {
+        let wire = Changes(
+            deletedSections: changes.deletedSections,
+            insertedSections: zip(changes.insertedSections, changes.insertedSectionNames).map {
+                InsertedSection(index: $0, name: $1)
+            },
+            deletedItems: changes.deletedItems,
+            insertedItems: zip(changes.insertedItems, inserted).map { Item(indexPath: $0, entity: $1) },
+            movedItems: changes.movedItems,
+            updatedItems: zip(changes.updatedItems, updated).map { Item(indexPath: $0, entity: $1) }
+        )
+        self.init(version: version, content: .changes(base: base, wire))
+    }
+
     /// The change set `changes`, which turned version `base` into `version`, whose results are `storage`.
     ///
     /// - Complexity: O(*k* log₁₆ *n*) for *k* inserted and updated entities.

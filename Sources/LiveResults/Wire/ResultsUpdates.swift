@@ -44,7 +44,9 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
             let subscriber = _subscription.subscriber
             while true {
                 switch subscriber.take() {
-                case .some(.some(let next)): return _subscription.update(next.item, after: next.base)
+                case .some(.some(let next)):
+                    // `nil` only when the controller is gone before a catch-up was read: the stream is over.
+                    return _subscription.update(next.item, after: next.base)
                 case .some(.none): return nil
                 case .none: await subscriber.wait()
                 }
@@ -63,36 +65,75 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
 
 /// Keeps an update stream registered with its controller while the sequence or its iterator exists.
 @usableFromInline final class _UpdateSubscription<Entity: FetchableEntity & Codable>: Sendable {
+    /// A catch-up from a version (`nil`: the whole results) to the one the observers have, worked out
+    /// under the controller's lock, which also settles the stream at that version
+    /// (``_UpdateSubscriber/settle(at:)``); `nil` when the controller is gone.
+    @usableFromInline typealias Resolve = @Sendable (UInt64?) -> _CatchUp<Entity>?
+
     @usableFromInline let subscriber: _UpdateSubscriber<Entity>
     @usableFromInline let origin: UInt64
     @usableFromInline let unsubscribe: @Sendable () -> Void
+    @usableFromInline let resolve: Resolve
 
-    @inlinable init(subscriber: _UpdateSubscriber<Entity>, origin: UInt64, unsubscribe: @escaping @Sendable () -> Void)
-    {
+    @inlinable init(
+        subscriber: _UpdateSubscriber<Entity>, origin: UInt64, unsubscribe: @escaping @Sendable () -> Void,
+        resolve: @escaping Resolve
+    ) {
         self.subscriber = subscriber
         self.origin = origin
         self.unsubscribe = unsubscribe
+        self.resolve = resolve
     }
 
     deinit {
         unsubscribe()
     }
 
-    /// The update that an item of the stream stands for.
-    @inlinable func update(_ item: _UpdateSubscriber<Entity>.Item, after base: _VersionPoint<Entity>?) -> ResultsUpdate<
-        Entity
-    > {
-        func version(_ point: _VersionPoint<Entity>) -> ResultsVersion {
-            ResultsVersion(origin: origin, sequence: point.sequence)
+    /// The update that an item of the stream stands for, after version `base`; `nil` for a catch-up
+    /// when the controller is gone.
+    ///
+    /// - Complexity: O(*k* log *n*) for a catch-up of *k* changes (O(*n*) across a rebuild); O(*k*) for a
+    ///   delivered change set; O(*n*) for the whole results.
+    @inlinable func update(_ item: _UpdateSubscriber<Entity>.Item, after base: UInt64?) -> ResultsUpdate<Entity>? {
+        func version(_ sequence: UInt64) -> ResultsVersion {
+            ResultsVersion(origin: origin, sequence: sequence)
         }
         switch item {
-        case .whole(let point):
-            return ResultsUpdate(version: version(point), wholeResultsOf: point.storage)
-        case .changes(let changes, let point):
-            return ResultsUpdate(version: version(point), base: version(base!), changes: changes, after: point.storage)
-        case .catchUp(let from, let to):
+        case .whole(let results):
+            return ResultsUpdate(version: version(results.sequence), wholeResultsOf: results.storage)
+        case .changes(let delivered):
             return ResultsUpdate(
-                version: version(to), base: version(from), changes: from.changeSet(to: to), after: to.storage)
+                version: version(delivered.sequence), base: version(delivered.sequence - 1),
+                changes: delivered.changes, inserted: delivered.inserted, updated: delivered.updated)
+        case .catchUp(let from):
+            guard let catchUp = resolve(from) else { return nil }
+            guard let earlier = catchUp.earlier else {
+                return ResultsUpdate(version: version(catchUp.sequence), wholeResultsOf: catchUp.now)
+            }
+            let changes = _VersionDiff.changeSet(from: earlier, to: catchUp.now, isRebuilt: catchUp.isRebuilt)
+            return ResultsUpdate(
+                version: version(catchUp.sequence), base: version(from!), changes: changes, after: catchUp.now)
         }
+    }
+}
+
+/// The two results of a catch-up, worked out under the controller's lock; their change set is computed
+/// outside it.
+@usableFromInline struct _CatchUp<Entity: FetchableEntity>: Sendable {
+    /// The results of the version caught up from; `nil` for the whole results.
+    @usableFromInline let earlier: _SectionedStorage<Entity>?
+    /// The results the observers have, and their version.
+    @usableFromInline let now: _SectionedStorage<Entity>
+    @usableFromInline let sequence: UInt64
+    /// Whether a rebuild lies between the two.
+    @usableFromInline let isRebuilt: Bool
+
+    @inlinable init(
+        earlier: _SectionedStorage<Entity>?, now: _SectionedStorage<Entity>, sequence: UInt64, isRebuilt: Bool
+    ) {
+        self.earlier = earlier
+        self.now = now
+        self.sequence = sequence
+        self.isRebuilt = isRebuilt
     }
 }

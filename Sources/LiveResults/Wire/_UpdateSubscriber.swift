@@ -1,34 +1,34 @@
 /// One update stream: what it has not read yet, bounded, and its waiting consumer.
 ///
 /// The controller pushes each version under its own lock (then this one's); the consumer takes them
-/// under this lock alone and turns them into ``ResultsUpdate``s outside it, so reading the entities of
-/// an update never holds the controller.
+/// under this lock alone and turns them into ``ResultsUpdate``s outside it. A catch-up is worked out
+/// when it is read (``ResultsUpdates/Iterator/next()``), under the controller's lock, to the version the
+/// observers have then: it absorbs every version pushed before it is read.
 ///
 /// A consumer that falls behind by more than `bufferLimit` versions never makes the stream hold more:
-/// what it has not read is replaced by one catch-up from the last version it read to the newest, and
-/// later versions extend that catch-up until it is read. Nothing is lost, nothing grows.
+/// what it has not read is replaced by one catch-up from the last version it read. Nothing is lost,
+/// nothing grows.
 @usableFromInline final class _UpdateSubscriber<Entity: FetchableEntity>: Sendable {
     /// What the consumer gets next.
+    ///
+    /// Each payload is one object, shared by every stream: an enum whose payloads were the change set and
+    /// the arrays themselves was copied and destroyed through generic, unspecialized value witnesses,
+    /// some 5,000 instructions per version and stream (session 13).
     @usableFromInline enum Item: Sendable {
-        /// The whole results.
-        case whole(_VersionPoint<Entity>)
-        /// A delivered change set, from the version before it.
-        case changes(ChangeSet<Entity>, _VersionPoint<Entity>)
-        /// The change set composed from one version to another.
-        case catchUp(from: _VersionPoint<Entity>, to: _VersionPoint<Entity>)
-
-        @inlinable var target: _VersionPoint<Entity> {
-            switch self {
-            case .whole(let point), .changes(_, let point), .catchUp(_, let point): point
-            }
-        }
+        /// The whole results of a version.
+        case whole(_VersionResults<Entity>)
+        /// A delivered change set and what a stream's update carries with it.
+        case changes(_VersionChanges<Entity>)
+        /// The change set from version `from` to the version the observers have when it is read; the whole
+        /// results then when `from` is `nil` or no longer held.
+        case catchUp(from: UInt64?)
     }
 
     @usableFromInline struct State: Sendable {
         @usableFromInline var queue: [Item?] = []
         @usableFromInline var head = 0
         /// The version the consumer has once it applied what it took.
-        @usableFromInline var taken: _VersionPoint<Entity>?
+        @usableFromInline var taken: UInt64?
         @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
         /// No version comes any more (the controller is gone): what is queued is still read.
         @usableFromInline var isEnded = false
@@ -52,39 +52,48 @@
         state.withLock { $0.queue = [item] }
     }
 
-    /// Queues a delivered change set and the version after it, or folds it into a catch-up.
+    /// Queues a delivered change set, or lets a catch-up that waits absorb it.
     ///
     /// - Returns: The consumer to resume, if it waits, and whether the backlog was replaced by a catch-up.
-    @inlinable func push(
-        _ changes: ChangeSet<Entity>, _ point: _VersionPoint<Entity>
-    ) -> (waiter: UnsafeContinuation<Void, Never>?, collapsed: Bool) {
+    @inlinable func push(_ item: Item) -> (waiter: UnsafeContinuation<Void, Never>?, collapsed: Bool) {
         state.withLock { state in
             guard !state.isEnded && !state.isCancelled else { return (nil, false) }
             var collapsed = false
-            if state.pendingCount > 0, case .catchUp(let from, _) = state.queue[state.queue.count - 1] {
-                state.queue[state.queue.count - 1] = .catchUp(from: from, to: point)
+            if state.pendingCount > 0, case .catchUp = state.queue[state.queue.count - 1] {
+                // Absorbed: the catch-up goes to the version the observers have when it is read.
             } else if state.pendingCount >= bufferLimit {
-                let replacement: Item
+                let from: UInt64?
                 switch state.queue[state.head]! {
-                case .whole: replacement = .whole(point)
-                case .catchUp(let from, _): replacement = .catchUp(from: from, to: point)
-                case .changes: replacement = .catchUp(from: state.taken!, to: point)
+                case .whole: from = nil
+                case .catchUp(let earlier): from = earlier
+                case .changes: from = state.taken
                 }
-                state.queue = [replacement]
+                state.queue = [.catchUp(from: from)]
                 state.head = 0
                 collapsed = true
             } else {
-                state.queue.append(.changes(changes, point))
+                state.queue.append(item)
             }
             defer { state.waiter = nil }
             return (state.waiter, collapsed)
         }
     }
 
-    /// Takes the next item and the version the consumer had before it, or `nil` when none is queued.
+    /// Settles a catch-up taken from the queue at version `sequence`, the observers' version: drops what
+    /// was queued since (the catch-up covers it). Called under the controller's lock.
+    @inlinable func settle(at sequence: UInt64) {
+        state.withLock { state in
+            state.queue.removeAll(keepingCapacity: true)
+            state.head = 0
+            state.taken = sequence
+        }
+    }
+
+    /// Takes the next item, or `nil` when none is queued. A catch-up is settled by the caller
+    /// (``settle(at:)``).
     ///
-    /// - Returns: `.some(nil)` when the stream is over.
-    @inlinable func take() -> (item: Item, base: _VersionPoint<Entity>?)?? {
+    /// - Returns: The item and the version the consumer had before it; `.some(nil)` when the stream is over.
+    @inlinable func take() -> (item: Item, base: UInt64?)?? {
         state.withLock { state in
             if state.isCancelled { return .some(nil) }
             guard state.pendingCount > 0 else { return state.isEnded ? .some(nil) : nil }
@@ -95,8 +104,13 @@
                 state.queue.removeAll(keepingCapacity: true)
                 state.head = 0
             }
-            defer { state.taken = item.target }
-            return (item, state.taken)
+            let base = state.taken
+            switch item {
+            case .whole(let results): state.taken = results.sequence
+            case .changes(let changes): state.taken = changes.sequence
+            case .catchUp: break
+            }
+            return (item, base)
         }
     }
 
@@ -138,5 +152,33 @@
             return state.waiter
         }
         waiter?.resume()
+    }
+}
+
+/// The whole results of a version, as an update stream's first item.
+@usableFromInline final class _VersionResults<Entity: FetchableEntity>: Sendable {
+    @usableFromInline let storage: _SectionedStorage<Entity>
+    @usableFromInline let sequence: UInt64
+
+    @inlinable init(_ storage: _SectionedStorage<Entity>, sequence: UInt64) {
+        self.storage = storage
+        self.sequence = sequence
+    }
+}
+
+/// A delivered change set, from the version before `sequence`, with the entities its inserted and updated
+/// items carry, in the change set's order: taken once per version, under the controller's lock, for every
+/// stream.
+@usableFromInline final class _VersionChanges<Entity: FetchableEntity>: Sendable {
+    @usableFromInline let changes: ChangeSet<Entity>
+    @usableFromInline let inserted: [Entity]
+    @usableFromInline let updated: [Entity]
+    @usableFromInline let sequence: UInt64
+
+    @inlinable init(_ changes: ChangeSet<Entity>, inserted: [Entity], updated: [Entity], sequence: UInt64) {
+        self.changes = changes
+        self.inserted = inserted
+        self.updated = updated
+        self.sequence = sequence
     }
 }

@@ -299,7 +299,7 @@ enum EventHarness {
 
     /// The first `count` elements of `stream`, or fewer if they do not arrive in time.
     static func collect<Element: Sendable>(
-        _ count: Int, from stream: AsyncStream<Element>, timeout: Duration = .seconds(10)
+        _ count: Int, from stream: some AsyncSequence<Element, Never> & Sendable, timeout: Duration = .seconds(10)
     ) async -> [Element] {
         await withTaskGroup(of: [Element]?.self) { group in
             group.addTask {

@@ -23,7 +23,7 @@ public enum ObserverKind: String, CaseIterable, Sendable {
 @MainActor public final class AttachedObserver {
     public let kind: ObserverKind
     private let delegate = CountingDelegate()
-    private var iterator: AsyncStream<ChangeSet<Row>>.AsyncIterator?
+    private var iterator: ResultsChanges<Row>.Iterator?
     private var subscription: EventSubscription?
     /// The change sets the `changes` sequence holds and `drain()` has not read yet.
     private var unread = 0
