@@ -169,11 +169,17 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// Delivers queued change sets in order, one thread at a time, outside the lock.
     @inlinable func deliverPending() {
         var next = _state.withLock { $0.nextDelivery(starting: true) }
-        while let delivery = next {
-            for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
-            delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
+        // Each delivery is moved out of `next`, not copied, and destroyed once.
+        while let delivery = next.take() {
+            deliver(delivery)
             next = _state.withLock { $0.nextDelivery(starting: false) }
         }
+    }
+
+    /// Hands one change set to the `changes` subscriptions, then to the delegate.
+    @inlinable func deliver(_ delivery: borrowing _CollapsibleView<Entity>.Delivery) {
+        for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
+        delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
     }
 
     deinit {
