@@ -55,8 +55,9 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         let deliver: @Sendable () -> Void = { [weak self] in self?.deliverPending() }
         let transform = controller._addQueueObserver { [weak state = _state] changes, storage in
             let queued = state?.withLock { view in
+                view.state.follow(changes)
                 // Without observers there is no change set to make: reads take the controller's results.
-                view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
+                return view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
             }
             return queued == true ? deliver : nil
         }

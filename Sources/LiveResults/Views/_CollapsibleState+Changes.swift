@@ -40,6 +40,7 @@ extension _CollapsibleState {
     @inlinable mutating func take(_ changes: ChangeSet<Entity>, after new: _SectionedStorage<Entity>) -> ChangeSet<
         Entity
     > {
+        if let display = displayedSingleChange(changes, after: new) { return display }
         if expandsEverySection(touchedBy: changes, in: new) { return changes }
         var diff = _DisplayDiff(changes, after: new)
         return diff.run(presenting: &self)
@@ -83,7 +84,7 @@ extension _CollapsibleState {
         _ section: Int?, in new: _SectionedStorage<Entity>, after expanded: inout Int
     ) -> Bool {
         guard let section, section != expanded else { return true }
-        guard !presentation(of: new.sections[section].name).isCollapsed else { return false }
+        guard showing(ofNew: section, new) == .all else { return false }
         expanded = section
         return true
     }

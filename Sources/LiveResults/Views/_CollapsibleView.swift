@@ -3,9 +3,11 @@
 @usableFromInline struct _CollapsibleView<Entity: FetchableEntity>: Sendable {
     /// A change set waiting for delivery, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
-        @usableFromInline var changes: ChangeSet<Entity>
-        @usableFromInline var delegate: (any CollapsibleSectionsDelegate<Entity>)?
-        @usableFromInline var changeSubscribers: [_ChangeSubscriber<Entity>]
+        // `let`: with `var` fields, the compiler made each delivery in a temporary, copied it into its slot
+        // and destroyed the temporary.
+        @usableFromInline let changes: ChangeSet<Entity>
+        @usableFromInline let delegate: (any CollapsibleSectionsDelegate<Entity>)?
+        @usableFromInline let changeSubscribers: [_ChangeSubscriber<Entity>]
 
         @inlinable init(
             changes: __owned ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
