@@ -48,13 +48,14 @@ extension _CollapsibleState {
     }
 
     /// The display's change set of a change set that moves, inserts or deletes at most one item (what a single
-    /// event makes), when every section it touches is expanded or collapsed without a limit; `nil` otherwise,
-    /// for ``_DisplayDiff``, which gives the same change set for the change sets this one takes.
+    /// event makes), when every section it touches is expanded, collapsed without a limit, or collapsed with a
+    /// limit and touched only past the items it displays before and after; `nil` otherwise, for
+    /// ``_DisplayDiff``, which gives the same change set for the change sets this one takes.
     ///
-    /// Such sections display all of their items or none, whatever their number, so no item crosses the end of
-    /// the displayed ones: the changes in expanded sections stay as they are, those in collapsed ones go, an
-    /// item moving between an expanded and a collapsed section is inserted or deleted, and a collapsed section
-    /// that exists before and after is updated when its number of items changes.
+    /// In such sections no item crosses the end of the displayed ones: the changes in expanded sections stay
+    /// as they are, those in collapsed ones go, an item moving between an expanded and a collapsed section is
+    /// inserted or deleted, and a collapsed section that exists before and after is updated when its number of
+    /// items (so of hidden items) changes.
     ///
     /// - Complexity: O(log *n*) per section the change set touches; it allocates only the change set it returns.
     @inlinable mutating func displayedSingleChange(
@@ -71,28 +72,66 @@ extension _CollapsibleState {
         let insertedSection = changes.insertedItems.isEmpty ? -1 : changes.insertedItems[0][0]
         let hasMove = !changes.movedItems.isEmpty
         let (fromSection, toSection) = hasMove ? (changes.movedItems[0].from[0], changes.movedItems[0].to[0]) : (-1, -1)
+        // The new indices of the sections of the deleted item and of the moved item's origin, if they remain.
+        let deletedFrom = deletedSection >= 0 ? indices.new(ofOld: deletedSection) : nil
+        let origin = hasMove ? indices.new(ofOld: fromSection) : nil
+        /// How many items the change adds to the section at the new index `section`: -1, 0 or 1.
+        func added(to section: Int) -> Int {
+            var added = (insertedSection == section ? 1 : 0) - (deletedFrom == section ? 1 : 0)
+            if hasMove && origin != toSection { added += (toSection == section ? 1 : 0) - (origin == section ? 1 : 0) }
+            return added
+        }
+        // A section collapsed with a limit counts as showing nothing when it shows the same first items before
+        // and after and the item is past them (else `_DisplayDiff` works out which items cross its end).
         var deleted = Showing.all
         if deletedSection >= 0 {
             deleted = showing(ofOld: deletedSection, changes, indices, new)
-            guard deleted != .limited else { return nil }
+            if deleted == .limited {
+                guard let section = deletedFrom,
+                    isHiddenByLimit(changes.deletedItems[0][1], ofNew: section, added: added(to: section), new)
+                else { return nil }
+                deleted = .none
+            }
         }
         var inserted = Showing.all
         if insertedSection >= 0 {
             inserted = showing(ofNew: insertedSection, new)
-            guard inserted != .limited else { return nil }
+            if inserted == .limited {
+                guard indices.old(ofNew: insertedSection) != nil,
+                    isHiddenByLimit(
+                        changes.insertedItems[0][1], ofNew: insertedSection, added: added(to: insertedSection), new)
+                else { return nil }
+                inserted = .none
+            }
         }
         var (from, to) = (Showing.all, Showing.all)
         if hasMove {
             from = showing(ofOld: fromSection, changes, indices, new)
             to = showing(ofNew: toSection, new)
-            guard from != .limited && to != .limited else { return nil }
+            if from == .limited {
+                guard let section = origin,
+                    isHiddenByLimit(changes.movedItems[0].from[1], ofNew: section, added: added(to: section), new)
+                else { return nil }
+                from = .none
+            }
+            if to == .limited {
+                guard indices.old(ofNew: toSection) != nil,
+                    isHiddenByLimit(changes.movedItems[0].to[1], ofNew: toSection, added: added(to: toSection), new)
+                else { return nil }
+                to = .none
+            }
         }
         // Whether the updated items are displayed before and after: all of them or none, else `nil`.
         var updatesShow: Bool?
         for index in changes.updatedItems.indices {
             let section = changes.updatedItems[index][0]
-            let showing = showing(ofNew: section, new)
-            guard showing != .limited else { return nil }
+            var showing = showing(ofNew: section, new)
+            if showing == .limited {
+                guard indices.old(ofNew: section) != nil,
+                    isHiddenByLimit(changes.updatedItems[index][1], ofNew: section, added: added(to: section), new)
+                else { return nil }
+                showing = .none
+            }
             let wasShown: Bool
             if hasMove && section == toSection && changes.movedItems[0].to == changes.updatedItems[index] {
                 wasShown = from == .all
@@ -149,7 +188,6 @@ extension _CollapsibleState {
                 display.insertedItemIDs = changes.movedItemIDs
             default: break
             }
-            let origin = indices.new(ofOld: fromSection)
             if origin != toSection {
                 if from == .none { shrunk = origin }
                 if to == .none, indices.old(ofNew: toSection) != nil { grown = toSection }
@@ -168,6 +206,20 @@ extension _CollapsibleState {
         case (nil, nil): break
         }
         return display
+    }
+
+    /// Whether the item at `item` of the section at the new index `section` of `new`, collapsed with a limit,
+    /// is hidden before and after a change that adds `added` items to the section (-1, 0 or 1): the section
+    /// has more items than the limit's `maximum` on both sides, so it displays its first `whenExceeding` on
+    /// both, and `item` (a position on either side) is past them, as every position the change touches in
+    /// the section is then, so no item crosses the end of the displayed ones.
+    @inlinable mutating func isHiddenByLimit(
+        _ item: Int, ofNew section: Int, added: Int, _ new: _SectionedStorage<Entity>
+    ) -> Bool {
+        let stored = new.sections[section]
+        guard let limit = presentation(of: stored.name).limit else { return false }
+        let count = stored.items.count
+        return count > limit.maximum && count - added > limit.maximum && item >= limit.whenExceeding
     }
 
     /// Lists the section at `index` of `new` as updated in `display`.
