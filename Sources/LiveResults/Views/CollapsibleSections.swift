@@ -169,11 +169,12 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
 
     /// Delivers queued change sets in order, one thread at a time, outside the lock.
     @inlinable func deliverPending() {
-        var next = _state.withLock { $0.nextDelivery(starting: true) }
-        // Each delivery is moved out of `next`, not copied, and destroyed once.
-        while let delivery = next.take() {
+        var starting = true
+        // Each delivery is bound straight from what the lock returns: moved, not copied, and destroyed once (an
+        // optional kept across iterations was destroyed, empty, twice more per delivery, through its value witness).
+        while let delivery = _state.withLock({ $0.nextDelivery(starting: starting) }) {
+            starting = false
             deliver(delivery)
-            next = _state.withLock { $0.nextDelivery(starting: false) }
         }
     }
 
