@@ -11,6 +11,8 @@
 # open `updates()` stream read after each event; its opening and whole results, counted by the mode
 # updatesBase, are subtracted instead); `observed` names the three observer modes with events, so that
 # each observed count shows beside the unobserved one, and `wire` names events, delegate and updates.
+# noop-delegate (a delegate that does nothing) and collapsible-delegate (the collapsible view of `Ratios views`
+# with such a delegate) are the two sides of the view's target; `views` names them with events.
 #
 # Needs valgrind (3.19 works with a binary stripped of its debug information, which this script makes).
 # The last-level cache simulated is 32 MB, 16-way, like the benchmark machine's L3. Counts are for the
@@ -24,6 +26,7 @@ modes=("${@:3}")
 [[ ${#modes[@]} -eq 0 ]] && modes=(events snapshots)
 [[ "${modes[*]}" == observed ]] && modes=(events delegate changes observeChanges)
 [[ "${modes[*]}" == wire ]] && modes=(events delegate updates)
+[[ "${modes[*]}" == views ]] && modes=(events noop-delegate collapsible-delegate)
 # The run each mode's count is taken relative to.
 base() { if [[ $1 == updates ]]; then echo updatesBase; else echo generate; fi; }
 bases=(generate)

@@ -15,6 +15,9 @@ import Foundation
 //   CacheProbe n events updates      the same, with an open `updates()` stream read after each event
 //   CacheProbe n events updatesBase  opens the stream and reads its whole results, applies no events
 //                                    (the baseline to subtract from `updates`)
+//   CacheProbe n events noop-delegate         the same, observed by a delegate that does nothing
+//   CacheProbe n events collapsible-delegate  the same, with the collapsible view of `Ratios views`
+//                                    (`benchmarkView(of:)`) observed by a delegate that does nothing
 //
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
@@ -27,10 +30,13 @@ final class Loaded: @unchecked Sendable {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
-    ["generate", "events", "snapshots", "updates", "updatesBase"].contains(arguments[2])
+    ["generate", "events", "snapshots", "updates", "updatesBase", "noop-delegate", "collapsible-delegate"].contains(
+        arguments[2])
         || ObserverKind(rawValue: arguments[2]) != nil
 else {
-    print("usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges|updates|updatesBase")
+    print(
+        "usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges|updates|updatesBase"
+            + "|noop-delegate|collapsible-delegate")
     exit(2)
 }
 let loaded = Loaded()
@@ -46,6 +52,16 @@ switch arguments[2] {
 case "events": print(scenario.applyEach(events), "changes")
 case "snapshots": print(scenario.applyEachTakingSnapshots(events), "changes")
 case "generate": print(events.count, "events")
+case "noop-delegate":
+    let delegate = NoOpDelegate()
+    scenario.design.controller.delegate = delegate
+    print(scenario.applyEach(events), "changes")
+    withExtendedLifetime(delegate) {}
+case "collapsible-delegate":
+    let (view, delegate) = (benchmarkView(of: scenario.design.controller), NoOpDelegate())
+    view.delegate = delegate
+    print(scenario.applyEach(events), "changes")
+    withExtendedLifetime((view, delegate)) {}
 case "updates", "updatesBase":
     // The stream is read in a task (its `next()` is asynchronous), which the main thread waits for.
     let applies = arguments[2] == "updates"

@@ -64,10 +64,7 @@ struct ViewRatios {
         let viewed = try await EventScenario<LiveResultsDesign>(count: options.medium)
         let observed = try await EventScenario<LiveResultsDesign>(count: options.medium)
         let plain = try await EventScenario<LiveResultsDesign>(count: options.medium)
-        let view = CollapsibleSections(
-            viewed.design.controller,
-            initiallyCollapsed: { $0.hasSuffix("0") || $0.hasSuffix("4") || $0.hasSuffix("8") },
-            limit: { $0.hasSuffix("4") ? SectionLimit(maximum: 10, whenExceeding: 5) : nil })
+        let view = benchmarkView(of: viewed.design.controller)
         let delegate = NoOpDelegate()
         view.delegate = delegate
         observed.design.controller.delegate = delegate

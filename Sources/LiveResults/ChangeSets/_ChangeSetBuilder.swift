@@ -25,27 +25,28 @@ import Foundation
     /// - Complexity: O(*c* log *c*) for *c* changes.
     @inlinable func build() -> ChangeSet<Entity> {
         var changes = ChangeSet<Entity>()
-        let sectionsDeleted = deletedSections.sorted { $0.index < $1.index }
-        changes.deletedSections = sectionsDeleted.map(\.index)
-        changes.deletedSectionNames = sectionsDeleted.map(\.name)
-        let sectionsInserted = insertedSections.sorted { $0.index < $1.index }
-        changes.insertedSections = sectionsInserted.map(\.index)
-        changes.insertedSectionNames = sectionsInserted.map(\.name)
-        let sectionsUpdated = updatedSections.sorted { $0.index < $1.index }
-        changes.updatedSections = sectionsUpdated.map(\.index)
-        changes.updatedSectionNames = sectionsUpdated.map(\.name)
-        (changes.deletedItems, changes.deletedItemIDs) = Self.sorted(deletedItems)
-        (changes.insertedItems, changes.insertedItemIDs) = Self.sorted(insertedItems)
-        (changes.updatedItems, changes.updatedItemIDs) = Self.sorted(updatedItems)
-        let moves = movedItems.sorted { $0.move.to < $1.move.to }
-        changes.movedItems = moves.map(\.move)
-        changes.movedItemIDs = moves.map(\.id)
+        (changes.deletedSections, changes.deletedSectionNames) = Self.split(deletedSections) { $0.0 < $1.0 }
+        (changes.insertedSections, changes.insertedSectionNames) = Self.split(insertedSections) { $0.0 < $1.0 }
+        (changes.updatedSections, changes.updatedSectionNames) = Self.split(updatedSections) { $0.0 < $1.0 }
+        (changes.deletedItems, changes.deletedItemIDs) = Self.split(deletedItems) { $0.0 < $1.0 }
+        (changes.insertedItems, changes.insertedItemIDs) = Self.split(insertedItems) { $0.0 < $1.0 }
+        (changes.updatedItems, changes.updatedItemIDs) = Self.split(updatedItems) { $0.0 < $1.0 }
+        (changes.movedItems, changes.movedItemIDs) = Self.split(movedItems) { $0.0.to < $1.0.to }
         return changes
     }
 
-    @inlinable static func sorted(_ items: [(indexPath: IndexPath, id: Entity.ID)]) -> ([IndexPath], [Entity.ID]) {
-        let items = items.sorted { $0.indexPath < $1.indexPath }
-        return (items.map(\.indexPath), items.map(\.id))
+    /// The pairs `items` sorted by `areInIncreasingOrder`, as two parallel arrays. Empty and one-element
+    /// lists, which most change sets of single events have, are neither copied nor sorted.
+    @inlinable static func split<First, Second>(
+        _ items: [(First, Second)], by areInIncreasingOrder: ((First, Second), (First, Second)) -> Bool
+    ) -> ([First], [Second]) {
+        switch items.count {
+        case 0: return ([], [])
+        case 1: return ([items[0].0], [items[0].1])
+        default:
+            let items = items.sorted(by: areInIncreasingOrder)
+            return (items.map(\.0), items.map(\.1))
+        }
     }
 
     @usableFromInline

@@ -55,8 +55,9 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         let deliver: @Sendable () -> Void = { [weak self] in self?.deliverPending() }
         let transform = controller._addQueueObserver { [weak state = _state] changes, storage in
             let queued = state?.withLock { view in
+                view.state.follow(changes)
                 // Without observers there is no change set to make: reads take the controller's results.
-                view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
+                return view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
             }
             return queued == true ? deliver : nil
         }
@@ -168,12 +169,19 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
 
     /// Delivers queued change sets in order, one thread at a time, outside the lock.
     @inlinable func deliverPending() {
-        var next = _state.withLock { $0.nextDelivery(starting: true) }
-        while let delivery = next {
-            for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
-            delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
-            next = _state.withLock { $0.nextDelivery(starting: false) }
+        var starting = true
+        // Each delivery is bound straight from what the lock returns: moved, not copied, and destroyed once (an
+        // optional kept across iterations was destroyed, empty, twice more per delivery, through its value witness).
+        while let delivery = _state.withLock({ $0.nextDelivery(starting: starting) }) {
+            starting = false
+            deliver(delivery)
         }
+    }
+
+    /// Hands one change set to the `changes` subscriptions, then to the delegate.
+    @inlinable func deliver(_ delivery: borrowing _CollapsibleView<Entity>.Delivery) {
+        for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
+        delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
     }
 
     deinit {

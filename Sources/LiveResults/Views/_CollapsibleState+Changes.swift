@@ -40,7 +40,52 @@ extension _CollapsibleState {
     @inlinable mutating func take(_ changes: ChangeSet<Entity>, after new: _SectionedStorage<Entity>) -> ChangeSet<
         Entity
     > {
+        if let display = displayedSingleChange(changes, after: new) { return display }
+        if expandsEverySection(touchedBy: changes, in: new) { return changes }
         var diff = _DisplayDiff(changes, after: new)
         return diff.run(presenting: &self)
+    }
+
+    /// Whether every section `changes` touches is expanded: they display all their items before and after,
+    /// so the display's change set is the controller's (what ``_DisplayDiff`` finds too, at a greater cost:
+    /// it collects the touched positions of each section into arrays of their own).
+    ///
+    /// It asks for the presentation of the same sections as ``_DisplayDiff`` does (each name is asked
+    /// for once, whichever way is taken), and allocates nothing.
+    ///
+    /// - Complexity: O(*k* log *n*) for the *k* changes (one section lookup per section the change set
+    ///   names, for consecutive index paths in the same section once).
+    @inlinable mutating func expandsEverySection(
+        touchedBy changes: ChangeSet<Entity>, in new: _SectionedStorage<Entity>
+    ) -> Bool {
+        for name in changes.deletedSectionNames where presentation(of: name).isCollapsed { return false }
+        for name in changes.insertedSectionNames where presentation(of: name).isCollapsed { return false }
+        let indices = SectionIndices(changes)
+        // The last section found expanded, in new coordinates: the arrays are sorted, so index paths in one
+        // section mostly follow one another.
+        var expanded = -1
+        for path in changes.insertedItems where !isExpanded(path[0], in: new, after: &expanded) { return false }
+        for path in changes.updatedItems where !isExpanded(path[0], in: new, after: &expanded) { return false }
+        for move in changes.movedItems {
+            guard isExpanded(move.to[0], in: new, after: &expanded),
+                isExpanded(indices.new(ofOld: move.from[0]), in: new, after: &expanded)
+            else { return false }
+        }
+        for path in changes.deletedItems where !isExpanded(indices.new(ofOld: path[0]), in: new, after: &expanded) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether the section at the new index `section` of `new` is expanded; `nil` (an old section that is
+    /// gone, one of the change set's `deletedSections`) counts as expanded, as does `expanded`, the last
+    /// section found so, which becomes `section` when it is.
+    @inlinable mutating func isExpanded(
+        _ section: Int?, in new: _SectionedStorage<Entity>, after expanded: inout Int
+    ) -> Bool {
+        guard let section, section != expanded else { return true }
+        guard showing(ofNew: section, new) == .all else { return false }
+        expanded = section
+        return true
     }
 }

@@ -28,6 +28,10 @@ import Foundation
     @usableFromInline let initialLimit: @Sendable (String) -> SectionLimit?
     /// Every name seen or set so far; the closures are asked once per name.
     @usableFromInline var presentations: [String: Presentation] = [:]
+    /// How each section of the results the view last took shows its items, by index, where looked up since
+    /// sections last came or went (``follow(_:)``) or a presentation last changed; `nil` elsewhere. A change
+    /// set of one event then finds its sections' presentations without hashing their names.
+    @usableFromInline var showingBySection: [Showing?] = []
 
     @inlinable init(
         initiallyCollapsed: @escaping @Sendable (String) -> Bool, limit: @escaping @Sendable (String) -> SectionLimit?
@@ -73,6 +77,7 @@ import Foundation
         var after = before
         change(&after)
         presentations[name] = after
+        showingBySection.removeAll(keepingCapacity: true)
         let (index, found) = storage.sectionIndex(named: name)
         guard found, before != after else { return ChangeSet() }
         let items = storage.sections[index].items

@@ -3,12 +3,14 @@
 @usableFromInline struct _CollapsibleView<Entity: FetchableEntity>: Sendable {
     /// A change set waiting for delivery, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
-        @usableFromInline var changes: ChangeSet<Entity>
-        @usableFromInline var delegate: (any CollapsibleSectionsDelegate<Entity>)?
-        @usableFromInline var changeSubscribers: [_ChangeSubscriber<Entity>]
+        // `let`: with `var` fields, the compiler made each delivery in a temporary, copied it into its slot
+        // and destroyed the temporary.
+        @usableFromInline let changes: ChangeSet<Entity>
+        @usableFromInline let delegate: (any CollapsibleSectionsDelegate<Entity>)?
+        @usableFromInline let changeSubscribers: [_ChangeSubscriber<Entity>]
 
         @inlinable init(
-            changes: ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
+            changes: __owned ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
             changeSubscribers: [_ChangeSubscriber<Entity>]
         ) {
             self.changes = changes
@@ -21,10 +23,19 @@
 
     @usableFromInline weak var delegate: (any CollapsibleSectionsDelegate<Entity>)?
     /// The subscriptions of ``CollapsibleSections/changes``.
-    @usableFromInline var changeSubscribers: [UInt64: _ChangeSubscriber<Entity>] = [:]
+    @usableFromInline var changeSubscribers: [UInt64: _ChangeSubscriber<Entity>] = [:] {
+        didSet { changeSubscriberList = changeSubscribers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    /// `changeSubscribers` in the order they subscribed: the array each delivery shares (rebuilt only when a
+    /// subscription comes or goes, not per change set).
+    @usableFromInline var changeSubscriberList: [_ChangeSubscriber<Entity>] = []
     @usableFromInline var nextContinuationID: UInt64 = 0
-    @usableFromInline var pending: [Delivery] = []
+    /// Change sets waiting for the delivering thread, in `pending[pendingHead..<pendingEnd]`. Taken by
+    /// moving them out of their slots, which are reused once the queue is drained (as the controller's
+    /// queue does): no copy of a delivery, and no emptying of the array per change set.
+    @usableFromInline var pending: [Delivery?] = []
     @usableFromInline var pendingHead = 0
+    @usableFromInline var pendingEnd = 0
     @usableFromInline var isDelivering = false
 
     @inlinable init(state: _CollapsibleState<Entity>) {
@@ -32,18 +43,26 @@
     }
 
     /// Whether anything observes the view's change sets.
-    @inlinable var hasObservers: Bool { delegate != nil || !changeSubscribers.isEmpty }
+    @inlinable var hasObservers: Bool { !changeSubscriberList.isEmpty || delegate != nil }
 
     /// Queues a change set of the view for its observers, if there are any.
     ///
     /// - Returns: Whether it queued one.
     @discardableResult
-    @inlinable mutating func enqueue(_ changes: ChangeSet<Entity>) -> Bool {
-        guard !changes.isEmpty, hasObservers else { return false }
-        pending.append(
-            Delivery(
-                changes: changes, delegate: delegate,
-                changeSubscribers: changeSubscribers.sorted { $0.key < $1.key }.map(\.value)))
+    @inlinable mutating func enqueue(_ changes: consuming ChangeSet<Entity>) -> Bool {
+        guard !changes.isEmpty else { return false }
+        let delegate = delegate
+        guard delegate != nil || !changeSubscriberList.isEmpty else { return false }
+        // Made in its slot: a delivery made first and then stored was copied and destroyed (outlined, merged
+        // value witnesses, a few hundred instructions each).
+        if pendingEnd < pending.count {
+            pending[pendingEnd] = Delivery(
+                changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList)
+        } else {
+            pending.append(
+                Delivery(changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList))
+        }
+        pendingEnd += 1
         return true
     }
 
@@ -59,13 +78,14 @@
             guard !isDelivering else { return nil }
             isDelivering = true
         }
-        guard pendingHead < pending.count else {
+        guard pendingHead < pendingEnd else {
             isDelivering = false
-            pending.removeAll(keepingCapacity: true)
-            pendingHead = 0
+            // Every slot was taken: they are reused from the start.
+            (pendingHead, pendingEnd) = (0, 0)
+            if pending.count > 1024 { pending = [] }
             return nil
         }
         defer { pendingHead += 1 }
-        return pending[pendingHead]
+        return pending[pendingHead].take()
     }
 }
