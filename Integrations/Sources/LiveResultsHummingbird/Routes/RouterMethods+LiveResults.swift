@@ -47,7 +47,7 @@ extension RouterMethods {
         let encoder = _UpdateEncoder<Entity>(encoder: options.encoder)
         let routes = group(path)
         routes.get { request, _ in
-            try _WholeResults.response(controller, to: request, encoder: encoder)
+            try await _WholeResults.response(controller, to: request, encoder: encoder)
         }
         routes.get("events") { request, _ in
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
