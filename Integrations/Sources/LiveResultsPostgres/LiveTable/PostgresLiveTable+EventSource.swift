@@ -83,18 +83,38 @@ extension PostgresLiveTable: EventSource {
         try await connecting { [self] connected in
             try await client.withConnection { connection in
                 connected()
-                try await connection.listen(on: names.channel.name) { notifications in
-                    listened.set()
-                    if endsFirstAttempt { coordination.firstAttemptEnded() }
-                    listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
-                    if reconnected || invalidatesFirst { subscriber.receive(.invalidated) }
-                    var batch = _TransactionBatch<Entity>()
-                    for try await notification in notifications {
-                        await receive(notification.payload, into: &batch, for: subscriber, names: names)
+                do {
+                    try await connection.listen(on: names.channel.name) { notifications in
+                        listened.set()
+                        if endsFirstAttempt { coordination.firstAttemptEnded() }
+                        listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
+                        if reconnected || invalidatesFirst { subscriber.receive(.invalidated) }
+                        var batch = _TransactionBatch<Entity>()
+                        for try await notification in notifications {
+                            await receive(notification.payload, into: &batch, for: subscriber, names: names)
+                        }
                     }
+                } catch {
+                    if !Task.isCancelled { await Self.closeBeforeRelease(connection) }
+                    throw error
                 }
+                guard !Task.isCancelled else { return }
+                await Self.closeBeforeRelease(connection)
+                throw _ListeningEnded()
             }
         }
+    }
+
+    /// Closes a listening connection that failed or ended, before `withConnection` gives it back to the pool.
+    ///
+    /// postgres-nio's pool (1.33) does not look at a connection it is given back: one that the server closed
+    /// (`pg_terminate_backend`, a restart) but whose close the pool has not been told of yet is handed to the
+    /// next request, and that request's query is written to a closed channel, its promise never completed: the
+    /// caller waits forever, with no thread busy. Once `close()` returns, the connection's close future has
+    /// completed, and with it the pool's own callback on it, registered first: the pool has dropped the
+    /// connection, and the release that follows is a no-op.
+    static func closeBeforeRelease(_ connection: PostgresConnection) async {
+        try? await connection.close()
     }
 
     /// Handles one notification: adds it to the transaction's batch, and delivers the batch when it is complete.
