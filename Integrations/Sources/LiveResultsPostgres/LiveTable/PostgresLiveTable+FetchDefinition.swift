@@ -112,7 +112,7 @@ extension PostgresLiveTable {
         let query = PostgresQuery(unsafeSQL: sql, binds: condition?.binds ?? PostgresBindings())
         return try await connecting { [self] connected in
             await coordination.fetchStarting()
-            return try await decodeRows(query, connected: connected)
+            return try await decodeRows(query, connected: connected).entities
         }
     }
 
@@ -142,29 +142,26 @@ extension PostgresLiveTable {
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         return try await connecting { [self] connected in
             if case .start = cursor { await coordination.fetchStarting() }
-            var entities: [Entity] = []
-            var lastJSON: String?
-            let rows = try await client.query(query)
-            connected()
-            for try await (json, id) in rows.decode((String, String?).self) {
-                entities.append(try decodeRow(json, id: id))
-                lastJSON = json
-            }
+            let (entities, lastJSON) = try await decodeRows(query, connected: connected)
             let next = entities.count == limit ? lastJSON.map(_PageCursor.after) : nil
             return Page(entities, next: next)
         }
     }
 
     /// Runs `query`, whose rows are a row's JSON and its id as text, and decodes the entities; calls
-    /// `connected` once the query runs.
-    func decodeRows(_ query: PostgresQuery, connected: () -> Void) async throws -> [Entity] {
+    /// `connected` once the query runs. Also returns the last row's JSON (a page's cursor).
+    func decodeRows(
+        _ query: PostgresQuery, connected: () -> Void
+    ) async throws -> (entities: [Entity], lastJSON: String?) {
         var entities: [Entity] = []
+        var lastJSON: String?
         let rows = try await client.query(query)
         connected()
         for try await (json, id) in rows.decode((String, String?).self) {
             entities.append(try decodeRow(json, id: id))
+            lastJSON = json
         }
-        return entities
+        return (entities, lastJSON)
     }
 
     /// Decodes one row's JSON.
