@@ -1,4 +1,9 @@
+import Logging
 import Synchronization
+
+/// The logger of the queries the table runs on a connection it leases (the trigger's statements, `LISTEN`):
+/// their failures are thrown, and the client logs its own way.
+let _silentLogger = Logger(label: "LiveResultsPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
 extension PostgresLiveTable {
     /// Runs `operation`, which waits for a connection from ``client`` and calls `connected` once it has

@@ -46,13 +46,15 @@ extension PostgresLiveTable: EventSource {
             subscriber.reportMalformedEvent(error)
             return
         }
+        let delivery = _NotificationDelivery(table: self, subscriber: subscriber, names: names)
+        defer { delivery.stop() }
         while !Task.isCancelled {
             let listened = _Flag()
             let failure: any Error
             do {
                 try await listenOnce(
-                    for: subscriber, names: names, reconnected: listenedBefore,
-                    invalidatesFirst: invalidatesFirst, endsFirstAttempt: firstAttempt, listened: listened)
+                    for: delivery, names: names, reconnected: listenedBefore, invalidatesFirst: invalidatesFirst,
+                    endsFirstAttempt: firstAttempt, listened: listened)
                 failure = _ListeningEnded()
             } catch {
                 failure = error
@@ -75,34 +77,50 @@ extension PostgresLiveTable: EventSource {
         }
     }
 
-    /// One attempt: leases a connection, listens, and handles notifications until the connection is lost.
+    /// One attempt: leases a connection, listens, and lets `delivery` handle its notifications until the
+    /// connection is lost or the task is cancelled.
+    ///
+    /// The notifications are handled by a listener closure on the connection's event loop (postgres-nio's
+    /// `addListener`) rather than its `AsyncSequence`: see ``_NotificationDelivery``.
     private func listenOnce(
-        for subscriber: EventSubscriber<Entity>, names: _TableNames, reconnected: Bool, invalidatesFirst: Bool,
+        for delivery: _NotificationDelivery<Entity>, names: _TableNames, reconnected: Bool, invalidatesFirst: Bool,
         endsFirstAttempt: Bool, listened: _Flag
     ) async throws {
         try await connecting { [self] connected in
             try await client.withConnection { connection in
                 connected()
+                let number = delivery.startConnection()
+                // postgres-nio sends its own `LISTEN` for the listener; the one below says whether it worked, or why not.
+                let listener = connection.addListener(channel: names.channel.name) { _, notification in
+                    delivery.receive(notification.payload, connection: number)
+                }
                 do {
-                    try await connection.listen(on: names.channel.name) { notifications in
-                        listened.set()
-                        if endsFirstAttempt { coordination.firstAttemptEnded() }
-                        listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
-                        if reconnected || invalidatesFirst { subscriber.receive(.invalidated) }
-                        var batch = _TransactionBatch<Entity>()
-                        for try await notification in notifications {
-                            await receive(notification.payload, into: &batch, for: subscriber, names: names)
-                        }
-                    }
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "LISTEN \(names.channel.sql)"), logger: _silentLogger)
+                    listened.set()
+                    if endsFirstAttempt { coordination.firstAttemptEnded() }
+                    listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
+                    if reconnected || invalidatesFirst { delivery.invalidate() }
+                    await Self.waitUntilClosedOrCancelled(connection)
                 } catch {
+                    listener.stop()
                     if !Task.isCancelled { await Self.closeBeforeRelease(connection) }
                     throw error
                 }
+                // Stopping the listener sends `UNLISTEN` on a connection that goes back to the pool.
+                listener.stop()
                 guard !Task.isCancelled else { return }
                 await Self.closeBeforeRelease(connection)
                 throw _ListeningEnded()
             }
         }
+    }
+
+    /// Returns when the connection closes or the task is cancelled.
+    static func waitUntilClosedOrCancelled(_ connection: PostgresConnection) async {
+        let closed = _Latch<Void>()
+        connection.closeFuture.whenComplete { _ in closed.open(with: ()) }
+        await closed.value(orOnCancellation: ())
     }
 
     /// Closes a listening connection that failed or ended, before `withConnection` gives it back to the pool.
@@ -117,114 +135,11 @@ extension PostgresLiveTable: EventSource {
         try? await connection.close()
     }
 
-    /// Handles one notification: adds it to the transaction's batch, and delivers the batch when it is complete.
-    func receive(
-        _ payload: String, into batch: inout _TransactionBatch<Entity>, for subscriber: EventSubscriber<Entity>,
-        names: _TableNames
-    ) async {
-        // Markers are half of the notifications: read without a JSON decoder when they have the trigger's form.
-        if let transaction = _Notification.commitMarkerTransaction(payload) {
-            if batch.isCompleted(by: transaction) { await deliver(batch.take(), to: subscriber, names: names) }
-            await deliver(batch.take(), to: subscriber, names: names)
-            return
-        }
-        let data = Data(payload.utf8)
-        let notification: _Notification
-        // With the table decoder's key strategy left alone (or snake case), one pass decodes the payload and
-        // its row; a custom key strategy only sees the row, in a second pass.
-        var row: Result<Entity, any Error>?
-        do {
-            if usesPlainKeys {
-                let decoded = try decoder.decode(_Payload<Entity>.self, from: data)
-                notification = decoded.notification
-                row = decoded.row
-            } else {
-                notification = try JSONDecoder().decode(_Notification.self, from: data)
-                if notification.hasRow { row = Result { try decoder.decode(_RowBox<Entity>.self, from: data).row } }
-            }
-        } catch {
-            subscriber.reportMalformedEvent(
-                PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
-            return
-        }
-        let transaction = notification.transaction
-        if batch.isCompleted(by: transaction) {
-            await deliver(batch.take(), to: subscriber, names: names)
-        }
-        guard let operation = _Notification.Operation(rawValue: notification.operation) else {
-            subscriber.reportMalformedEvent(PostgresLiveTableError.unknownOperation(notification.operation))
-            return
-        }
-        switch operation {
-        case .commit:
-            await deliver(batch.take(), to: subscriber, names: names)
-        case .truncate:
-            batch.append(.event(.invalidated), of: transaction)
-            await deliver(batch.take(), to: subscriber, names: names)
-        case .insert, .update, .delete:
-            guard let rawID = notification.id else {
-                subscriber.reportMalformedEvent(
-                    PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: nil))
-                return
-            }
-            switch (operation, row) {
-            case (.insert, .success(let entity)?), (.update, .success(let entity)?):
-                batch.append(.event(operation == .insert ? .inserted(entity) : .updated(entity)), of: transaction)
-            case (.insert, .failure(let error)?), (.update, .failure(let error)?):
-                subscriber.reportMalformedEvent(
-                    PostgresLiveTableError.undecodableRow(id: rawID.description, underlying: error))
-            default:
-                // A deletion, or a row too large for its notification: the id is all there is.
-                let id: Entity.ID
-                do {
-                    id = try decoder.decode(Entity.ID.self, from: JSONEncoder().encode(rawID))
-                } catch {
-                    subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableID(underlying: error))
-                    return
-                }
-                batch.append(
-                    operation == .delete
-                        ? .event(.deleted(id)) : .fetch(id: id, rawID: rawID, isInsert: operation == .insert),
-                    of: transaction)
-            }
-        }
-    }
-
-    /// Delivers a transaction's items as one batch of events, after fetching the rows they lack.
-    func deliver(_ items: [_TransactionBatch<Entity>.Item], to subscriber: EventSubscriber<Entity>, names: _TableNames)
-        async
-    {
-        guard !items.isEmpty else { return }
-        let wanted = _TransactionBatch<Entity>.rowsToFetch(items, idColumn: names.idColumn.name)
-        var fetched: [Entity.ID: Entity] = [:]
-        if !wanted.isEmpty {
-            do {
-                for entity in try await fetchRows(identifiedBy: wanted, names: names, subscriber: subscriber) {
-                    fetched[entity.id] = entity
-                }
-            } catch {
-                listenerEvents?(.rowFetchFailed(error))
-                subscriber.receive(.invalidated)
-                return
-            }
-        }
-        let events = items.map { item -> EntityEvent<Entity> in
-            switch item {
-            case .event(let event): event
-            case .fetch(let id, _, let isInsert):
-                // A row that is gone was deleted since; its own notification follows.
-                fetched[id].map { isInsert ? .inserted($0) : .updated($0) } ?? .deleted(id)
-            }
-        }
-        subscriber.receive(events)
-    }
-
-    /// Fetches the rows whose ids `rows` holds (`[{"idColumn": id}, …]`), in one query; a row that does not
-    /// decode is reported as malformed and left out.
-    func fetchRows(identifiedBy rows: [_JSONValue], names: _TableNames, subscriber: EventSubscriber<Entity>)
+    /// Fetches the rows whose ids the JSON array `json` holds (`[{"idColumn": id}, …]`), in one query; a row
+    /// that does not decode is reported as malformed and left out.
+    func fetchRows(identifiedBy json: String, names: _TableNames, subscriber: EventSubscriber<Entity>)
         async throws -> [Entity]
     {
-        let json = String(decoding: try JSONEncoder().encode(rows), as: UTF8.self)
         let row = Self.rowAlias
         let id = names.idColumn.sql
         var binds = PostgresBindings()
@@ -250,10 +165,4 @@ extension PostgresLiveTable: EventSource {
 /// The notifications of a listening connection ended without an error: the connection closed.
 struct _ListeningEnded: Error, CustomStringConvertible {
     var description: String { "the listening connection closed" }
-}
-
-extension _JSONValue: CustomStringConvertible {
-    var description: String {
-        (try? JSONEncoder().encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-    }
 }

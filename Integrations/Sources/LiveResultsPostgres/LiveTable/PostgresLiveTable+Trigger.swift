@@ -29,12 +29,11 @@ extension PostgresLiveTable {
 
     /// Runs `statements` in one transaction.
     private func run(_ statements: [PostgresQuery]) async throws {
-        let logger = Logger(label: "LiveResultsPostgres", factory: { _ in SwiftLogNoOpLogHandler() })
         try await connecting { [self] connected in
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.withTransaction(logger: _silentLogger) { connection in
                 connected()
                 for statement in statements {
-                    try await connection.query(statement, logger: logger)
+                    try await connection.query(statement, logger: _silentLogger)
                 }
             }
         }

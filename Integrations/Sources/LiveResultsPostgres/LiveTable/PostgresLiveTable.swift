@@ -51,8 +51,6 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     let names: Result<_TableNames, PostgresLiveTableError>
     let listenerEvents: (@Sendable (PostgresListenerEvent) -> Void)?
     let coordination = _FetchCoordination()
-    /// Whether the decoder's key strategy leaves the payload's own keys alone (anything but `.custom`).
-    let usesPlainKeys: Bool
 
     /// Creates the live form of a table. Nothing is sent to the server until it is used.
     ///
@@ -95,7 +93,6 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         self.idColumn = idColumn
         self.channel = channel
         self.decoder = decoder
-        if case .custom = decoder.keyDecodingStrategy { usesPlainKeys = false } else { usesPlainKeys = true }
         self.reconnectBackoff = reconnectBackoff
         self.diagnostics = diagnostics
         self.listenerEvents = listenerEvents

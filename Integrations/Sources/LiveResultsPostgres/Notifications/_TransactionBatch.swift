@@ -1,37 +1,69 @@
-import LiveResults
+import Foundation
 
-/// The events of one transaction's notifications, gathered until the transaction's `commit` marker (or a
-/// notification of another transaction) says that they are all there.
+/// The notifications of one transaction, gathered until the last of them (`end`, or format 1's `commit`
+/// marker) or a notification of another transaction says that they are all there.
 ///
 /// Notifications of one transaction arrive together, in the order they were sent, after it committed:
 /// PostgreSQL queues a transaction's notifications in one piece at commit, in commit order. So the batch
-/// of a transaction is complete at its marker; a notification of another transaction completes it too
-/// (for notifications sent without a marker, by hand or by an older trigger).
-struct _TransactionBatch<Entity: FetchableEntity & Decodable>: Sendable where Entity.ID: Decodable {
-    /// An event, or a row to fetch because it was too large for its notification.
+/// of a transaction is complete at its last notification; a notification of another transaction completes
+/// it too (for notifications sent without `end`, by hand).
+struct _TransactionBatch: Sendable {
+    /// What one notification asks for, decoded only when its batch is delivered.
     enum Item: Sendable {
-        case event(EntityEvent<Entity>)
-        case fetch(id: Entity.ID, rawID: _JSONValue, isInsert: Bool)
+        /// A `TRUNCATE`, or a reconnection: the subscriber is sent `invalidated`.
+        case invalidated
+        /// An inserted or updated row; `id` is the id's JSON, for messages.
+        case row(_Notification.Row, isInsert: Bool, id: String)
+        /// A deleted row's id, as JSON.
+        case deleted(id: String)
+        /// A row too large for its notification, to fetch by its id (JSON).
+        case fetch(id: String, isInsert: Bool)
+
+        var needsFetch: Bool {
+            if case .fetch = self { true } else { false }
+        }
     }
 
     /// The transaction the items belong to.
-    private(set) var transaction: String?
+    private var transaction: String?
     /// The items, in the order of their notifications.
-    private(set) var items: [Item] = []
+    private var items: [Item] = []
 
-    /// Whether a notification of `transaction` completes the batch gathered so far (it belongs to another).
-    func isCompleted(by transaction: String) -> Bool {
-        self.transaction != nil && self.transaction != transaction
+    /// Adds a notification, and returns the batches it completed (none, one, or two: the previous
+    /// transaction's and its own), or the error that makes it malformed (the batches it completed still
+    /// are).
+    mutating func add(_ notification: _Notification, payload: String) -> (
+        completed: [[Item]], error: PostgresLiveTableError?
+    ) {
+        var completed: [[Item]] = []
+        if transaction != nil, transaction != notification.transaction { completed.append(take()) }
+        let error = append(notification, payload: payload)
+        if notification.endsTransaction || notification.operation == "commit" || notification.operation == "truncate" {
+            completed.append(take())
+        }
+        return (completed.filter { !$0.isEmpty }, error)
     }
 
-    /// Adds an item of `transaction`.
-    mutating func append(_ item: Item, of transaction: String) {
-        self.transaction = transaction
+    private mutating func append(_ notification: _Notification, payload: String) -> PostgresLiveTableError? {
+        guard let operation = _Notification.Operation(rawValue: notification.operation) else {
+            return .unknownOperation(notification.operation)
+        }
+        let item: Item
+        switch (operation, notification.id, notification.row) {
+        case (.commit, _, _): return nil
+        case (.truncate, _, _): item = .invalidated
+        case (_, nil, _): return .malformedNotification(payload: String(payload.prefix(200)), underlying: nil)
+        case (.delete, let id?, _): item = .deleted(id: id)
+        case (_, let id?, let row?): item = .row(row, isInsert: operation == .insert, id: id)
+        case (_, let id?, nil): item = .fetch(id: id, isInsert: operation == .insert)
+        }
+        transaction = notification.transaction
         items.append(item)
+        return nil
     }
 
     /// Takes the items gathered, leaving the batch empty.
-    mutating func take() -> [Item] {
+    private mutating func take() -> [Item] {
         defer {
             items = []
             transaction = nil
@@ -39,13 +71,16 @@ struct _TransactionBatch<Entity: FetchableEntity & Decodable>: Sendable where En
         return items
     }
 
-    /// The rows to fetch, each once, as the JSON array that `json_populate_recordset` reads.
-    static func rowsToFetch(_ items: [Item], idColumn: String) -> [_JSONValue] {
-        var seen = Set<_JSONValue>()
-        var rows: [_JSONValue] = []
-        for case .fetch(_, let rawID, _) in items where seen.insert(rawID).inserted {
-            rows.append(.object([idColumn: rawID]))
+    /// The rows to fetch, each once, as the JSON array that `json_populate_recordset` reads
+    /// (`[{"id":42},…]`), or `nil` when there are none.
+    static func rowsToFetch(_ items: [Item], idColumn: String) -> String? {
+        var seen = Set<String>()
+        var rows: [String] = []
+        // The column's name as a JSON string; an id is JSON already.
+        let key = String(decoding: (try? JSONEncoder().encode(idColumn)) ?? Data(), as: UTF8.self)
+        for case .fetch(let id, _) in items where seen.insert(id).inserted {
+            rows.append("{\(key):\(id)}")
         }
-        return rows
+        return rows.isEmpty ? nil : "[\(rows.joined(separator: ","))]"
     }
 }

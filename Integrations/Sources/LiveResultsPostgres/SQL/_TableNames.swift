@@ -32,11 +32,18 @@ struct _TableNames: Sendable {
     /// The trigger function: one per table and channel, in the table's schema.
     var function: String { qualified(try! _QuotedIdentifier("liveresults_notify_\(key)")) }
 
-    /// The row trigger (`AFTER INSERT OR UPDATE OR DELETE … FOR EACH ROW`).
+    /// The row trigger (`AFTER INSERT OR UPDATE OR DELETE … FOR EACH ROW`), which counts the deferred firings to come.
     var rowTrigger: String { "\"liveresults_\(key)_rows\"" }
 
-    /// The deferred constraint trigger that marks the end of a transaction's notifications.
-    var commitTrigger: String { "\"liveresults_\(key)_commit\"" }
+    /// The deferred constraint trigger that sends the rows' notifications at commit, the last one marked.
+    ///
+    /// Its name sorts after ``rowTrigger``'s: triggers on one event fire in the order of their names, and
+    /// when a session makes the constraint trigger immediate (`SET CONSTRAINTS ALL IMMEDIATE`), a row's
+    /// count must come before its notification.
+    var sendTrigger: String { "\"liveresults_\(key)_send\"" }
+
+    /// The deferred trigger of payload format 1, which sent a `commit` marker: dropped when the triggers are installed.
+    var formatOneCommitTrigger: String { "\"liveresults_\(key)_commit\"" }
 
     /// The statement trigger that reports a `TRUNCATE`.
     var truncateTrigger: String { "\"liveresults_\(key)_truncate\"" }

@@ -1,0 +1,182 @@
+import Foundation
+import LiveResults
+import Synchronization
+
+/// One subscription's notifications, from their payloads to its subscriber: gathered into transactions,
+/// then delivered one transaction at a time, in commit order, across reconnections.
+///
+/// A notification arrives on its connection's event loop. When the transaction it completes is small,
+/// carries its rows, and nothing is queued before it, it is decoded and delivered right there: a hop to a
+/// task for each transaction (a thread woken, the task resumed, an `AsyncStream` in between) cost about
+/// as much as the rest of its work at 500 transactions per second. Larger transactions, and rows too large
+/// for their notification (fetched first, with a query), go to a task, and the transactions behind them
+/// wait in the queue, so that the order stays the commit order.
+final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable where Entity.ID: Decodable {
+    typealias Item = _TransactionBatch.Item
+
+    /// Transactions of at most this many rows are delivered on the event loop; larger ones in a task, so
+    /// that the event loop, which also serves the client's other connections, is not held for long.
+    static var largestOnEventLoop: Int { 64 }
+
+    private struct State {
+        /// The transaction being gathered, on the current connection.
+        var batch = _TransactionBatch()
+        /// The current connection: notifications of an earlier one are ignored.
+        var connection = 0
+        /// Complete transactions not yet delivered, in commit order, from `head` on.
+        var queue: [[Item]] = []
+        var head = 0
+        /// Whether a thread is delivering the queue; only that thread takes from it.
+        var isDelivering = false
+        var isStopped = false
+
+        mutating func next() -> [Item]? {
+            guard !isStopped, head < queue.count else {
+                isDelivering = false
+                return nil
+            }
+            defer {
+                head += 1
+                if head == queue.count { (queue, head) = ([], 0) }
+            }
+            return queue[head]
+        }
+    }
+
+    private let state = Mutex(State())
+    private let table: PostgresLiveTable<Entity>
+    private let subscriber: EventSubscriber<Entity>
+    private let names: _TableNames
+
+    init(table: PostgresLiveTable<Entity>, subscriber: EventSubscriber<Entity>, names: _TableNames) {
+        self.table = table
+        self.subscriber = subscriber
+        self.names = names
+    }
+
+    /// A new connection listens: a transaction half-gathered on the previous one is dropped (the
+    /// `invalidated` that follows a reconnection covers it). Returns the connection's number for ``receive(_:connection:)``.
+    func startConnection() -> Int {
+        state.withLock { state in
+            state.connection += 1
+            state.batch = _TransactionBatch()
+            return state.connection
+        }
+    }
+
+    /// Handles one notification's payload, on the connection's event loop.
+    func receive(_ payload: String, connection: Int) {
+        let notification: _Notification
+        do {
+            notification = try _Notification.read(payload)
+        } catch {
+            subscriber.reportMalformedEvent(
+                PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
+            return
+        }
+        let (claimed, error) = state.withLock { state -> (Bool, PostgresLiveTableError?) in
+            guard state.connection == connection, !state.isStopped else { return (false, nil) }
+            let (completed, error) = state.batch.add(notification, payload: payload)
+            return (Self.enqueue(completed, in: &state), error)
+        }
+        if let error { subscriber.reportMalformedEvent(error) }
+        if claimed { deliverQueue() }
+    }
+
+    /// Sends `invalidated` after the transactions already queued (after a reconnection).
+    func invalidate() {
+        if state.withLock({ Self.enqueue([[.invalidated]], in: &$0) }) { deliverQueue() }
+    }
+
+    /// The subscription ended: nothing more is delivered.
+    func stop() {
+        state.withLock { state in
+            state.isStopped = true
+            state.queue = []
+            state.head = 0
+        }
+    }
+
+    /// Queues transactions; returns whether the caller is now the one to deliver the queue.
+    private static func enqueue(_ batches: [[Item]], in state: inout State) -> Bool {
+        guard !state.isStopped, !batches.isEmpty else { return false }
+        state.queue.append(contentsOf: batches)
+        guard !state.isDelivering else { return false }
+        state.isDelivering = true
+        return true
+    }
+
+    /// Delivers the queue on this thread until it is empty, or hands it to a task at the first
+    /// transaction that is large or needs a fetch.
+    private func deliverQueue() {
+        while let items = state.withLock({ $0.next() }) {
+            guard items.count <= Self.largestOnEventLoop, !items.contains(where: { $0.needsFetch }) else {
+                Task { await deliverQueue(startingWith: items) }
+                return
+            }
+            subscriber.receive(events(of: items, fetched: [:]))
+        }
+    }
+
+    /// Delivers the queue from a task, fetching large rows as needed.
+    private func deliverQueue(startingWith first: [Item]) async {
+        var next: [Item]? = first
+        while let items = next {
+            await deliverWithFetch(items)
+            next = state.withLock { $0.next() }
+        }
+    }
+
+    /// Delivers a transaction after fetching the rows it lacks.
+    private func deliverWithFetch(_ items: [Item]) async {
+        var fetched: [Entity.ID: Entity] = [:]
+        if let wanted = _TransactionBatch.rowsToFetch(items, idColumn: names.idColumn.name) {
+            do {
+                for entity in try await table.fetchRows(identifiedBy: wanted, names: names, subscriber: subscriber) {
+                    fetched[entity.id] = entity
+                }
+            } catch {
+                guard !state.withLock({ $0.isStopped }) else { return }
+                table.listenerEvents?(.rowFetchFailed(error))
+                subscriber.receive(.invalidated)
+                return
+            }
+        }
+        guard !state.withLock({ $0.isStopped }) else { return }
+        subscriber.receive(events(of: items, fetched: fetched))
+    }
+
+    /// The events of a transaction's items; a row or an id that does not decode is reported and left out.
+    private func events(of items: [Item], fetched: [Entity.ID: Entity]) -> [EntityEvent<Entity>] {
+        items.compactMap { item -> EntityEvent<Entity>? in
+            switch item {
+            case .invalidated:
+                return .invalidated
+            case .row(let row, let isInsert, let id):
+                do {
+                    let entity = try row.decode(as: Entity.self, with: table.decoder)
+                    return isInsert ? .inserted(entity) : .updated(entity)
+                } catch {
+                    subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableRow(id: id, underlying: error))
+                    return nil
+                }
+            case .deleted(let id):
+                return decodeID(id).map { .deleted($0) }
+            case .fetch(let id, let isInsert):
+                // A row that is gone was deleted since; its own notification follows.
+                return decodeID(id).map { id in
+                    fetched[id].map { isInsert ? .inserted($0) : .updated($0) } ?? .deleted(id)
+                }
+            }
+        }
+    }
+
+    private func decodeID(_ json: String) -> Entity.ID? {
+        do {
+            return try table.decoder.decode(Entity.ID.self, from: Data(json.utf8))
+        } catch {
+            subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableID(underlying: error))
+            return nil
+        }
+    }
+}
