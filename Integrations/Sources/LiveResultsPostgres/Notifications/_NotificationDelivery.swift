@@ -18,32 +18,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// that the event loop, which also serves the client's other connections, is not held for long.
     static var largestOnEventLoop: Int { 64 }
 
-    private struct State {
-        /// The transaction being gathered, on the current connection.
-        var batch = _TransactionBatch()
-        /// The current connection: notifications of an earlier one are ignored.
-        var connection = 0
-        /// Complete transactions not yet delivered, in commit order, from `head` on.
-        var queue: [[Item]] = []
-        var head = 0
-        /// Whether a thread is delivering the queue; only that thread takes from it.
-        var isDelivering = false
-        var isStopped = false
-
-        mutating func next() -> [Item]? {
-            guard !isStopped, head < queue.count else {
-                isDelivering = false
-                return nil
-            }
-            defer {
-                head += 1
-                if head == queue.count { (queue, head) = ([], 0) }
-            }
-            return queue[head]
-        }
-    }
-
-    private let state = Mutex(State())
+    private let state = Mutex(_DeliveryQueue())
     private let table: PostgresLiveTable<Entity>
     private let subscriber: EventSubscriber<Entity>
     private let names: _TableNames
@@ -54,15 +29,8 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
         self.names = names
     }
 
-    /// A new connection listens: a transaction half-gathered on the previous one is dropped (the
-    /// `invalidated` that follows a reconnection covers it). Returns the connection's number for ``receive(_:connection:)``.
-    func startConnection() -> Int {
-        state.withLock { state in
-            state.connection += 1
-            state.batch = _TransactionBatch()
-            return state.connection
-        }
-    }
+    /// A new connection listens: returns its number for ``receive(_:connection:)``.
+    func startConnection() -> Int { state.withLock { $0.startConnection() } }
 
     /// Handles one notification's payload, on the connection's event loop.
     func receive(_ payload: String, connection: Int) {
@@ -74,37 +42,18 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
                 PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
             return
         }
-        let (claimed, error) = state.withLock { state -> (Bool, PostgresLiveTableError?) in
-            guard state.connection == connection, !state.isStopped else { return (false, nil) }
-            let (completed, error) = state.batch.add(notification, payload: payload)
-            return (Self.enqueue(completed, in: &state), error)
-        }
+        let (deliver, error) = state.withLock { $0.add(notification, payload: payload, connection: connection) }
         if let error { subscriber.reportMalformedEvent(error) }
-        if claimed { deliverQueue() }
+        if deliver { deliverQueue() }
     }
 
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
     func invalidate() {
-        if state.withLock({ Self.enqueue([[.invalidated]], in: &$0) }) { deliverQueue() }
+        if state.withLock({ $0.enqueue([[.invalidated]]) }) { deliverQueue() }
     }
 
     /// The subscription ended: nothing more is delivered.
-    func stop() {
-        state.withLock { state in
-            state.isStopped = true
-            state.queue = []
-            state.head = 0
-        }
-    }
-
-    /// Queues transactions; returns whether the caller is now the one to deliver the queue.
-    private static func enqueue(_ batches: [[Item]], in state: inout State) -> Bool {
-        guard !state.isStopped, !batches.isEmpty else { return false }
-        state.queue.append(contentsOf: batches)
-        guard !state.isDelivering else { return false }
-        state.isDelivering = true
-        return true
-    }
+    func stop() { state.withLock { $0.stop() } }
 
     /// Delivers the queue on this thread until it is empty, or hands it to a task at the first
     /// transaction that is large or needs a fetch.

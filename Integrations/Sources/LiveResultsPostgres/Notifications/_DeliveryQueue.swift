@@ -1,0 +1,67 @@
+/// The state of a subscription's deliveries: the transaction being gathered, and the complete ones not yet
+/// delivered, in commit order. Only one thread delivers at a time, the one that ``enqueue(_:)`` or
+/// ``add(_:payload:connection:)`` told to; it takes transactions with ``next()`` until there are none.
+///
+/// Not generic, and kept apart from ``_NotificationDelivery`` for that reason: the state of a generic class
+/// is generic too, and each step would look its type's metadata up.
+struct _DeliveryQueue: Sendable {
+    typealias Item = _TransactionBatch.Item
+
+    /// The transaction being gathered, on the current connection.
+    private var batch = _TransactionBatch()
+    /// The current connection: notifications of an earlier one are ignored.
+    private var connection = 0
+    /// Complete transactions not yet delivered, from `head` on.
+    private var queue: [[Item]] = []
+    private var head = 0
+    /// Whether a thread is delivering the queue.
+    private var isDelivering = false
+    /// Whether the subscription ended.
+    private(set) var isStopped = false
+
+    /// A new connection listens: a transaction half-gathered on the previous one is dropped (the
+    /// `invalidated` that follows a reconnection covers it). Returns the connection's number.
+    mutating func startConnection() -> Int {
+        connection += 1
+        batch = _TransactionBatch()
+        return connection
+    }
+
+    /// Adds a notification of connection `number`; returns whether the caller is to deliver the queue now,
+    /// and the error that makes the notification malformed.
+    mutating func add(_ notification: _Notification, payload: String, connection number: Int) -> (
+        deliver: Bool, error: PostgresLiveTableError?
+    ) {
+        guard number == connection, !isStopped else { return (false, nil) }
+        let (completed, error) = batch.add(notification, payload: payload)
+        return (enqueue(completed), error)
+    }
+
+    /// Queues complete transactions; returns whether the caller is to deliver the queue now.
+    mutating func enqueue(_ transactions: [[Item]]) -> Bool {
+        guard !isStopped, !transactions.isEmpty else { return false }
+        queue.append(contentsOf: transactions)
+        guard !isDelivering else { return false }
+        isDelivering = true
+        return true
+    }
+
+    /// The next transaction to deliver; `nil` when there is none, and the delivering thread stops.
+    mutating func next() -> [Item]? {
+        guard !isStopped, head < queue.count else {
+            isDelivering = false
+            return nil
+        }
+        defer {
+            head += 1
+            if head == queue.count { (queue, head) = ([], 0) }
+        }
+        return queue[head]
+    }
+
+    /// The subscription ended: nothing more is delivered.
+    mutating func stop() {
+        isStopped = true
+        (queue, head) = ([], 0)
+    }
+}
