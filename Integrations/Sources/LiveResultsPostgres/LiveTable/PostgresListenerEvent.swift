@@ -1,6 +1,7 @@
 /// What the listening connection of a ``PostgresLiveTable`` subscription did: for logs, metrics and tests.
 ///
-/// Pass a handler as the table's `listenerEvents`; it is called from the subscription's task, in order.
+/// Pass a handler as the table's `listenerEvents`; it is called in the order things happen, from the
+/// subscription's task (``rowFetchFailed(_:)`` from the task that fetches the rows).
 ///
 /// ```swift
 /// let todos = PostgresLiveTable<Todo>(client: client, table: "todos", idColumn: "id") { event in

@@ -14,14 +14,19 @@ extension PostgresLiveTable: EventSource {
     /// `EntityEvent.invalidated`: the controller refetches, and its change set says what
     /// changed meanwhile. A `TRUNCATE` also sends `EntityEvent.invalidated`.
     ///
+    /// A small transaction (up to 64 rows, each in its notification) is delivered on the connection's
+    /// event loop thread, where the controller's callbacks then run with its default
+    /// `CallbackScheduler.immediate`: don't block in them, or give the controller a queue
+    /// (`callbackScheduler = .async(onQueue:)`). Larger ones are delivered from a task.
+    ///
     /// ```swift
     /// let subscription = controller.observe(todos)
     /// try await controller.performFetch()   // waits for the LISTEN, so it misses nothing
     /// ```
     ///
-    /// - Parameter subscriber: Receives the batches, from the subscription's task.
+    /// - Parameter subscriber: Receives the batches, one at a time, in commit order.
     /// - Returns: The subscription; cancelling or releasing it stops listening and returns the connection.
-    /// - Complexity: Per notification, O(*s*) decoding for a payload of *s* bytes.
+    /// - Complexity: Per notification, O(*s*) reading for a payload of *s* bytes, and its row's decoding.
     public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
         let invalidatesFirst = coordination.subscriptionStarted()
         let task = Task { [self] in
