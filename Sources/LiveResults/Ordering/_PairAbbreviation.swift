@@ -17,10 +17,13 @@
 /// pair's codes are a whole word of the concatenated code, which no other pair's codes begin with.
 @usableFromInline enum _PairAbbreviation {
     /// The length of a code's header.
-    @usableFromInline static var headerBits: Int { 8 }
+    static var headerBits: Int { 8 }
 
     /// `first` and `second`, two abbreviations, packed.
-    @inlinable static func pack(_ first: UInt64, _ second: UInt64) -> UInt64 {
+    ///
+    /// Not inlinable, like ``isComplete(_:)``: inlined, their code made ``_SortRule/abbreviate(_:)`` too
+    /// large to inline for every sort, and a single-key sort paid a call and a copy of the entity.
+    @usableFromInline static func pack(_ first: UInt64, _ second: UInt64) -> UInt64 {
         var packer = Packer()
         packer.append(first)
         packer.append(second)
@@ -29,7 +32,7 @@
 
     /// Whether both codes of `packed` fit in it, so that another packed pair equal to it holds the same
     /// two abbreviations.
-    @inlinable static func isComplete(_ packed: UInt64) -> Bool {
+    @usableFromInline static func isComplete(_ packed: UInt64) -> Bool {
         let firstLength = headerBits + payloadLength(header: packed &>> 56)
         guard firstLength + headerBits <= 64 else { return false }
         let secondHeader = (packed &>> UInt64(64 - firstLength - headerBits)) & 0xFF
@@ -39,7 +42,7 @@
     /// The header of `value`'s code: its top two bits, then the length of the run of bits equal to the
     /// second one that starts there (1 to 63), counted down when the run is of zeros so that a longer
     /// run, a smaller value, has a smaller header.
-    @inlinable static func header(of value: UInt64) -> UInt64 {
+    static func header(of value: UInt64) -> UInt64 {
         let top = value &>> 62
         let runIsOfOnes = top & 1 == 1
         // The bits after the top one, the run first, turned to zeros if it is of ones; the low bit is 0
@@ -50,21 +53,19 @@
     }
 
     /// The number of bits after the header in a code: those after the run and the bit that ends it.
-    @inlinable static func payloadLength(header: UInt64) -> Int {
+    static func payloadLength(header: UInt64) -> Int {
         let runIsOfOnes = header & 0x40 != 0
         let run = runIsOfOnes ? Int(header & 63) : 63 &- Int(header & 63)
         return Swift.max(62 &- run, 0)
     }
 
     /// Codes concatenated from the top bit, cut at 64 bits.
-    @usableFromInline struct Packer {
-        @usableFromInline var packed: UInt64 = 0
-        @usableFromInline var used = 0
-
-        @inlinable init() {}
+    struct Packer {
+        var packed: UInt64 = 0
+        var used = 0
 
         /// Appends the code of `value`.
-        @inlinable mutating func append(_ value: UInt64) {
+        mutating func append(_ value: UInt64) {
             let header = _PairAbbreviation.header(of: value)
             let length = _PairAbbreviation.payloadLength(header: header)
             append(header, length: _PairAbbreviation.headerBits)
@@ -72,7 +73,7 @@
         }
 
         /// Appends the low `length` bits of `bits`, whose higher bits are zero, as far as they fit.
-        @inlinable mutating func append(_ bits: UInt64, length: Int) {
+        mutating func append(_ bits: UInt64, length: Int) {
             let free = 64 &- used
             used &+= length
             guard free > 0, length > 0 else { return }

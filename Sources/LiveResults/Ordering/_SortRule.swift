@@ -42,7 +42,10 @@ struct _SortRule<Entity: FetchableEntity>: Sendable {
     }
 
     /// The abbreviation of `entity`, or 0 when the rule has none.
-    @inlinable
+    ///
+    /// Always inlined: with a second field to read, the optimizer stopped inlining it, and a single-key
+    /// sort paid the call and a copy of the entity on every insertion and removal.
+    @inlinable @inline(__always)
     func abbreviate(_ entity: Entity) -> UInt64 {
         if let abbreviatedField {
             guard let pairedField else { return abbreviatedField.abbreviate(entity) }
@@ -51,31 +54,11 @@ struct _SortRule<Entity: FetchableEntity>: Sendable {
         return abbreviation?(entity) ?? 0
     }
 
-    /// The abbreviation of `entity`, and whether another entity with the same one is equal to it under
-    /// `compare`, so that only insertion order is left to compare.
-    @inlinable
-    func abbreviatedKey(of entity: Entity) -> _AbbreviatedKey {
-        let value = abbreviate(entity)
-        return _AbbreviatedKey(value: value, isExact: isExact(value))
-    }
-
-    /// Whether entities whose abbreviations are both `value` are equal under `compare`.
+    /// Whether entities whose abbreviations are both `value` are equal under `compare`, so that only
+    /// insertion order is left to compare.
     @inlinable
     func isExact(_ value: UInt64) -> Bool {
         abbreviationIsExact || (pairIsExact && _PairAbbreviation.isComplete(value))
-    }
-}
-
-/// An entity's abbreviated sort key (``_SortRule/abbreviate(_:)``), worked out once for a descent of a
-/// section's tree.
-@usableFromInline struct _AbbreviatedKey {
-    @usableFromInline let value: UInt64
-    /// Whether another entity with the same abbreviation is equal under the sort.
-    @usableFromInline let isExact: Bool
-
-    @inlinable init(value: UInt64, isExact: Bool) {
-        self.value = value
-        self.isExact = isExact
     }
 }
 

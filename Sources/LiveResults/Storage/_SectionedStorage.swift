@@ -75,7 +75,7 @@ import Foundation
     /// Where `stored` is, or would be inserted, inside `section`. If its id is stored, `stored` must be
     /// its record.
     @inlinable func itemIndex(of stored: _StoredEntity<Entity>, in section: Section) -> Int {
-        let key = ordering.rule.abbreviatedKey(of: stored.entity)
+        let key = ordering.rule.abbreviate(stored.entity)
         // The entity's own slot is the first one not before it; naming it by id spares the comparison a
         // lookup of the entity, since the abbreviations of the two are equal.
         let id = stored.entity.id
@@ -83,9 +83,10 @@ import Foundation
     }
 
     /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
-    /// abbreviations look at the entities.
+    /// abbreviations look at the entities, and only then is the key's exactness worked out: a tie looks
+    /// up an entity anyway, and most descents meet none.
     @inlinable @inline(__always) func slot(
-        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: _AbbreviatedKey
+        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64
     ) -> Bool {
         Self.slot(slot, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
     }
@@ -93,12 +94,12 @@ import Foundation
     /// ``slot(_:precedes:abbreviatedAs:)`` for code that mutates the section tree meanwhile, and so
     /// cannot call a method of the storage.
     @inlinable @inline(__always) static func slot(
-        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: _AbbreviatedKey,
+        _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64,
         ordering: _EntityOrdering<Entity>, records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
     ) -> Bool {
-        if ordering.rule.abbreviation != nil, slot.key != key.value { return slot.key < key.value }
+        if ordering.rule.abbreviation != nil, slot.key != key { return slot.key < key }
         let other = records[slot.id]!
-        return key.isExact ? other.sequence < stored.sequence : ordering.precedes(other, stored)
+        return ordering.rule.isExact(key) ? other.sequence < stored.sequence : ordering.precedes(other, stored)
     }
 
     /// The index path of the entity with this id.
@@ -217,8 +218,7 @@ import Foundation
     ///
     /// - Complexity: O(log *n*), in one descent of the section's tree.
     @inlinable mutating func insertSlot(of stored: _StoredEntity<Entity>, inSection name: String) -> Insertion {
-        let key = ordering.rule.abbreviatedKey(of: stored.entity)
-        let slot = Slot(id: stored.entity.id, key: key.value)
+        let slot = Slot(id: stored.entity.id, key: ordering.rule.abbreviate(stored.entity))
         let section = sectionIndex(named: name)
         guard section.found else {
             sections.insert(Section(name: name, items: _Tree(sorted: CollectionOfOne(slot))), at: section.index)
@@ -228,7 +228,7 @@ import Foundation
             section.items.insert(
                 slot,
                 atBoundaryOf: { other in
-                    !Self.slot(other, precedes: stored, abbreviatedAs: key, ordering: ordering, records: records)
+                    !Self.slot(other, precedes: stored, abbreviatedAs: slot.key, ordering: ordering, records: records)
                 })
         }
         return Insertion(place: _Place(section: section.index, item: item), sectionName: name, insertedSection: false)
@@ -246,7 +246,7 @@ import Foundation
             let place = _Place(section: section.index, item: 0)
             return Removal(stored: stored, place: place, sectionName: name, removedSection: true)
         }
-        let (id, key) = (stored.entity.id, ordering.rule.abbreviatedKey(of: stored.entity))
+        let (id, key) = (stored.entity.id, ordering.rule.abbreviate(stored.entity))
         let removed = sections.modify(at: section.index) { [ordering, records] section in
             // The entity's own slot is the last one that is not after it.
             section.items.removeLast(
