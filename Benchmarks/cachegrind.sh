@@ -13,6 +13,8 @@
 # each observed count shows beside the unobserved one, and `wire` names events, delegate and updates.
 # noop-delegate (a delegate that does nothing) and collapsible-delegate (the collapsible view of `Ratios views`
 # with such a delegate) are the two sides of the view's target; `views` names them with events.
+# tied sorts items by two keys, `[priority, id]` with ten priorities, and updates priorities (its loading
+# and events, counted by the mode tiedBase, are subtracted instead).
 #
 # Needs valgrind (3.19 works with a binary stripped of its debug information, which this script makes).
 # The last-level cache simulated is 32 MB, 16-way, like the benchmark machine's L3. Counts are for the
@@ -28,9 +30,11 @@ modes=("${@:3}")
 [[ "${modes[*]}" == wire ]] && modes=(events delegate updates)
 [[ "${modes[*]}" == views ]] && modes=(events noop-delegate collapsible-delegate)
 # The run each mode's count is taken relative to.
-base() { if [[ $1 == updates ]]; then echo updatesBase; else echo generate; fi; }
-bases=(generate)
-[[ " ${modes[*]} " == *" updates "* ]] && bases+=(updatesBase)
+base() { case $1 in updates) echo updatesBase ;; tied) echo tiedBase ;; *) echo generate ;; esac; }
+bases=()
+for mode in "${modes[@]}"; do
+    [[ " ${bases[*]-} " == *" $(base "$mode") "* ]] || bases+=("$(base "$mode")")
+done
 # CACHEPROBE=path runs that binary instead of building one (to count an earlier build, say).
 probe=${CACHEPROBE:-.build/release/CacheProbe}
 if [[ -z ${CACHEPROBE:-} ]] && ! output=$(swift build -c release --product CacheProbe 2>&1); then

@@ -18,6 +18,10 @@ import Foundation
 //   CacheProbe n events noop-delegate         the same, observed by a delegate that does nothing
 //   CacheProbe n events collapsible-delegate  the same, with the collapsible view of `Ratios views`
 //                                    (`benchmarkView(of:)`) observed by a delegate that does nothing
+//   CacheProbe n events tied         n items sorted by `[priority, id]` with ten priorities, each event
+//                                    an update of one item's priority (`TiedSortScenario`)
+//   CacheProbe n events tiedBase     loads those items and makes the events, applies none (the
+//                                    baseline to subtract from `tied`)
 //
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
@@ -26,21 +30,35 @@ import Foundation
 /// semaphore says the task is done: `@unchecked Sendable` because that ordering is the semaphore's.
 final class Loaded: @unchecked Sendable {
     var scenario: EventScenario<LiveResultsDesign>?
+    var tied: TiedSortScenario?
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
-    ["generate", "events", "snapshots", "updates", "updatesBase", "noop-delegate", "collapsible-delegate"].contains(
-        arguments[2])
+    [
+        "generate", "events", "snapshots", "updates", "updatesBase", "noop-delegate", "collapsible-delegate", "tied",
+        "tiedBase",
+    ].contains(arguments[2])
         || ObserverKind(rawValue: arguments[2]) != nil
 else {
     print(
         "usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges|updates|updatesBase"
-            + "|noop-delegate|collapsible-delegate")
+            + "|noop-delegate|collapsible-delegate|tied|tiedBase")
     exit(2)
 }
 let loaded = Loaded()
 let done = DispatchSemaphore(value: 0)
+// The tied modes load a scenario of their own instead of the mixed one.
+if arguments[2].hasPrefix("tied") {
+    Task.detached {
+        loaded.tied = try await TiedSortScenario(count: count)
+        done.signal()
+    }
+    done.wait()
+    let events = loaded.tied!.nextEvents(eventCount)
+    print(arguments[2] == "tied" ? loaded.tied!.applyEach(events) : events.count, arguments[2])
+    exit(0)
+}
 Task.detached {
     loaded.scenario = try await EventScenario<LiveResultsDesign>(count: count)
     done.signal()

@@ -9,6 +9,14 @@ import Foundation
 @usableFromInline struct _AbbreviatedField: Sendable {
     @usableFromInline enum Kind: Sendable {
         case int, int64, int32, int16, int8, uint, uint64, uint32, uint16, uint8, double, float, date
+
+        /// Whether the field is an integer, whose abbreviation's leading bits are those of its sign.
+        @inlinable var isInteger: Bool {
+            switch self {
+            case .double, .float, .date: false
+            default: true
+            }
+        }
     }
 
     @usableFromInline let offset: Int

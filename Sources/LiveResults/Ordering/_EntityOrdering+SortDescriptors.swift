@@ -105,21 +105,31 @@ extension _EntityOrdering {
 
 extension _EntityOrdering {
     /// The compiled sort of Foundation descriptors: their comparison, and an abbreviation of the first
-    /// descriptor's key when it is a number or a date (exact when it is the only descriptor).
+    /// descriptor's key when it is a number or a date (exact when it is the only descriptor), packed with
+    /// the second's when the first is an integer and the second a number or a date too (then exact where
+    /// both fit, when they are the only two).
     @inlinable
     static func rule(of descriptors: [SortDescriptor<Entity>]) -> _SortRule<Entity> {
-        _SortRule(
+        let first = descriptors.first.flatMap(abbreviatedField)
+        // A first key that is a floating-point number or a date fills its code's 64 bits and more: packed,
+        // it would lose its last bits and leave the second key none.
+        let second =
+            first.map(\.kind.isInteger) == true && descriptors.count > 1 ? abbreviatedField(descriptors[1]) : nil
+        return _SortRule(
             compare: comparison(of: descriptors),
             abbreviation: descriptors.first.flatMap(abbreviation),
             abbreviationIsExact: descriptors.count == 1,
-            abbreviatedField: descriptors.first.flatMap { descriptor in
-                descriptor.stringComparator == nil
-                    ? descriptor.keyPath.flatMap {
-                        _AbbreviatedField.field(of: $0, reversed: descriptor.order == .reverse)
-                    }
-                    : nil
-            }
+            abbreviatedField: first,
+            pairedField: second,
+            pairIsExact: descriptors.count == 2
         )
+    }
+
+    /// The field of a descriptor on a stored number or date, which ``_AbbreviatedField`` abbreviates.
+    @inlinable
+    static func abbreviatedField(_ descriptor: SortDescriptor<Entity>) -> _AbbreviatedField? {
+        guard descriptor.stringComparator == nil, let keyPath = descriptor.keyPath else { return nil }
+        return _AbbreviatedField.field(of: keyPath, reversed: descriptor.order == .reverse)
     }
 
     @inlinable

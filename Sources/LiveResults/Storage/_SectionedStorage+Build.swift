@@ -21,7 +21,7 @@ extension _SectionedStorage {
     /// storage.
     ///
     /// Entities are sorted by section and abbreviated key with a radix sort; only entities whose
-    /// abbreviated keys tie are compared, and only when the abbreviation is not exact (then by the
+    /// abbreviated keys tie are compared, and only when their abbreviation is not exact (then by the
     /// whole ordering rule) or when `stored` is not in insertion order (then by insertion sequence).
     ///
     /// - Complexity: O(*n*) to number the sections and sort by abbreviated key, plus O(*k* log *k*)
@@ -97,16 +97,16 @@ extension _SectionedStorage {
     }
 
     /// Orders the entries of each run of equal sections and abbreviated keys, which `entries` holds in
-    /// input order: by the whole ordering rule, unless the abbreviation is exact, in which case only
-    /// the insertion sequence decides, which the input order already follows if `inInsertionOrder`.
+    /// input order: by the whole ordering rule, unless the run's abbreviation is exact, in which case
+    /// only the insertion sequence decides, which the input order already follows if `inInsertionOrder`.
     @inlinable static func orderTies<Contents: RandomAccessCollection<_StoredEntity<Entity>>>(
         _ entries: inout [_SortEntry],
         of stored: Contents,
         by ordering: _EntityOrdering<Entity>,
         inInsertionOrder: Bool
     ) where Contents.Index == Int {
-        let exact = ordering.rule.abbreviationIsExact
-        guard !exact || !inInsertionOrder else { return }
+        let rule = ordering.rule
+        guard !rule.abbreviationIsExact || !inInsertionOrder else { return }
         func entity(of entry: _SortEntry) -> _StoredEntity<Entity> { stored[stored.startIndex + Int(entry.index)] }
         func sequence(of entry: _SortEntry) -> UInt64 { entity(of: entry).sequence }
         var start = 0
@@ -115,8 +115,8 @@ extension _SectionedStorage {
             var end = start + 1
             while end < entries.count && entries[end].section == section && entries[end].key == key { end += 1 }
             if end - start > 1 {
-                if exact {
-                    entries[start..<end].sort { sequence(of: $0) < sequence(of: $1) }
+                if rule.isExact(key) {
+                    if !inInsertionOrder { entries[start..<end].sort { sequence(of: $0) < sequence(of: $1) } }
                 } else {
                     entries[start..<end].sort { ordering.precedes(entity(of: $0), entity(of: $1)) }
                 }

@@ -83,7 +83,8 @@ import Foundation
     }
 
     /// Whether the entity in `slot` comes before `stored`, whose abbreviated key is `key`. Only ties of
-    /// abbreviations look at the entities.
+    /// abbreviations look at the entities, and only then is the key's exactness worked out: a tie looks
+    /// up an entity anyway, and most descents meet none.
     @inlinable @inline(__always) func slot(
         _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64
     ) -> Bool {
@@ -96,10 +97,9 @@ import Foundation
         _ slot: Slot, precedes stored: _StoredEntity<Entity>, abbreviatedAs key: UInt64,
         ordering: _EntityOrdering<Entity>, records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
     ) -> Bool {
-        let rule = ordering.rule
-        if rule.abbreviation != nil, slot.key != key { return slot.key < key }
+        if ordering.rule.abbreviation != nil, slot.key != key { return slot.key < key }
         let other = records[slot.id]!
-        return rule.abbreviationIsExact ? other.sequence < stored.sequence : ordering.precedes(other, stored)
+        return ordering.rule.isExact(key) ? other.sequence < stored.sequence : ordering.precedes(other, stored)
     }
 
     /// The index path of the entity with this id.
