@@ -33,14 +33,20 @@ struct _DeliveryQueue: Sendable {
         deliver: Bool, error: PostgresLiveTableError?
     ) {
         guard number == connection, !isStopped else { return (false, nil) }
-        let (completed, error) = batch.add(notification, payload: payload)
-        return (enqueue(completed), error)
+        let queued = queue.count
+        let error = batch.add(notification, payload: payload, completing: &queue)
+        return (queue.count > queued && claimDelivery(), error)
     }
 
-    /// Queues complete transactions; returns whether the caller is to deliver the queue now.
-    mutating func enqueue(_ transactions: [[Item]]) -> Bool {
-        guard !isStopped, !transactions.isEmpty else { return false }
-        queue.append(contentsOf: transactions)
+    /// Queues a complete transaction; returns whether the caller is to deliver the queue now.
+    mutating func enqueue(_ transaction: [Item]) -> Bool {
+        guard !isStopped else { return false }
+        queue.append(transaction)
+        return claimDelivery()
+    }
+
+    /// Whether the caller is to deliver the queue: when no other thread does.
+    private mutating func claimDelivery() -> Bool {
         guard !isDelivering else { return false }
         isDelivering = true
         return true
@@ -54,7 +60,11 @@ struct _DeliveryQueue: Sendable {
         }
         defer {
             head += 1
-            if head == queue.count { (queue, head) = ([], 0) }
+            // Keeps the queue's buffer: it is empty again after almost every transaction.
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            }
         }
         return queue[head]
     }

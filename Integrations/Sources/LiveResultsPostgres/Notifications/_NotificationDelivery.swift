@@ -49,7 +49,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
 
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
     func invalidate() {
-        if state.withLock({ $0.enqueue([[.invalidated]]) }) { deliverQueue() }
+        if state.withLock({ $0.enqueue([.invalidated]) }) { deliverQueue() }
     }
 
     /// The subscription ended: nothing more is delivered.
@@ -97,27 +97,28 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
 
     /// The events of a transaction's items; a row or an id that does not decode is reported and left out.
     private func events(of items: [Item], fetched: [Entity.ID: Entity]) -> [EntityEvent<Entity>] {
-        items.compactMap { item -> EntityEvent<Entity>? in
+        var events: [EntityEvent<Entity>] = []
+        events.reserveCapacity(items.count)
+        for item in items {
             switch item {
             case .invalidated:
-                return .invalidated
+                events.append(.invalidated)
             case .row(let row, let isInsert, let id):
                 do {
                     let entity = try row.decode(as: Entity.self, with: table.decoder)
-                    return isInsert ? .inserted(entity) : .updated(entity)
+                    events.append(isInsert ? .inserted(entity) : .updated(entity))
                 } catch {
                     subscriber.reportMalformedEvent(PostgresLiveTableError.undecodableRow(id: id, underlying: error))
-                    return nil
                 }
             case .deleted(let id):
-                return decodeID(id).map { .deleted($0) }
+                if let id = decodeID(id) { events.append(.deleted(id)) }
             case .fetch(let id, let isInsert):
                 // A row that is gone was deleted since; its own notification follows.
-                return decodeID(id).map { id in
-                    fetched[id].map { isInsert ? .inserted($0) : .updated($0) } ?? .deleted(id)
-                }
+                guard let id = decodeID(id) else { continue }
+                events.append(fetched[id].map { isInsert ? .inserted($0) : .updated($0) } ?? .deleted(id))
             }
         }
+        return events
     }
 
     private func decodeID(_ json: String) -> Entity.ID? {

@@ -29,19 +29,18 @@ struct _TransactionBatch: Sendable {
     /// The items, in the order of their notifications.
     private var items: [Item] = []
 
-    /// Adds a notification, and returns the batches it completed (none, one, or two: the previous
-    /// transaction's and its own), or the error that makes it malformed (the batches it completed still
-    /// are).
-    mutating func add(_ notification: _Notification, payload: String) -> (
-        completed: [[Item]], error: PostgresLiveTableError?
-    ) {
-        var completed: [[Item]] = []
-        if transaction != nil, transaction != notification.transaction { completed.append(take()) }
+    /// Adds a notification, appending the batches it completed (none, one, or two: the previous
+    /// transaction's and its own) to `completed`; returns the error that makes it malformed (the batches it
+    /// completed still are).
+    mutating func add(_ notification: _Notification, payload: String, completing completed: inout [[Item]])
+        -> PostgresLiveTableError?
+    {
+        if transaction != nil, transaction != notification.transaction { complete(into: &completed) }
         let error = append(notification, payload: payload)
         if notification.endsTransaction || notification.operation == "commit" || notification.operation == "truncate" {
-            completed.append(take())
+            complete(into: &completed)
         }
-        return (completed.filter { !$0.isEmpty }, error)
+        return error
     }
 
     private mutating func append(_ notification: _Notification, payload: String) -> PostgresLiveTableError? {
@@ -62,13 +61,11 @@ struct _TransactionBatch: Sendable {
         return nil
     }
 
-    /// Takes the items gathered, leaving the batch empty.
-    private mutating func take() -> [Item] {
-        defer {
-            items = []
-            transaction = nil
-        }
-        return items
+    /// Appends the items gathered, if any, to `completed`, leaving the batch empty.
+    private mutating func complete(into completed: inout [[Item]]) {
+        if !items.isEmpty { completed.append(items) }
+        items = []
+        transaction = nil
     }
 
     /// The rows to fetch, each once, as the JSON array that `json_populate_recordset` reads
