@@ -168,4 +168,36 @@ struct NotificationTests {
             #expect(live.checker.violations == [])
         }
     }
+
+    @Test("installTrigger() replaces format 1's commit trigger: each change arrives once, as before")
+    func upgradeFromFormatOne() async throws {
+        try await withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            let live = try await LiveTodos(client: client)
+            // Format 1's deferred trigger, as an older version installed it, beside this version's three.
+            let names = try _TableNames(schema: nil, table: "todos", idColumn: "id", channel: live.table.channel)
+            try await client.query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        CREATE CONSTRAINT TRIGGER \(names.formatOneCommitTrigger) AFTER INSERT OR UPDATE OR DELETE
+                        ON todos DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION \(names.function)(
+                        \(names.channel.sql), \(names.idColumn.sql), "\(names.key)", "commit")
+                        """))
+            func triggers() async throws -> Int? {
+                try await client.query(
+                    "SELECT count(*) FROM pg_trigger WHERE tgrelid = 'todos'::regclass AND NOT tgisinternal"
+                ).collect().first?.decode(Int.self)
+            }
+            #expect(try await triggers() == 4)
+            try await live.table.installTrigger()
+            #expect(try await triggers() == 3)
+            let before = live.checker.changeSets.count
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('once', 'P', 1)")
+            #expect(try await eventually { try await live.matches(client) && live.shown.count == 1 })
+            // Lets a second notification of the row, if there were one, arrive as a second change set.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(live.checker.changeSets.count == before + 1)
+            #expect(live.controller.statistics.malformedEvents == 0)
+        }
+    }
 }
