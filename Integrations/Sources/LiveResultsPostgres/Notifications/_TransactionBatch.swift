@@ -36,17 +36,20 @@ struct _TransactionBatch: Sendable {
         -> PostgresLiveTableError?
     {
         if transaction != nil, transaction != notification.transaction { complete(into: &completed) }
-        let error = append(notification, payload: payload)
-        if notification.endsTransaction || notification.operation == "commit" || notification.operation == "truncate" {
+        guard let operation = _Notification.Operation(rawValue: notification.operation) else {
+            if notification.endsTransaction { complete(into: &completed) }
+            return .unknownOperation(notification.operation)
+        }
+        let error = append(notification, operation: operation, payload: payload)
+        if notification.endsTransaction || operation == .commit || operation == .truncate {
             complete(into: &completed)
         }
         return error
     }
 
-    private mutating func append(_ notification: _Notification, payload: String) -> PostgresLiveTableError? {
-        guard let operation = _Notification.Operation(rawValue: notification.operation) else {
-            return .unknownOperation(notification.operation)
-        }
+    private mutating func append(
+        _ notification: _Notification, operation: _Notification.Operation, payload: String
+    ) -> PostgresLiveTableError? {
         let item: Item
         switch (operation, notification.id, notification.row) {
         case (.commit, _, _): return nil
