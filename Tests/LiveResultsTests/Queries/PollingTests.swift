@@ -136,4 +136,14 @@ struct PollingTests {
         let next = _PollingSchedule.tick(after: tick, every: period, now: tick.advanced(by: period * late))
         #expect(next == tick.advanced(by: period * expected))
     }
+
+    /// A period of an attosecond after a fetch of ten seconds: no trap converting the count of ticks passed,
+    /// and the next tick is still after now.
+    @Test func aTinyPeriodAfterALongFetchStillGivesATickAfterNow() {
+        let tick = ContinuousClock.now
+        let period = Duration(secondsComponent: 0, attosecondsComponent: 1)
+        let now = tick.advanced(by: .seconds(10))
+        let next = _PollingSchedule.tick(after: tick, every: period, now: now)
+        #expect(next > now && next <= now.advanced(by: .nanoseconds(1)))
+    }
 }
