@@ -28,9 +28,12 @@ let package = Package(
         .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
     ],
     targets: [
+        // The integrations' lock, a pthread mutex that ThreadSanitizer sees (Synchronization.Mutex it does not).
+        .target(name: "LockSupport"),
         .target(
             name: "LiveResultsPostgres",
             dependencies: [
+                "LockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -39,6 +42,7 @@ let package = Package(
         .target(
             name: "LiveResultsHummingbird",
             dependencies: [
+                "LockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -52,6 +56,7 @@ let package = Package(
         .target(
             name: "TodoServer",
             dependencies: [
+                "LockSupport",
                 "LiveResultsHummingbird",
                 "LiveResultsPostgres",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -69,12 +74,13 @@ let package = Package(
         // Checks the change-set contract on every delivery of a controller, for the integrations' tests.
         .target(
             name: "LiveResultsTestSupport",
-            dependencies: [.product(name: "LiveResults", package: "LiveResults")]
+            dependencies: ["LockSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
         .target(
             name: "PostgresTestSupport",
             dependencies: [
+                "LockSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -129,6 +135,7 @@ let package = Package(
         .target(
             name: "LiveResultsGRDB",
             dependencies: [
+                "LockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -155,6 +162,7 @@ let package = Package(
         .target(
             name: "LiveResultsHTTP",
             dependencies: [
+                "LockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "XMLCoder", package: "XMLCoder"),

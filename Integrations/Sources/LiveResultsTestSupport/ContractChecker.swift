@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import LockSupport
 
 /// Follows a controller's change sets and checks the contract on each: the change set applied to the
 /// previous snapshot gives the new one (sections, ids, and the entities the change set reports).
@@ -11,8 +11,8 @@ public final class ContractChecker<Entity: FetchableEntity>: Sendable {
         var violations: [String] = []
     }
 
-    private let state: Mutex<State>
-    private let subscription: Mutex<EventSubscription?> = Mutex(nil)
+    private let state: PthreadLock<State>
+    private let subscription: PthreadLock<EventSubscription?> = PthreadLock(nil)
 
     /// Starts following `controller`'s change sets.
     public convenience init(_ controller: FetchedResultsController<Entity>) {
@@ -26,7 +26,7 @@ public final class ContractChecker<Entity: FetchableEntity>: Sendable {
             snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription
         )
     ) {
-        state = Mutex(State(previous: []))
+        state = PthreadLock(State(previous: []))
         let (start, subscription) = observe { [weak self] changes, snapshot in
             self?.check(changes, snapshot)
         }

@@ -1,4 +1,4 @@
-import Synchronization
+import LockSupport
 
 /// Orders a table's fetches after the installation of its subscriptions' observers, without blocking.
 ///
@@ -16,7 +16,7 @@ final class _ObserverInstallations: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     /// Records an installation scheduled on the writer queue.
     ///

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
-import Synchronization
+import LockSupport
 
 /// The `TransactionObserver` behind one subscription of a ``GRDBLiveTable``.
 ///
@@ -15,12 +15,12 @@ final class _TableObserver<Record: FetchableRecord & TableRecord & FetchableEnti
     @unchecked Sendable
 where Record.ID: BinaryInteger {
     // @unchecked Sendable: `changes` and `versions` are only touched on the writer's queue (GRDB
-    // serializes every callback of a connection); the rest is immutable or a Mutex.
+    // serializes every callback of a connection); the rest is immutable or behind a lock.
 
     private let liveTable: GRDBLiveTable<Record>
     private let subscriber: EventSubscriber<Record>
     private let deliveryQueue: DispatchQueue
-    private let cancellation = Mutex(false)
+    private let cancellation = PthreadLock(false)
     private var changes = _TransactionChanges()
     private var versions: _Versions?
     /// The SQL of the changed-rows query, generated once from the record's request (see

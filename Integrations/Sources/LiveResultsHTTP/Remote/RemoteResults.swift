@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import LockSupport
 
 /// The live results of a server, followed over its Server-Sent Events stream (the `/events` route of
 /// `LiveResultsHummingbird`): a `ResultsReplica` kept up to date, with what a controller offers a UI.
@@ -113,7 +113,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     public let replica = ResultsReplica<Entity>()
 
     private let onDiagnostic: @Sendable (Diagnostic) -> Void
-    private let storage = Mutex(_RemoteStorage<Entity>())
+    private let storage = PthreadLock(_RemoteStorage<Entity>())
 
     /// Follows the stream at `path` of `client`'s server, once started.
     ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LockSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -61,13 +61,13 @@ public struct URLSessionTransport: HTTPTransport {
 
 /// Receives one exchange's events from `URLSession`: the head once, then the body's chunks.
 ///
-/// The session calls it on its own serial queue; what it shares with the caller is behind a `Mutex`.
+/// The session calls it on its own serial queue; what it shares with the caller is behind a lock.
 final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Waiting {
         var continuation: CheckedContinuation<HTTPTransportStream, any Error>?
     }
 
-    private let waiting = Mutex(Waiting())
+    private let waiting = PthreadLock(Waiting())
     private let stream: AsyncThrowingStream<Data, any Error>
     let body: AsyncThrowingStream<Data, any Error>.Continuation
     private let timeout: Duration

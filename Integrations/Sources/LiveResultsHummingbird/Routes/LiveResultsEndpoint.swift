@@ -1,4 +1,4 @@
-import Synchronization
+import LockSupport
 
 /// The routes that `addLiveResults(_:at:options:)` added: counts of their
 /// streams, for metrics and tests.
@@ -17,7 +17,7 @@ public final class LiveResultsEndpoint: Sendable {
 
     /// The most streams open at once.
     public let maximumStreams: Int
-    private let counts = Mutex(Counts())
+    private let counts = PthreadLock(Counts())
 
     init(maximumStreams: Int) {
         self.maximumStreams = max(0, maximumStreams)

@@ -1,7 +1,7 @@
 import Foundation
 import LiveResults
 import NIOCore
-import Synchronization
+import LockSupport
 
 /// Encodes updates to JSON once for all the streams of an endpoint.
 ///
@@ -15,7 +15,7 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     private let encoder: JSONEncoder
-    private let recent = Mutex<[(key: Key, json: ByteBuffer)]>([])
+    private let recent = PthreadLock<[(key: Key, json: ByteBuffer)]>([])
     private static var keptEncodings: Int { 8 }
 
     init(encoder: JSONEncoder) {

@@ -1,4 +1,4 @@
-import Synchronization
+import LockSupport
 
 /// A value that is set once, and awaited: the first ``open(with:)`` wins, later ones do nothing.
 final class _Latch<Value: Sendable>: Sendable {
@@ -7,7 +7,7 @@ final class _Latch<Value: Sendable>: Sendable {
         case opened(Value)
     }
 
-    private let phase = Mutex(Phase.waiting(nil))
+    private let phase = PthreadLock(Phase.waiting(nil))
 
     /// The value the latch opened with, once it opens; if the task is cancelled first, the latch opens
     /// with `cancelled`.

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import LockSupport
 
 /// Tells a ``PostgresLiveTable`` why its client cannot connect, so that a fetch fails at once with the
 /// server's reason instead of after the client's circuit breaker, without one.
@@ -30,7 +30,7 @@ public final class PostgresConnectionDiagnostics: Sendable {
         var waiters: [Int: _ConnectionWait] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     /// Creates diagnostics that have recorded nothing.
     public init() {}

@@ -1,5 +1,5 @@
 import Logging
-import Synchronization
+import LockSupport
 
 /// The logger of the queries the table runs on a connection it leases (the trigger's statements, `LISTEN`):
 /// their failures are thrown, and the client logs its own way.
@@ -43,7 +43,7 @@ enum _Connecting<Result: Sendable>: Sendable {
 
 /// A flag set from a `@Sendable` closure, read after it: whether a listening attempt got to `LISTEN`.
 final class _Flag: Sendable {
-    private let value = Mutex(false)
+    private let value = PthreadLock(false)
 
     var isSet: Bool { value.withLock { $0 } }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import LockSupport
 
 /// Orders a table's fetches after its subscriptions' first `LISTEN`, so that no commit falls between a
 /// fetch and the notifications that follow it.
@@ -16,7 +16,7 @@ final class _FetchCoordination: Sendable {
         var hasFetched = false
     }
 
-    private let state = Mutex(State())
+    private let state = PthreadLock(State())
 
     /// Records a new subscription on its first attempt to listen.
     ///

@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import LockSupport
 
 /// One subscription's notifications, from their payloads to its subscriber: gathered into transactions,
 /// then delivered one transaction at a time, in commit order, across reconnections.
@@ -18,7 +18,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// that the event loop, which also serves the client's other connections, is not held for long.
     static var largestOnEventLoop: Int { 64 }
 
-    private let state = Mutex(_DeliveryQueue())
+    private let state = PthreadLock(_DeliveryQueue())
     private let table: PostgresLiveTable<Entity>
     private let subscriber: EventSubscriber<Entity>
     private let names: _TableNames

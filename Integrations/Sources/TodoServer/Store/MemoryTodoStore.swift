@@ -1,5 +1,5 @@
 import LiveResults
-import Synchronization
+import LockSupport
 
 /// To-dos kept in the server's memory: gone when it stops.
 public final class MemoryTodoStore: TodoStore {
@@ -10,9 +10,9 @@ public final class MemoryTodoStore: TodoStore {
 
     /// The rows, shared with the controller's fetch.
     private final class Table: Sendable {
-        let rows: Mutex<Rows>
+        let rows: PthreadLock<Rows>
 
-        init(_ rows: Rows) { self.rows = Mutex(rows) }
+        init(_ rows: Rows) { self.rows = PthreadLock(rows) }
     }
 
     public let controller: FetchedResultsController<Todo>
