@@ -109,6 +109,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsHummingbirdTests",
             dependencies: [
+                "LockSupport",
                 "LiveResultsHummingbird",
                 "TodoServer",
                 "PostgresTestSupport",
@@ -126,6 +127,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsPostgresTests",
             dependencies: [
+                "LockSupport",
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -151,6 +153,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsGRDBTests",
             dependencies: [
+                "LockSupport",
                 "LiveResultsGRDB",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -173,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsHTTPTests",
             dependencies: [
+                "LockSupport",
                 "LiveResultsHTTP",
                 "TodoServer",
                 "LiveResultsHummingbird",

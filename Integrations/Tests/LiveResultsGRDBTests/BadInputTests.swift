@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import Synchronization
+import LockSupport
 import Testing
 
 @Suite("GRDBLiveTable: bad input", .timeLimit(.minutes(5)))
@@ -247,7 +247,7 @@ struct BadInputTests {
             }
             // The write holds its transaction open until `proceed`: the semaphore blocks GRDB's writer
             // thread (the write is GRDB's async one), never a thread of the test's.
-            let opened = Mutex(false)
+            let opened = PthreadLock(false)
             let proceed = DispatchSemaphore(value: 0)
             let writing = Task {
                 try await writer.write { db in

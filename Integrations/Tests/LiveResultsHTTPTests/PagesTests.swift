@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import Synchronization
+import LockSupport
 import Testing
 
 private struct ItemsPage: APIRequest {
@@ -34,7 +34,7 @@ private struct Slow: APIRequest {
 /// Counts the attempts a transport makes, for the retries.
 private final class CountingTransport: HTTPTransport {
     let wrapped: any HTTPTransport
-    let attempts = Mutex(0)
+    let attempts = PthreadLock(0)
 
     init(wrapped: any HTTPTransport) {
         self.wrapped = wrapped

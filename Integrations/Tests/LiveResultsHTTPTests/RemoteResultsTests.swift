@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import Synchronization
+import LockSupport
 import Testing
 
 /// `RemoteResults` against streams that go wrong: each failure is reported, the replica keeps what it had,
@@ -56,7 +56,7 @@ struct RemoteResultsTests {
         }
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder, streams: ["bad": first + bad])) { port in
-            let diagnostics = Mutex<[String]>([])
+            let diagnostics = PthreadLock<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/bad",
                 backoff: Self.quick
@@ -119,7 +119,7 @@ struct RemoteResultsTests {
             + "event: update\ndata: \(split(change))\n\n"
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in
-            let diagnostics = Mutex<[String]>([])
+            let diagnostics = PthreadLock<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/framed",
                 backoff: Self.quick

@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsHTTP
 import LiveResultsHummingbird
 import LiveResultsTestSupport
-import Synchronization
+import LockSupport
 import Testing
 import TodoServer
 
@@ -119,8 +119,8 @@ struct ServerExampleTests {
             Todo(id: 1, title: "Milk", project: "Home", priority: 2),
             Todo(id: 2, title: "Report", project: "Work", priority: 1),
         ])
-        let diagnostics = Mutex<[String]>([])
-        let box = Mutex<RemoteResults<Todo>?>(nil)
+        let diagnostics = PthreadLock<[String]>([])
+        let box = PthreadLock<RemoteResults<Todo>?>(nil)
         let port = try await LocalServer.serving(try TodoRoutes.router(first).router) { port in
             let remote = RemoteResults<Todo>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "todos/events",

@@ -4,7 +4,6 @@ import LiveResults
 import LiveResultsTestSupport
 import Logging
 import NIOWebSocket
-import Synchronization
 import Testing
 import TodoServer
 

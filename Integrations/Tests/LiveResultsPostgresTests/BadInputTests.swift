@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import Synchronization
+import LockSupport
 import Testing
 
 @Suite("PostgresLiveTable: bad input")
@@ -146,7 +146,7 @@ struct _Key: CodingKey {
 
 /// Records a controller's malformed-event diagnostics.
 final class DiagnosticLog: Sendable {
-    private let messages = Mutex<[String]>([])
+    private let messages = PthreadLock<[String]>([])
 
     var malformed: [String] { messages.withLock { $0 } }
 

@@ -72,6 +72,37 @@ struct LiveTableTests {
         }
     }
 
+    /// Small transactions are applied on the listening connection's event loop, large ones (over 64 rows) from a
+    /// task, and a reconnection's `.invalidated` queues behind both: three writers at once, with the listener
+    /// terminated midway, must still leave the results equal to `SELECT` and every change set in the contract.
+    @Test("Three writers at once, small and large transactions, the listener terminated midway: results equal SELECT")
+    func concurrentWritersAndATerminatedListener() async throws {
+        try await withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            try await client.query(
+                "INSERT INTO todos (title, project, priority) SELECT 'seed ' || i, 'P' || (i % 3), i % 5 FROM generate_series(1, 200) i"
+            )
+            let live = try await LiveTodos(client: client)
+            try await withThrowingTaskGroup(of: Void.self) { writers in
+                for writer in 0..<3 {
+                    writers.addTask {
+                        var random = SeededGenerator(state: 260 + UInt64(writer))
+                        for round in 0..<25 {
+                            if writer == 0 && round == 12 { try await terminateListener(client) }
+                            try await transactionRetryingDeadlocks(
+                                client, randomStatements(writer: writer, round: round, &random))
+                        }
+                    }
+                }
+                try await writers.waitForAll()
+            }
+            #expect(try await eventually { try await live.matches(client) })
+            #expect(live.log.listens >= 2, "the listener reconnected")
+            #expect(live.checker.violations == [])
+            #expect(live.controller.statistics.malformedEvents == 0)
+        }
+    }
+
     @Test("10,000 rows changed in one transaction arrive as one change set")
     func oneTransactionOneChangeSet() async throws {
         try await withDatabase { client, _ in
@@ -245,6 +276,58 @@ struct LiveTableTests {
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('c', 'A', 1)")
             #expect(try await eventually { try await live.matches(client) && live.shown.count == 1 })
             #expect(live.checker.violations == [])
+        }
+    }
+}
+
+/// One transaction's statements: a large update (about 67 of 200 rows, past the 64 applied on the event loop) one
+/// time in four, else one to three single-row changes.
+private func randomStatements(writer: Int, round: Int, _ random: inout SeededGenerator) -> [PostgresQuery] {
+    if Int.random(in: 0..<4, using: &random) == 0 {
+        let remainder = Int.random(in: 0..<3, using: &random)
+        return [
+            """
+            UPDATE todos SET priority = (priority + 1) % 6, title = \("bulk \(writer) \(round)")
+            WHERE id % 3 = \(remainder)
+            """
+        ]
+    }
+    return (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        let project = "P\(Int.random(in: 0..<4, using: &random))"
+        let priority = Int.random(in: 0..<6, using: &random)
+        switch Int.random(in: 0..<3, using: &random) {
+        case 0:
+            return """
+                INSERT INTO todos (title, project, priority) VALUES (\("w\(writer) r\(round)"), \(project), \(priority))
+                """
+        case 1:
+            return """
+                UPDATE todos SET priority = \(priority), project = \(project)
+                WHERE id = (SELECT id FROM todos ORDER BY random() LIMIT 1)
+                """
+        default:
+            return "DELETE FROM todos WHERE id = (SELECT id FROM todos ORDER BY random() LIMIT 1)"
+        }
+    }
+}
+
+/// Ends the listening connection from the server's side.
+private func terminateListener(_ client: PostgresClient) async throws {
+    try await client.query(
+        """
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+        """)
+}
+
+/// Runs `statements` in one transaction, again when PostgreSQL ends it to break a deadlock (SQLSTATE 40P01): a
+/// large update and a small transaction that locks two of its rows in the other order can deadlock.
+private func transactionRetryingDeadlocks(_ client: PostgresClient, _ statements: [PostgresQuery]) async throws {
+    for attempt in 1... {
+        do {
+            return try await transaction(client, statements)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "40P01" && attempt < 10 {
+            continue
         }
     }
 }

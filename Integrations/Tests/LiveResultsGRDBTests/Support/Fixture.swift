@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import Synchronization
+import LockSupport
 import Testing
 
 /// The kinds of database a test runs against, each an on-disk file in a temporary folder.
@@ -35,7 +35,7 @@ func withDatabase<Result>(
 
 /// Records the batches a subscription delivers, and the malformed events it reports.
 final class BatchRecorder<Entity: FetchableEntity>: Sendable {
-    private let state = Mutex<(batches: [[EntityEvent<Entity>]], malformed: [any Error])>(([], []))
+    private let state = PthreadLock<(batches: [[EntityEvent<Entity>]], malformed: [any Error])>(([], []))
 
     var batches: [[EntityEvent<Entity>]] { state.withLock { $0.batches } }
     var malformed: [any Error] { state.withLock { $0.malformed } }

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
-import Synchronization
+import LockSupport
 
 /// A request as the fixture server received it.
 struct Received: Sendable {
@@ -22,7 +22,7 @@ struct Received: Sendable {
 
 /// What the fixture server received, in order.
 final class Recorder: Sendable {
-    private let requests = Mutex<[Received]>([])
+    private let requests = PthreadLock<[Received]>([])
 
     func record(_ request: Received) { requests.withLock { $0.append(request) } }
     var all: [Received] { requests.withLock { $0 } }

@@ -1,7 +1,6 @@
 import Foundation
 import LiveResults
 import LiveResultsTestSupport
-import Synchronization
 import TodoServer
 
 /// A replica that follows a stream of updates in a task of its own, as a client would.

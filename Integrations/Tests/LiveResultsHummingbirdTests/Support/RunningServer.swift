@@ -5,7 +5,6 @@ import LiveResults
 import LiveResultsHummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 import TodoServer
 
 /// The server example's routes, served in this process on a port of the system's choosing.

@@ -1,6 +1,5 @@
 import Foundation
 import LiveResultsTestSupport
-import Synchronization
 
 /// The server example run as users run it: its own process (`LiveResultsServer`, built beside the tests).
 final class ServerProcess: Sendable {

@@ -4,7 +4,7 @@ import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
 import PostgresTestSupport
-import Synchronization
+import LockSupport
 import Testing
 
 /// A test's database: the shared server's, one per test; its client logs to `diagnostics` when given.
@@ -25,7 +25,7 @@ func withDatabase<Result: Sendable>(
 
 /// Records a table's listener events.
 final class ListenerLog: Sendable {
-    private let events = Mutex<[PostgresListenerEvent]>([])
+    private let events = PthreadLock<[PostgresListenerEvent]>([])
 
     var all: [PostgresListenerEvent] { events.withLock { $0 } }
 
