@@ -29,11 +29,11 @@ let package = Package(
     ],
     targets: [
         // The integrations' lock, a pthread mutex that ThreadSanitizer sees (Synchronization.Mutex it does not).
-        .target(name: "LockSupport"),
+        .target(name: "LiveResultsLockSupport"),
         .target(
             name: "LiveResultsPostgres",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -42,7 +42,7 @@ let package = Package(
         .target(
             name: "LiveResultsHummingbird",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "TodoServer",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 "LiveResultsHummingbird",
                 "LiveResultsPostgres",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -74,13 +74,13 @@ let package = Package(
         // Checks the change-set contract on every delivery of a controller, for the integrations' tests.
         .target(
             name: "LiveResultsTestSupport",
-            dependencies: ["LockSupport", .product(name: "LiveResults", package: "LiveResults")]
+            dependencies: ["LiveResultsLockSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
         .target(
             name: "PostgresTestSupport",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsHummingbirdTests",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 "LiveResultsHummingbird",
                 "TodoServer",
                 "PostgresTestSupport",
@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsPostgresTests",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -137,7 +137,7 @@ let package = Package(
         .target(
             name: "LiveResultsGRDB",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsGRDBTests",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 "LiveResultsGRDB",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -165,7 +165,7 @@ let package = Package(
         .target(
             name: "LiveResultsHTTP",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "XMLCoder", package: "XMLCoder"),
@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "LiveResultsHTTPTests",
             dependencies: [
-                "LockSupport",
+                "LiveResultsLockSupport",
                 "LiveResultsHTTP",
                 "TodoServer",
                 "LiveResultsHummingbird",

@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LockSupport
+import LiveResultsLockSupport
 
 /// Follows a controller's change sets and checks the contract on each: the change set applied to the
 /// previous snapshot gives the new one (sections, ids, and the entities the change set reports).

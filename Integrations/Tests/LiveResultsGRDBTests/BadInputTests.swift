@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 @Suite("GRDBLiveTable: bad input", .timeLimit(.minutes(5)))

@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 private struct ItemsPage: APIRequest {

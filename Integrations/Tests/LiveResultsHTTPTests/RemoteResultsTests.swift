@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 /// `RemoteResults` against streams that go wrong: each failure is reported, the replica keeps what it had,

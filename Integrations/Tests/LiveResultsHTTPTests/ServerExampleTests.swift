@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsHTTP
 import LiveResultsHummingbird
 import LiveResultsTestSupport
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 import TodoServer
 

@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 @Suite("PostgresLiveTable: bad input")

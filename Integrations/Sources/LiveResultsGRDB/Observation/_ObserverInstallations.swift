@@ -1,4 +1,4 @@
-import LockSupport
+import LiveResultsLockSupport
 
 /// Orders a table's fetches after the installation of its subscriptions' observers, without blocking.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
-import LockSupport
+import LiveResultsLockSupport
 
 /// The `TransactionObserver` behind one subscription of a ``GRDBLiveTable``.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LockSupport
+import LiveResultsLockSupport
 
 /// The live results of a server, followed over its Server-Sent Events stream (the `/events` route of
 /// `LiveResultsHummingbird`): a `ResultsReplica` kept up to date, with what a controller offers a UI.

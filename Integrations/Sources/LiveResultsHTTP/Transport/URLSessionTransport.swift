@@ -1,5 +1,5 @@
 import Foundation
-import LockSupport
+import LiveResultsLockSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

@@ -1,4 +1,4 @@
-import LockSupport
+import LiveResultsLockSupport
 
 /// The routes that `addLiveResults(_:at:options:)` added: counts of their
 /// streams, for metrics and tests.

@@ -1,7 +1,7 @@
 import Foundation
 import LiveResults
 import NIOCore
-import LockSupport
+import LiveResultsLockSupport
 
 /// Encodes updates to JSON once for all the streams of an endpoint.
 ///

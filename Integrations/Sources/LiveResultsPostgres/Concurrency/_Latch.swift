@@ -1,4 +1,4 @@
-import LockSupport
+import LiveResultsLockSupport
 
 /// A value that is set once, and awaited: the first ``open(with:)`` wins, later ones do nothing.
 final class _Latch<Value: Sendable>: Sendable {

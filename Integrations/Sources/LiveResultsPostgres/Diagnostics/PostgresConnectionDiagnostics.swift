@@ -1,5 +1,5 @@
 import Logging
-import LockSupport
+import LiveResultsLockSupport
 
 /// Tells a ``PostgresLiveTable`` why its client cannot connect, so that a fetch fails at once with the
 /// server's reason instead of after the client's circuit breaker, without one.

@@ -1,5 +1,5 @@
 import Logging
-import LockSupport
+import LiveResultsLockSupport
 
 /// The logger of the queries the table runs on a connection it leases (the trigger's statements, `LISTEN`):
 /// their failures are thrown, and the client logs its own way.

@@ -1,4 +1,4 @@
-import LockSupport
+import LiveResultsLockSupport
 
 /// Orders a table's fetches after its subscriptions' first `LISTEN`, so that no commit falls between a
 /// fetch and the notifications that follow it.

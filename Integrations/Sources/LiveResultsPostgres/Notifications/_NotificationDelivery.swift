@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LockSupport
+import LiveResultsLockSupport
 
 /// One subscription's notifications, from their payloads to its subscriber: gathered into transactions,
 /// then delivered one transaction at a time, in commit order, across reconnections.

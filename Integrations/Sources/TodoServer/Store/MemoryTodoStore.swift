@@ -1,5 +1,5 @@
 import LiveResults
-import LockSupport
+import LiveResultsLockSupport
 
 /// To-dos kept in the server's memory: gone when it stops.
 public final class MemoryTodoStore: TodoStore {

@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 /// The kinds of database a test runs against, each an on-disk file in a temporary folder.

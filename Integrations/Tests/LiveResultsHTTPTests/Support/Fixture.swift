@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
-import LockSupport
+import LiveResultsLockSupport
 
 /// A request as the fixture server received it.
 struct Received: Sendable {

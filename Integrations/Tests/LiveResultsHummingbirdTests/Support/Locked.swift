@@ -1,4 +1,4 @@
-import LockSupport
+import LiveResultsLockSupport
 
 /// A value behind a lock that closures and tasks can share.
 typealias Locked = PthreadLock

@@ -4,7 +4,7 @@ import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
 import PostgresTestSupport
-import LockSupport
+import LiveResultsLockSupport
 import Testing
 
 /// A test's database: the shared server's, one per test; its client logs to `diagnostics` when given.
