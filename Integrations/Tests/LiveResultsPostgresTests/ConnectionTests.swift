@@ -17,11 +17,7 @@ struct ConnectionTests {
             let live = try await LiveTodos(client: client, diagnostics: diagnostics)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
             #expect(await eventually { live.shown.count == 1 })
-            try await client.query(
-                """
-                SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
-                """)
+            try await terminateListener(client)
             for index in 0..<20 {
                 try await client.query(
                     "INSERT INTO todos (title, project, priority) VALUES (\("while \(index)"), 'B', \(index % 3))")

@@ -34,10 +34,7 @@ struct LiveTableTests {
     @Test("Random writes from another connection: the results equal SELECT, every change set keeps the contract")
     func randomWrites() async throws {
         try await withDatabase { client, _ in
-            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
-            try await client.query(
-                "INSERT INTO todos (title, project, priority) SELECT 'seed ' || i, 'P' || (i % 3), i % 5 FROM generate_series(1, 40) i"
-            )
+            try await createSeededTodos(client, count: 40)
             let live = try await LiveTodos(client: client)
             #expect(try await live.matches(client))
             var random = SeededGenerator(state: 26)
@@ -78,10 +75,7 @@ struct LiveTableTests {
     @Test("Three writers at once, small and large transactions, the listener terminated midway: results equal SELECT")
     func concurrentWritersAndATerminatedListener() async throws {
         try await withDatabase { client, _ in
-            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
-            try await client.query(
-                "INSERT INTO todos (title, project, priority) SELECT 'seed ' || i, 'P' || (i % 3), i % 5 FROM generate_series(1, 200) i"
-            )
+            try await createSeededTodos(client, count: 200)
             let live = try await LiveTodos(client: client)
             try await withThrowingTaskGroup(of: Void.self) { writers in
                 for writer in 0..<3 {
@@ -309,15 +303,6 @@ private func randomStatements(writer: Int, round: Int, _ random: inout SeededGen
             return "DELETE FROM todos WHERE id = (SELECT id FROM todos ORDER BY random() LIMIT 1)"
         }
     }
-}
-
-/// Ends the listening connection from the server's side.
-private func terminateListener(_ client: PostgresClient) async throws {
-    try await client.query(
-        """
-        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
-        """)
 }
 
 /// Runs `statements` in one transaction, again when PostgreSQL ends it to break a deadlock (SQLSTATE 40P01): a

@@ -100,6 +100,25 @@ struct LiveTodos: Sendable {
     }
 }
 
+/// Creates `todos` with `count` rows, in three projects and five priorities.
+func createSeededTodos(_ client: PostgresClient, count: Int) async throws {
+    try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+    try await client.query(
+        """
+        INSERT INTO todos (title, project, priority)
+        SELECT 'seed ' || i, 'P' || (i % 3), i % 5 FROM generate_series(1, \(count)) i
+        """)
+}
+
+/// Ends the listening connections of the current database from the server's side.
+func terminateListener(_ client: PostgresClient) async throws {
+    try await client.query(
+        """
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE 'LISTEN%'
+        """)
+}
+
 /// Runs `statements` in one transaction.
 func transaction(_ client: PostgresClient, _ statements: [PostgresQuery]) async throws {
     try await client.withConnection { connection in
