@@ -3,16 +3,18 @@ import Foundation
 /// All entities of a ``FetchedResultsSnapshot`` in display order, section after section.
 public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, Sendable {
     @usableFromInline let _storage: _SectionedStorage<Entity>
+    /// The part of the storage a ``LiveWindow`` shows; `nil` for all of it.
+    @usableFromInline let _window: _WindowSlice?
 
     /// Always 0.
     @inlinable public var startIndex: Int { 0 }
     /// The number of elements.
-    @inlinable public var endIndex: Int { _storage.count }
+    @inlinable public var endIndex: Int { _window?.count ?? _storage.count }
 
     /// - Complexity: O(log *n*).
     @inlinable public subscript(position: Int) -> Entity {
         precondition(position >= 0 && position < endIndex, "index out of range")
-        let (section, item) = _storage.sections.position(ofWeight: position)
+        let (section, item) = _storage.sections.position(ofWeight: (_window?.positions.lowerBound ?? 0) + position)
         return _storage[IndexPath(_section: section, item: item)].entity
     }
 
@@ -20,7 +22,13 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     ///
     /// - Complexity: O(log *n*): it descends to the first entity.
     @inlinable public func makeIterator() -> Iterator {
-        Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
+        guard let _window else {
+            return Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
+        }
+        var iterator = Iterator(
+            _sections: _storage.sections.makeIterator(from: _window.firstSection), _records: _storage.records)
+        iterator._window = _window
+        return iterator
     }
 
     /// Iterates all entities in display order.
@@ -28,6 +36,9 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         @usableFromInline var _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator
         @usableFromInline var _current: FetchedResultsSection<Entity>.Objects.Iterator?
         @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
+        /// The window iterated, if any, and the number of its sections entered so far.
+        @usableFromInline var _window: _WindowSlice?
+        @usableFromInline var _sectionsEntered = 0
 
         @inlinable init(
             _sections: _Tree<_SectionedStorage<Entity>.Section>.Iterator,
@@ -44,14 +55,24 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
             while true {
                 if let entity = _current?.next() { return entity }
                 guard let section = _sections.next() else { return nil }
+                guard let window = _window else {
+                    _current = FetchedResultsSection.Objects.Iterator(
+                        _slots: section.items.makeIterator(), _records: _records, _remaining: section.items.count)
+                    continue
+                }
+                guard _sectionsEntered < window.sectionCount else { return nil }
+                let items = window.items(ofSection: _sectionsEntered, size: section.items.count)
+                _sectionsEntered += 1
                 _current = FetchedResultsSection.Objects.Iterator(
-                    _slots: section.items.makeIterator(), _records: _records)
+                    _slots: section.items.makeIterator(from: items.lowerBound), _records: _records,
+                    _remaining: items.count)
             }
         }
     }
 
     @usableFromInline
-    init(_storage: _SectionedStorage<Entity>) {
+    init(_storage: _SectionedStorage<Entity>, _window: _WindowSlice? = nil) {
         self._storage = _storage
+        self._window = _window
     }
 }

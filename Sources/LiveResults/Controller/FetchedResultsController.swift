@@ -26,6 +26,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     @usableFromInline let _state: _Lock<_ControllerState<Entity>>
     @usableFromInline let _diagnostics: (@Sendable (ControllerDiagnostic<Entity>) -> Void)?
+    /// The windows of the results (see ``window(_:)``), made with the first of them.
+    @usableFromInline let _windows = _Lock<(registry: _WindowRegistry<Entity>, subscription: EventSubscription)?>(nil)
 
     @inlinable init(
         definition: FetchDefinition<Entity>,

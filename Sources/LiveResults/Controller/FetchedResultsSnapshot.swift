@@ -17,33 +17,39 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     /// The positions of a replica's results, which follow no ordering rule (see ``ResultsReplica``);
     /// `nil` for a controller's.
     @usableFromInline let _positions: _PositionIndex<Entity.ID>?
+    /// The part of the storage a ``LiveWindow``'s snapshot shows; `nil` for all of it.
+    @usableFromInline let _window: _WindowSlice?
 
-    @inlinable init(_storage: _SectionedStorage<Entity>, _positions: _PositionIndex<Entity.ID>? = nil) {
+    @inlinable init(
+        _storage: _SectionedStorage<Entity>, _positions: _PositionIndex<Entity.ID>? = nil,
+        _window: _WindowSlice? = nil
+    ) {
         self._storage = _storage
         self._positions = _positions
+        self._window = _window
     }
 
     /// The sections, in section order.
     ///
     /// - Complexity: O(1).
     @inlinable public var sections: FetchedResultsSections<Entity> {
-        FetchedResultsSections(_storage: _storage)
+        FetchedResultsSections(_storage: _storage, _window: _window)
     }
 
     /// All entities in display order, section after section.
     ///
     /// - Complexity: O(1).
     @inlinable public var fetchedObjects: FetchedObjects<Entity> {
-        FetchedObjects(_storage: _storage)
+        FetchedObjects(_storage: _storage, _window: _window)
     }
 
     /// The number of entities.
     ///
     /// - Complexity: O(1).
-    @inlinable public var count: Int { _storage.count }
+    @inlinable public var count: Int { _window?.count ?? _storage.count }
 
     /// Whether there are no entities.
-    @inlinable public var isEmpty: Bool { _storage.count == 0 }
+    @inlinable public var isEmpty: Bool { count == 0 }
 
     /// The entity at an index path.
     ///
@@ -51,7 +57,11 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(log *n*).
     @inlinable public func object(at indexPath: IndexPath) -> Entity {
         precondition(indexPath.count == 2, "an index path of a section and an item")
-        return _storage[indexPath].entity
+        guard let _window else { return _storage[indexPath].entity }
+        guard let inStorage = _window.storageIndexPath(of: indexPath, in: _storage) else {
+            preconditionFailure("the index path \(indexPath) is outside the window")
+        }
+        return _storage[inStorage].entity
     }
 
     /// The index path of the entity with the same id as `entity`, or `nil` if it is not shown.
@@ -65,6 +75,9 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(log *n*).
     @inlinable public func indexPath(forID id: Entity.ID) -> IndexPath? {
+        if let _window {
+            return _storage.indexPath(forID: id).flatMap { _window.windowIndexPath(of: $0) }
+        }
         guard let _positions else { return _storage.indexPath(forID: id) }
         guard let stored = _storage.stored(forID: id) else { return nil }
         let place = _storage.sections.position(ofWeight: _positions.position(ofLabel: stored.sequence))
@@ -73,9 +86,10 @@ public struct FetchedResultsSnapshot<Entity: FetchableEntity>: Sendable {
 
     /// The shown version of the entity with this id, or `nil`.
     ///
-    /// - Complexity: O(log₁₆ *n*).
+    /// - Complexity: O(log₁₆ *n*); for a window's snapshot, O(log *n*).
     @inlinable public func object(withID id: Entity.ID) -> Entity? {
-        _storage.stored(forID: id)?.entity
+        if _window != nil, indexPath(forID: id) == nil { return nil }
+        return _storage.stored(forID: id)?.entity
     }
 }
 

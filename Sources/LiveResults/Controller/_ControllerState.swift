@@ -4,11 +4,12 @@
     /// (see ``observedVersion``).
     @usableFromInline typealias ChangeObserver =
         @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
-    /// Sees each change set as it is queued for the observers, with the storage after it, under the lock:
-    /// for the views built on the controller, whose own state must change in the same order. It returns
-    /// what to run, outside the lock, in order with the deliveries (a view's own delivery), if anything.
+    /// Sees each change set as it is queued for the observers, with the storage after it and where the
+    /// observers' callbacks run, under the lock: for the views built on the controller, whose own state must
+    /// change in the same order. It returns what to run, outside the lock, in order with the deliveries (a
+    /// view's own delivery), if anything.
     @usableFromInline typealias QueueObserver =
-        @Sendable (ChangeSet<Entity>, _SectionedStorage<Entity>) -> (@Sendable () -> Void)?
+        @Sendable (ChangeSet<Entity>, _SectionedStorage<Entity>, CallbackScheduler) -> (@Sendable () -> Void)?
 
     /// What waits for the delivering thread: a change set for the observers, or the action of a queue observer.
     @usableFromInline enum Pending: Sendable {

@@ -337,6 +337,25 @@ extension _Tree: Sequence {
             if let root { descend(from: root) }
         }
 
+        /// An iterator whose first element is the one at `position` (none when `position` is the count).
+        ///
+        /// - Complexity: O(log *n*): one descent by the children's counts.
+        @inlinable init(root: _TreeNode<Element>?, from position: Int) {
+            guard var node = root else { return }
+            var offset = position
+            while !node.isLeaf {
+                var index = 0
+                let children = node.children
+                while index < children.count - 1 && offset >= children[index].count {
+                    offset -= children[index].count
+                    index += 1
+                }
+                path.append((node, index + 1))
+                node = children[index].node
+            }
+            path.append((node, offset))
+        }
+
         @inlinable mutating func descend(from node: _TreeNode<Element>) {
             var node = node
             while !node.isLeaf {
@@ -365,6 +384,11 @@ extension _Tree: Sequence {
     }
 
     @inlinable func makeIterator() -> Iterator { Iterator(root: root) }
+
+    /// An iterator from the element at `position` on.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable func makeIterator(from position: Int) -> Iterator { Iterator(root: root, from: position) }
 
     @inlinable var underestimatedCount: Int { count }
 }

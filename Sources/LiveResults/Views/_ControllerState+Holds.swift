@@ -29,7 +29,7 @@ extension _ControllerState {
         }
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
-                if let action = observer(changes, core.storage) { appendPending(.action(action)) }
+                if let action = observer(changes, core.storage, callbackScheduler) { appendPending(.action(action)) }
             }
         }
         let delegate = delegate

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A window over the wire: its own versions and update streams, in the form of a controller's (§14).
+extension LiveWindow where Entity: Codable {
+    /// The updates of the window from now on, for a ``ResultsReplica`` kept elsewhere: exactly like
+    /// ``FetchedResultsController/updates(since:bufferLimit:)``, in window coordinates and with the window's
+    /// own versions.
+    ///
+    /// The stream starts with the whole window, or, when `version` names a version of this window that it
+    /// still holds (its last 128 change sets once a stream was opened), with one change set from it. Then
+    /// every change set of the window follows as one update, ``move(to:)`` included. A consumer that falls
+    /// more than `bufferLimit` updates behind gets one catch-up instead of what it did not read.
+    ///
+    /// Holding versions keeps the controller's results of each one alive, so while a window holds versions,
+    /// a change of the controller copies the path to what it changes once per version held (the controller's
+    /// own streams keep undo records instead, see ``FetchedResultsController/versionHistoryLimit``).
+    ///
+    /// - Parameters:
+    ///   - version: The version the consumer has, or `nil` for the whole window.
+    ///   - bufferLimit: The most updates held for a consumer that does not read; at least 1.
+    /// - Returns: The stream; its iterator owns the subscription (see ``ResultsUpdates``).
+    /// - Complexity: O(1) to subscribe; the first update costs O(*w* log *n*) for a window of *w* entities.
+    @inlinable public func updates(since version: ResultsVersion? = nil, bufferLimit: Int = 128) -> ResultsUpdates<
+        Entity
+    > {
+        let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
+        let (id, origin) = controller._withObservedStorage { storage in
+            _registry.state.withLock { state -> (UInt64?, UInt64) in
+                guard var window = state.windows[_id] else {
+                    subscriber.end()
+                    return (nil, 0)
+                }
+                if !window.keepsHistory {
+                    window.keepsHistory = true
+                    window.hold(storage)
+                }
+                let held = version.flatMap { version in
+                    version.origin == window.origin && window.history.contains { $0.sequence == version.sequence }
+                        ? version.sequence : nil
+                }
+                subscriber.start(with: .catchUp(from: held))
+                window.updateSubscribers[state.nextID] = subscriber
+                state.windows[_id] = window
+                defer { state.nextID += 1 }
+                return (state.nextID, window.origin)
+            }
+        }
+        let subscription = _UpdateSubscription(
+            subscriber: subscriber, origin: origin,
+            unsubscribe: { [weak self] in
+                subscriber.cancel()
+                guard let self, let id else { return }
+                _ = _registry.state.withLock { $0.windows[_id]?.updateSubscribers.removeValue(forKey: id) }
+            },
+            resolve: { [weak self] from in
+                guard let self else { return nil }
+                return controller._withObservedStorage { storage in
+                    _registry.state.withLock { state -> _CatchUp<Entity>? in
+                        guard let window = state.windows[_id] else { return nil }
+                        subscriber.settle(at: window.sequence)
+                        let now = _WindowState.entities(of: storage, at: window.positions)
+                        return _CatchUp(
+                            earlier: from.flatMap { window.entities(atVersion: $0) }, now: now,
+                            sequence: window.sequence, isRebuilt: true)
+                    }
+                }
+            })
+        return ResultsUpdates(_subscription: subscription)
+    }
+
+    /// The window's version: each change set it delivers makes a new one.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var version: ResultsVersion {
+        _registry.state.withLock { state in
+            let window = state.windows[_id]
+            return ResultsVersion(origin: window?.origin ?? 0, sequence: window?.sequence ?? 0)
+        }
+    }
+}

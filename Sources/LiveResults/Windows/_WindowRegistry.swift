@@ -1,0 +1,138 @@
+import Foundation
+
+/// The windows of one controller: their states under one lock, and an index of where they lie, so that a
+/// change set reaches only the windows it can change.
+///
+/// It follows the controller as one queue observer: each change set delivered to the controller's observers
+/// is turned into positions once (``_GlobalChanges``), then into the change set of each window it can
+/// change. The windows' deliveries go through the controller's own delivery path, in order with the
+/// controller's: a window is a transform of the controller's change sets, not another queue.
+@usableFromInline final class _WindowRegistry<Entity: FetchableEntity>: Sendable {
+    @usableFromInline struct State: Sendable {
+        @usableFromInline var windows: [UInt64: _WindowState<Entity>] = [:]
+        @usableFromInline var nextID: UInt64 = 0
+        /// The `.first` and `.range` windows by their first position, then id; rebuilt when windows come,
+        /// go or move.
+        @usableFromInline var byOffset: [(offset: Int, id: UInt64)] = []
+        /// The largest limit among `byOffset`'s windows: a window holding a position starts at most that far
+        /// before it.
+        @usableFromInline var longestLimit = 0
+        /// The `.last` windows, whose positions follow the end of the results.
+        @usableFromInline var fromEnd: [UInt64] = []
+        @usableFromInline var isIndexStale = false
+
+        @usableFromInline init() {}
+
+        /// Rebuilds the index of window positions, if windows came, went or moved since it was built.
+        @inlinable mutating func refreshIndex() {
+            guard isIndexStale else { return }
+            isIndexStale = false
+            byOffset.removeAll(keepingCapacity: true)
+            fromEnd.removeAll(keepingCapacity: true)
+            longestLimit = 0
+            for (id, window) in windows {
+                switch window.range {
+                case .last: fromEnd.append(id)
+                case .first(let limit):
+                    byOffset.append((0, id))
+                    longestLimit = Swift.max(longestLimit, limit)
+                case .range(let offset, let limit):
+                    byOffset.append((offset, id))
+                    longestLimit = Swift.max(longestLimit, limit)
+                }
+            }
+            byOffset.sort { ($0.offset, $0.id) < ($1.offset, $1.id) }
+        }
+
+        /// The windows that `changes` can change, in the order they were made.
+        ///
+        /// - Complexity: O(log *W* + *v*) for *W* windows of which *v* are visited, when the change set only
+        ///   changes content; otherwise every window that holds or follows the first position it shifts.
+        @inlinable mutating func windows(changedBy changes: _GlobalChanges<Entity>) -> [UInt64] {
+            refreshIndex()
+            var found: [UInt64] = []
+            let first = changes.firstShifted
+            if let first {
+                // Every window that ends at or after the first position shifted, and every window that follows
+                // the end of the results.
+                let start = byOffset.partitioningIndex { $0.offset + longestLimit >= first }
+                for entry in byOffset[start...] where windowEnd(entry.id) >= first { found.append(entry.id) }
+                found.append(contentsOf: fromEnd)
+            }
+            // And the windows holding an entity changed in place before it.
+            for position in changes.updated {
+                if let first, position >= first { break }
+                var index = byOffset.partitioningIndex { $0.offset > position } - 1
+                while index >= 0 && byOffset[index].offset + longestLimit > position {
+                    if windowEnd(byOffset[index].id) > position { found.append(byOffset[index].id) }
+                    index -= 1
+                }
+                if first == nil {
+                    for id in fromEnd where windows[id]!.positions.contains(position) { found.append(id) }
+                }
+            }
+            if found.count > 1 {
+                found = Array(Set(found))
+                found.sort()
+            }
+            return found
+        }
+
+        /// Where a window's positions end in the controller's ordering, unclipped by the end of the results.
+        @inlinable func windowEnd(_ id: UInt64) -> Int {
+            switch windows[id]!.range {
+            case .first(let limit): limit
+            case .last: Int.max
+            case .range(let offset, let limit): offset &+ limit < offset ? Int.max : offset + limit
+            }
+        }
+    }
+
+    @usableFromInline let state = _Lock(State())
+
+    @inlinable init() {}
+
+    /// Turns one change set of the controller, queued for its observers, into the change sets of the windows
+    /// it changes, and returns what delivers them, in order with the controller's deliveries.
+    ///
+    /// Called under the controller's lock.
+    ///
+    /// - Complexity: O(*k* log *n*) for a change set of *k* entities, once, plus each window's share (see
+    ///   ``_WindowDiff/changeSet(_:from:to:in:)``).
+    @inlinable func follow(
+        _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler,
+        controller: FetchedResultsController<Entity>
+    ) -> (@Sendable () -> Void)? {
+        let deliveries = state.withLock { state -> [_ControllerState<Entity>.Delivery] in
+            guard !state.windows.isEmpty else { return [] }
+            let global = _GlobalChanges(changes, after: storage)
+            var deliveries: [_ControllerState<Entity>.Delivery] = []
+            for id in state.windows(changedBy: global) {
+                let old = state.windows[id]!.positions
+                let new = state.windows[id]!.range.positions(count: storage.count)
+                let windowChanges = _WindowDiff.changeSet(global, from: old, to: new, in: storage)
+                state.windows[id]!.positions = new
+                guard !windowChanges.isEmpty else { continue }
+                if let delivery = state.windows[id]!.deliver(windowChanges, after: storage, scheduler: scheduler) {
+                    deliveries.append(delivery)
+                }
+            }
+            return deliveries
+        }
+        guard !deliveries.isEmpty else { return nil }
+        return { [weak controller] in controller?._deliver(deliveries) }
+    }
+}
+
+extension FetchedResultsController {
+    /// Delivers change sets of derived results (windows) through the controller's own delivery path.
+    @inlinable func _deliver(_ deliveries: [_ControllerState<Entity>.Delivery]) {
+        var spare: _ControllerState<Entity>.DeliveryRecord?
+        for delivery in deliveries {
+            let record = _ControllerState<Entity>.DeliveryRecord(delivery, reusing: &spare)
+            deliver(record)
+            spare = record
+        }
+        spare?.free()
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// One window's state, under its registry's lock: the positions it holds, its observers and its versions.
+@usableFromInline struct _WindowState<Entity: FetchableEntity>: Sendable {
+    /// A version of the window kept for a catch-up: the controller's results then, and the positions held.
+    @usableFromInline struct HeldVersion: Sendable {
+        @usableFromInline let sequence: UInt64
+        @usableFromInline let storage: _SectionedStorage<Entity>
+        @usableFromInline let positions: Range<Int>
+
+        @inlinable init(sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>) {
+            self.sequence = sequence
+            self.storage = storage
+            self.positions = positions
+        }
+    }
+
+    @usableFromInline var range: WindowRange
+    /// The positions held in the results the controller's observers have.
+    @usableFromInline var positions: Range<Int>
+
+    @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
+    @usableFromInline var observers: [UInt64: _ControllerState<Entity>.ChangeObserver] = [:] {
+        didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    @usableFromInline var changeSubscribers: [UInt64: _ChangeSubscriber<Entity>] = [:] {
+        didSet { changeSubscriberList = changeSubscribers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    /// `observers` and `changeSubscribers` in the order they subscribed: the arrays each delivery shares.
+    @usableFromInline var observerList: [_ControllerState<Entity>.ChangeObserver] = []
+    @usableFromInline var changeSubscriberList: [_ChangeSubscriber<Entity>] = []
+    @usableFromInline var updateSubscribers: [UInt64: _UpdateSubscriber<Entity>] = [:]
+
+    /// The origin of the window's versions: random per window, so that another window's version is not taken
+    /// for one of this window's.
+    @usableFromInline let origin = UInt64.random(in: .min ... .max)
+    /// The number of change sets the window delivered: its version.
+    @usableFromInline var sequence: UInt64 = 0
+    /// The versions a catch-up can start from, oldest first, once an update stream was opened.
+    @usableFromInline var history: [HeldVersion] = []
+    @usableFromInline var keepsHistory = false
+
+    @inlinable init(range: WindowRange, positions: Range<Int>) {
+        self.range = range
+        self.positions = positions
+    }
+
+    /// The most versions a window holds for a catch-up.
+    @inlinable static var historyLimit: Int { 128 }
+
+    /// Whether anything observes the window's change sets.
+    @inlinable var hasObservers: Bool {
+        delegate != nil || !observerList.isEmpty || !changeSubscriberList.isEmpty || !updateSubscribers.isEmpty
+    }
+
+    /// Counts a change set of the window as a new version, keeps it for catch-ups and hands it to the
+    /// update streams, and returns its delivery for the other observers, if any.
+    @inlinable mutating func deliver(
+        _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler
+    ) -> _ControllerState<Entity>.Delivery? {
+        sequence += 1
+        let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
+        if keepsHistory { hold(storage) }
+        if !updateSubscribers.isEmpty {
+            let delivered = _VersionChanges(
+                changes, inserted: changes.insertedItems.map { snapshot.object(at: $0) },
+                updated: changes.updatedItems.map { snapshot.object(at: $0) }, sequence: sequence)
+            for subscriber in updateSubscribers.values {
+                subscriber.push(.changes(delivered)).waiter?.resume()
+            }
+        }
+        let callsBack = delegate != nil || !observerList.isEmpty
+        guard callsBack || !changeSubscriberList.isEmpty else { return nil }
+        return _ControllerState<Entity>.Delivery(
+            changes: changes, snapshot: callsBack ? snapshot : nil, delegate: delegate, scheduler: scheduler,
+            changeSubscribers: changeSubscriberList, observers: observerList, version: sequence)
+    }
+
+    /// Keeps the current version for a catch-up, dropping the oldest beyond the limit.
+    @inlinable mutating func hold(_ storage: _SectionedStorage<Entity>) {
+        if history.count >= Self.historyLimit { history.removeFirst(history.count - Self.historyLimit + 1) }
+        history.append(HeldVersion(sequence: sequence, storage: storage, positions: positions))
+    }
+
+    /// The window's entities at a held version, as a storage of their own; `nil` when it is not held.
+    @inlinable func entities(atVersion version: UInt64) -> _SectionedStorage<Entity>? {
+        guard let index = history.lastIndex(where: { $0.sequence == version }) else { return nil }
+        return Self.entities(of: history[index].storage, at: history[index].positions)
+    }
+
+    /// The entities of `storage` at `positions`, as a storage of their own, for the wire.
+    ///
+    /// - Complexity: O(*w* log *n*) for *w* positions.
+    @inlinable static func entities(
+        of storage: _SectionedStorage<Entity>, at positions: Range<Int>
+    ) -> _SectionedStorage<Entity> {
+        _SectionedStorage(ordering: storage.ordering, contents: storage.stored(inGlobalRange: positions))
+    }
+}
