@@ -33,22 +33,21 @@ import Foundation
     /// The new positions of the entities whose content changed, ascending, and their ids.
     @usableFromInline var updated: [Int] = []
     @usableFromInline var updatedIDs: [Entity.ID] = []
-    /// The ids of the entities whose own events moved or changed them: those that move when several minimal
-    /// sets of moves exist.
-    @usableFromInline var touchedIDs: Set<Entity.ID> = []
+    /// The ids of the entities the change set moved and updated: those whose own events changed them, which
+    /// move when several minimal sets of moves exist.
+    @usableFromInline var movedIDs: [Entity.ID] = []
     @usableFromInline var oldCount: Int
     @usableFromInline var newCount: Int
 
     /// The positions of `changes`, which turned the results into `storage`.
     @inlinable init(_ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>) {
         newCount = storage.count
-        var offsets: [Int: Int] = [:]
+        // The offset of the last section asked for: the positions of one section come together.
+        var last = (section: -1, offset: 0)
         func newOffset(_ section: Int) -> Int {
             if section == storage.sections.count { return storage.count }
-            if let offset = offsets[section] { return offset }
-            let offset = storage.sections.weight(before: section)
-            offsets[section] = offset
-            return offset
+            if section != last.section { last = (section, storage.sections.weight(before: section)) }
+            return last.offset
         }
         var addedPaths = changes.insertedItems
         if !changes.movedItems.isEmpty {
@@ -59,7 +58,7 @@ import Foundation
         oldCount = newCount - added.count + changes.deletedItems.count + changes.movedItems.count
         updated = changes.updatedItems.map { newOffset($0[0]) + $0[1] }
         updatedIDs = changes.updatedItemIDs
-        touchedIDs = Set(changes.movedItemIDs).union(changes.updatedItemIDs)
+        movedIDs = changes.movedItemIDs
         removed = Self.removals(of: changes, addedPaths: addedPaths, storage: storage, newOffset: newOffset)
     }
 

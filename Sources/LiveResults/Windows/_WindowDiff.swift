@@ -101,10 +101,11 @@ import Foundation
         }
         // In old order, keep the most (then the most untouched) with increasing new positions.
         stayed.sort { $0.old < $1.old }
+        let touched = Set(changes.movedIDs).union(changes.updatedIDs)
         let kept = _MinimalMoves.kept(
             newKeys: stayed.map(\.new),
             weights: stayed.map {
-                _MinimalMoves.Weight(kept: 1, stationary: changes.touchedIDs.contains(after.ids[$0.new]) ? 0 : 1)
+                _MinimalMoves.Weight(kept: 1, stationary: touched.contains(after.ids[$0.new]) ? 0 : 1)
             })
         for (pair, isKept) in zip(stayed, kept) where !isKept {
             builder.move(after.ids[pair.new], from: before.paths[pair.old], to: after.paths[pair.new])

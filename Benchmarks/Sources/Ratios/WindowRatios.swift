@@ -1,0 +1,120 @@
+import BenchmarkSupport
+import Foundation
+import LiveResults
+
+/// The targets of live windows (DESIGN §16): an observed window against an observed controller, a thousand
+/// windows against one, and a move against a single event.
+@MainActor
+struct WindowRatios {
+    let options: RatioOptions
+
+    func rows() async throws -> [RatioRow] {
+        try await topWindow() + tiledWindows() + moves()
+    }
+
+    /// Single events anywhere at the medium size, with one window of 50 at the top observed by a delegate,
+    /// against the same events on a controller observed by a delegate.
+    private func topWindow() async throws -> [RatioRow] {
+        let label = Dataset.label(options.medium)
+        Progress.say("single events at \(label) with an observed window of 50 at the top, and without")
+        let windowed = try await EventScenario<LiveResultsDesign>(count: options.medium)
+        let observed = try await EventScenario<LiveResultsDesign>(count: options.medium)
+        let delegate = NoOpDelegate()
+        let window = windowed.design.controller.window(.first(50))
+        window.delegate = delegate
+        observed.design.controller.delegate = delegate
+        let times = try await Stopwatch.medians(
+            options.repetitions,
+            of: [perEvent(windowed, options.liveEvents), perEvent(observed, options.liveEvents)])
+        withExtendedLifetime((window, delegate)) {}
+        return [
+            RatioRow(
+                name: "Single events at \(label), a window of 50 observed / the controller observed",
+                measured: "\(times[0].formatted) with the window, \(times[1].formatted) without",
+                value: times[0] / times[1], unit: "×", target: .atMost(1.3))
+        ]
+    }
+
+    /// Content-only updates at the medium size, each inside one window: 1,000 windows of 50 tiling the
+    /// first 50,000 positions (fewer in a quick run), against one window of 50, each window observed.
+    private func tiledWindows() async throws -> [RatioRow] {
+        let label = Dataset.label(options.medium)
+        let count = Swift.min(1_000, options.medium / 50)
+        Progress.say("content updates at \(label) with \(count) windows of 50, and with one")
+        let tiled = try await EventScenario<LiveResultsDesign>(count: options.medium).design
+        let single = try await EventScenario<LiveResultsDesign>(count: options.medium).design
+        let delegate = NoOpDelegate()
+        let windows = (0..<count).map { tiled.controller.window(.range(offset: $0 * 50, limit: 50)) }
+        let one = single.controller.window(.range(offset: 0, limit: 50))
+        for window in windows + [one] { window.delegate = delegate }
+        var random = SystemRandomNumberGenerator()
+        let times = try await Stopwatch.medians(
+            options.repetitions,
+            of: [
+                contentUpdates(tiled.controller, positions: count * 50, &random),
+                contentUpdates(single.controller, positions: 50, &random),
+            ])
+        withExtendedLifetime((windows, one, delegate)) {}
+        return [
+            RatioRow(
+                name: "Content updates at \(label), \(count) windows of 50 / one window",
+                measured: "\(times[0].formatted) with \(count), \(times[1].formatted) with one",
+                value: times[0] / times[1], unit: "×", target: .atMost(2))
+        ]
+    }
+
+    /// `move(to:)` by one page of 50 at the large size, against a single event there with a delegate.
+    private func moves() async throws -> [RatioRow] {
+        let label = Dataset.label(options.large)
+        Progress.say("moves of a window by 50 at \(label), and single events")
+        let scenario = try await EventScenario<LiveResultsDesign>(count: options.large)
+        let delegate = NoOpDelegate()
+        let window = scenario.design.controller.window(.range(offset: 0, limit: 50))
+        window.delegate = delegate
+        scenario.design.controller.delegate = delegate
+        let moves = options.liveEvents / 10
+        var page = 0
+        let times = try await Stopwatch.medians(
+            options.repetitions,
+            of: [
+                {
+                    await Stopwatch.measure {
+                        for _ in 0..<moves {
+                            page = (page + 1) % 10_000
+                            window.move(to: .range(offset: page * 50, limit: 50))
+                        }
+                    } / moves
+                },
+                perEvent(scenario, options.liveEvents),
+            ])
+        withExtendedLifetime((window, delegate)) {}
+        return [
+            RatioRow(
+                name: "A window's move by 50 at \(label) / a single event",
+                measured: "move \(times[0].formatted), event \(times[1].formatted)",
+                value: times[0] / times[1], unit: "×", target: .atMost(20))
+        ]
+    }
+
+    /// Updates of one row's title at a random position below `positions`, each applied alone.
+    private func contentUpdates(
+        _ controller: FetchedResultsController<Row>, positions: Int, _ random: inout SystemRandomNumberGenerator
+    ) -> Stopwatch.Measurement {
+        let objects = controller.fetchedObjects
+        let events = (0..<options.liveEvents).map { index -> EntityEvent<Row> in
+            var row = objects[Int.random(in: 0..<positions, using: &random)]
+            row.title = "update \(index)"
+            return .updated(row)
+        }
+        return {
+            await Stopwatch.measure { for event in events { controller.apply(event) } } / events.count
+        }
+    }
+
+    private func perEvent(_ scenario: EventScenario<LiveResultsDesign>, _ events: Int) -> Stopwatch.Measurement {
+        {
+            let batch = scenario.nextEvents(events)
+            return await Stopwatch.measure { scenario.applyEach(batch) } / events
+        }
+    }
+}
