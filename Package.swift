@@ -6,11 +6,14 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LiveResults", targets: ["LiveResults"]),
+        // For users' change-set unit tests: the contract checker and a recorder of live results (DESIGN §19).
+        .library(name: "LiveResultsTesting", targets: ["LiveResultsTesting"]),
         .executable(name: "LiveResultsExample", targets: ["LiveResultsExample"]),
     ],
     targets: [
         .target(name: "LiveResults"),
-        .testTarget(name: "LiveResultsTests", dependencies: ["LiveResults"]),
+        .target(name: "LiveResultsTesting", dependencies: ["LiveResults"]),
+        .testTarget(name: "LiveResultsTests", dependencies: ["LiveResults", "LiveResultsTesting"]),
 
         // The example: a to-do list over a UserDefaults-style store (`swift run LiveResultsExample`).
         // Its code lives in a library target so that its tests can drive it; it is not a product.

@@ -2,6 +2,8 @@ import Foundation
 import LiveResults
 import Testing
 
+@testable import LiveResultsTesting
+
 /// A snapshot reduced to what the change-set contract talks about: section names and entities.
 struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertible {
     var sections: [(name: String, items: [Entity])]
@@ -83,7 +85,8 @@ struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertibl
     }
 }
 
-/// Checks every clause of the change-set contract between two snapshots.
+/// Checks every clause of the change-set contract between two snapshots, with the one checker users have
+/// (`LiveResultsTesting`'s `ChangeSetContract`).
 ///
 /// `alsoUpdated` lists surviving entities reported as updated although their content is equal: those
 /// whose associated values arrived or were dropped.
@@ -94,92 +97,11 @@ func expectContract<Entity: FetchableEntity>(
     alsoUpdated: Set<Entity.ID> = [],
     sourceLocation: SourceLocation = #_sourceLocation
 ) {
-    // Sorted coordinates.
-    #expect(changes.deletedSections == changes.deletedSections.sorted(), sourceLocation: sourceLocation)
-    #expect(changes.insertedSections == changes.insertedSections.sorted(), sourceLocation: sourceLocation)
-    #expect(changes.deletedItems == changes.deletedItems.sorted(), sourceLocation: sourceLocation)
-    #expect(changes.insertedItems == changes.insertedItems.sorted(), sourceLocation: sourceLocation)
-    #expect(changes.updatedItems == changes.updatedItems.sorted(), sourceLocation: sourceLocation)
-
-    // Structure: applying the change set gives the new snapshot's ids and names.
-    let applied = old.applying(changes, takingContentFrom: new)
-    #expect(
-        applied?.ids == new.ids,
-        "applying \(changes) to \(old) gives \(applied.map(\.description) ?? "an invalid result"), not \(new)",
-        sourceLocation: sourceLocation)
-    #expect(applied?.names == new.names, sourceLocation: sourceLocation)
-
-    // Ids match their index paths.
-    let oldIDs = old.ids
-    let newIDs = new.ids
-    func id(_ ids: [[Entity.ID]], _ path: IndexPath) -> Entity.ID? {
-        ids.indices.contains(path.section) && ids[path.section].indices.contains(path.item)
-            ? ids[path.section][path.item] : nil
+    do {
+        try ChangeSetContract.verify(
+            changes, from: _ResultsModel(sections: old.sections), to: _ResultsModel(sections: new.sections),
+            alsoUpdated: alsoUpdated)
+    } catch {
+        Issue.record("\(error)\n  \(changes)\n  from \(old)\n  to \(new)", sourceLocation: sourceLocation)
     }
-    #expect(
-        changes.deletedItems.map { id(oldIDs, $0) } == changes.deletedItemIDs.map(Optional.some),
-        sourceLocation: sourceLocation)
-    #expect(
-        changes.insertedItems.map { id(newIDs, $0) } == changes.insertedItemIDs.map(Optional.some),
-        sourceLocation: sourceLocation)
-    #expect(
-        changes.updatedItems.map { id(newIDs, $0) } == changes.updatedItemIDs.map(Optional.some),
-        sourceLocation: sourceLocation)
-    #expect(
-        changes.movedItems.map { id(newIDs, $0.to) } == changes.movedItemIDs.map(Optional.some),
-        sourceLocation: sourceLocation)
-    #expect(
-        changes.movedItems.map { id(oldIDs, $0.from) } == changes.movedItemIDs.map(Optional.some),
-        sourceLocation: sourceLocation)
-    #expect(
-        changes.deletedSections.map { old.names[$0] } == changes.deletedSectionNames, sourceLocation: sourceLocation)
-    #expect(
-        changes.insertedSections.map { new.names[$0] } == changes.insertedSectionNames, sourceLocation: sourceLocation)
-
-    // Updates: exactly the survivors whose content changed.
-    var oldEntities: [Entity.ID: (section: String, item: Int, entity: Entity)] = [:]
-    for section in old.sections {
-        for (item, entity) in section.items.enumerated() { oldEntities[entity.id] = (section.name, item, entity) }
-    }
-    var expectedUpdates: Set<Entity.ID> = []
-    var crossSection = 0
-    var survivorsBySection: [String: [(old: Int, new: Int)]] = [:]
-    for section in new.sections {
-        for (item, entity) in section.items.enumerated() {
-            guard let before = oldEntities[entity.id] else { continue }
-            if before.entity != entity || alsoUpdated.contains(entity.id) { expectedUpdates.insert(entity.id) }
-            if before.section != section.name {
-                crossSection += 1
-            } else {
-                survivorsBySection[section.name, default: []].append((before.item, item))
-            }
-        }
-    }
-    #expect(Set(changes.updatedItemIDs) == expectedUpdates, sourceLocation: sourceLocation)
-    #expect(changes.updatedItemIDs.count == expectedUpdates.count, sourceLocation: sourceLocation)
-
-    // Minimal moves: survivors not on a longest increasing run, plus every change of section.
-    let minimalMoves =
-        crossSection
-        + survivorsBySection.values.reduce(0) { total, pairs in
-            total + pairs.count - longestIncreasingRun(pairs.sorted { $0.old < $1.old }.map(\.new))
-        }
-    #expect(
-        changes.movedItems.count == minimalMoves,
-        "\(changes.movedItems.count) moves where \(minimalMoves) suffice: \(changes)", sourceLocation: sourceLocation)
-}
-
-/// The length of the longest strictly increasing subsequence, by patience sorting.
-func longestIncreasingRun(_ values: [Int]) -> Int {
-    var tails: [Int] = []
-    for value in values {
-        var low = 0
-        var high = tails.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tails[middle] < value { low = middle + 1 } else { high = middle }
-        }
-        if low == tails.count { tails.append(value) } else { tails[low] = value }
-    }
-    return tails.count
 }

@@ -215,13 +215,13 @@ struct LiveWindowTests {
         updates = window.updates().makeAsyncIterator()  // a second stream, as after a reconnect
         controller.apply([.deleted(8), .deleted(100), .inserted(Item(101, section: "b", score: 10))])
         window.move(to: .range(offset: 7, limit: 5))
-        var resumed = window.updates(since: resumeFrom).makeAsyncIterator()
+        let resumed = window.updates(since: resumeFrom).makeAsyncIterator()
         let catchUp = try #require(await resumed.next())
         #expect(catchUp.base == resumeFrom && catchUp.version == window.version)
         try replica.apply(catchUp)
         #expect(SnapshotModel(replica.snapshot) == SnapshotModel(window.snapshot))
         let stranger = ResultsVersion("00000000000000ff-1")
-        var whole = window.updates(since: stranger).makeAsyncIterator()
+        let whole = window.updates(since: stranger).makeAsyncIterator()
         #expect(try #require(await whole.next()).base == nil)
     }
 }

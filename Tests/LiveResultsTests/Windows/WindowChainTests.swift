@@ -92,7 +92,7 @@ import Testing
         followers += (0..<18).map { _ in Follower(controller.window(Self.randomRange(&random))) }
         var nextID = 100
         var coalescing = false
-        for step in 0..<1_500 {
+        for step in 0..<1_000 {
             let live = controller.snapshot.fetchedObjects.map(\.id)
             let choice = Int.random(in: 0..<100, using: &random)
             switch choice {
