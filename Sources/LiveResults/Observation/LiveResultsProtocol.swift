@@ -20,15 +20,20 @@ public protocol LiveResultsProtocol<Entity>: AnyObject, Sendable {
     associatedtype Entity: FetchableEntity
 
     /// The results at one moment, as readers see them.
+    ///
+    /// - Complexity: O(1) for a controller, O(log *n*) for a window.
     var snapshot: FetchedResultsSnapshot<Entity> { get }
 
     /// The change sets from now on, each exactly once, in order.
+    ///
+    /// - Complexity: O(1) to subscribe, and per change set delivered.
     var changes: ResultsChanges<Entity> { get }
 
     /// Calls `handler` with every change set from now on and the results right after it, until the
     /// returned subscription is cancelled or released.
     ///
     /// - Returns: The results the first change set the handler receives applies to, and the subscription.
+    /// - Complexity: O(1) to subscribe.
     func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription)

@@ -68,6 +68,20 @@ extension LiveWindow where Entity: Codable {
         return ResultsUpdates(_subscription: subscription)
     }
 
+    /// The whole window as an update at its version: what a client that starts over receives.
+    ///
+    /// - Complexity: O(*w* log *n*) for a window of *w* entities.
+    @inlinable public func wholeResults() -> ResultsUpdate<Entity> {
+        controller._withObservedStorage { storage in
+            _registry.state.withLock { state in
+                let window = state.windows[_id]
+                return ResultsUpdate(
+                    version: ResultsVersion(origin: window?.origin ?? 0, sequence: window?.sequence ?? 0),
+                    wholeResultsOf: _WindowState.entities(of: storage, at: window?.positions ?? 0..<0))
+            }
+        }
+    }
+
     /// The window's version: each change set it delivers makes a new one.
     ///
     /// - Complexity: O(1).

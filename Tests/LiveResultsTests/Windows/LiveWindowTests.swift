@@ -220,8 +220,13 @@ struct LiveWindowTests {
         #expect(catchUp.base == resumeFrom && catchUp.version == window.version)
         try replica.apply(catchUp)
         #expect(SnapshotModel(replica.snapshot) == SnapshotModel(window.snapshot))
+        let whole = window.wholeResults()
+        #expect(whole.base == nil && whole.version == window.version)
+        let fresh = ResultsReplica<Item>()
+        try fresh.apply(whole)
+        #expect(SnapshotModel(fresh.snapshot) == SnapshotModel(window.snapshot))
         let stranger = ResultsVersion("00000000000000ff-1")
-        let whole = window.updates(since: stranger).makeAsyncIterator()
-        #expect(try #require(await whole.next()).base == nil)
+        let restart = window.updates(since: stranger).makeAsyncIterator()
+        #expect(try #require(await restart.next()).base == nil)
     }
 }
