@@ -46,7 +46,10 @@ let package = Package(
         .executableTarget(name: "CacheProbe", dependencies: ["BenchmarkSupport"]),
         .executableTarget(
             name: "Soak",
-            dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
+            dependencies: [
+                "BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

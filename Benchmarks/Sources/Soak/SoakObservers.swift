@@ -1,33 +1,37 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import Synchronization
 
-/// An observer that checks each change set it receives against the snapshot it had before (DESIGN.md
-/// §6), and keeps the first violation.
+/// An observer that checks each change set it receives against the snapshot it had before with
+/// `LiveResultsTesting`'s contract checker (DESIGN.md §6), and keeps the first violation.
 class SoakObserver: @unchecked Sendable {
     /// What it has: the results after its last change set, its first violation, how many it checked.
-    let state: Mutex<(model: SoakModel, violation: SoakViolation?, deliveries: Int)>
+    let state: Mutex<(snapshot: FetchedResultsSnapshot<SoakItem>, violation: SoakViolation?, deliveries: Int)>
     let name: String
 
-    init(name: String, start: SoakModel) {
+    init(name: String, start: FetchedResultsSnapshot<SoakItem>) {
         self.name = name
         state = Mutex((start, nil, 0))
     }
 
     func receive(_ changes: ChangeSet<SoakItem>, _ snapshot: FetchedResultsSnapshot<SoakItem>) {
-        let new = SoakModel(snapshot)
         state.withLock { state in
-            if state.violation == nil, let violation = SoakContract.check(changes, from: state.model, to: new) {
-                state.violation = "\(name), delivery \(state.deliveries + 1): \(violation)"
+            if state.violation == nil {
+                do {
+                    try ChangeSetContract.verify(changes, from: state.snapshot, to: snapshot)
+                } catch {
+                    state.violation = "\(name), delivery \(state.deliveries + 1): \(error)"
+                }
             }
-            state.model = new
+            state.snapshot = snapshot
             state.deliveries += 1
         }
     }
 
     var violation: SoakViolation? { state.withLock { $0.violation } }
     var deliveries: Int { state.withLock { $0.deliveries } }
-    var ids: SoakIDs { state.withLock { SoakIDs($0.model) } }
+    var ids: SoakIDs { state.withLock { SoakIDs(SoakModel($0.snapshot)) } }
 }
 
 /// A handler of `observeChanges`.
@@ -39,7 +43,7 @@ final class SoakHandler: SoakObserver, @unchecked Sendable {
         let (start, subscription) = controller.observeChanges { changes, snapshot in
             box.withLock { $0 }?.receive(changes, snapshot)
         }
-        super.init(name: "observeChanges handler", start: SoakModel(start))
+        super.init(name: "observeChanges handler", start: start)
         self.subscription = subscription
         box.withLock { $0 = self }
     }
@@ -53,7 +57,7 @@ final class SoakDelegate: SoakObserver, FetchedResultsControllerDelegate, @unche
     private let callbacks = Mutex<(open: Bool, sections: Int, items: Int)>((false, 0, 0))
 
     init(start: FetchedResultsSnapshot<SoakItem>) {
-        super.init(name: "delegate", start: SoakModel(start))
+        super.init(name: "delegate", start: start)
     }
 
     func controllerWillChangeContent(_ controller: FetchedResultsController<SoakItem>) {
