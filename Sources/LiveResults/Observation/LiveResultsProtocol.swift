@@ -1,7 +1,7 @@
 import Foundation
 
-/// Live results that a reader reads and an observer follows: a ``FetchedResultsController`` or a
-/// ``LiveWindow`` of one.
+/// Live results that a reader reads and an observer follows: a ``FetchedResultsController``, a
+/// ``LiveWindow`` of one, or a ``ResultsReplica`` of either kept elsewhere.
 ///
 /// Code that shows or checks live results takes any of them: a screen that renders a controller or a window,
 /// or `ChangeRecorder` of `LiveResultsTesting`. The read API comes from ``snapshot``, with the shortcuts a
@@ -42,3 +42,5 @@ public protocol LiveResultsProtocol<Entity>: AnyObject, Sendable {
 extension FetchedResultsController: LiveResultsProtocol {}
 
 extension LiveWindow: LiveResultsProtocol {}
+
+extension ResultsReplica: LiveResultsProtocol {}

@@ -30,6 +30,7 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     @usableFromInline let _state = _Lock(State())
+    @usableFromInline let _deliveries = _ResultsDeliveries<Entity>()
 
     /// Creates an empty replica, with no version: its first update must be a whole-results one.
     @inlinable public init() {}
@@ -98,11 +99,13 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
                     let changes = results.changeSet(from: state.results)
                     swap(&results, &state.results)
                     state.version = update.version
+                    _deliveries.enqueue(changes, after: state.results.snapshot)
                     return (changes, results)
                 case .changes(let base, let wire):
                     guard base == state.version else { throw Gap(version: state.version, base: base) }
                     let changes = try state.results.apply(wire)
                     state.version = update.version
+                    _deliveries.enqueue(changes, after: state.results.snapshot)
                     return (changes, nil)
                 }
             } catch let error as _ReplicaError {
@@ -110,7 +113,28 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
             }
         }
         withExtendedLifetime(replaced) {}
+        _deliveries.deliverPending()
         return changes
+    }
+
+    // MARK: Observing
+
+    /// The change sets that ``apply(_:)`` makes from now on, each exactly once, in order, buffered without
+    /// limit until read; the sequence finishes when the replica is released.
+    ///
+    /// - Complexity: O(1) to subscribe, and per change set.
+    @inlinable public var changes: ResultsChanges<Entity> { _deliveries.changes(bufferingPolicy: .unbounded) }
+
+    /// Calls `handler` with every change set that ``apply(_:)`` makes from now on and the results right after
+    /// it, on the thread that applied it, before `apply` returns (unless a handler on another thread is
+    /// being called: then after it, in order), until the subscription is cancelled or released.
+    ///
+    /// - Returns: The results the first change set the handler receives applies to, and the subscription.
+    /// - Complexity: O(1).
+    @inlinable public func observeChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
+        _state.withLock { state in (state.results.snapshot, _deliveries.observe(handler)) }
     }
 
     // MARK: Reading

@@ -80,4 +80,22 @@ import Testing
         try windowRecorder.verifyChain()
         #expect(SnapshotModel(windowRecorder.snapshots.last!) == SnapshotModel(window.snapshot))
     }
+
+    @Test func aRecorderFollowsAReplica() async throws {
+        let controller = try await loaded()
+        let replica = ResultsReplica<Item>()
+        let recorder = LiveResultsTesting.ChangeRecorder(replica)
+        let updates = controller.updates().makeAsyncIterator()
+        try replica.apply(try #require(await updates.next()))
+        controller.apply(.inserted(Item(10, section: "c")))
+        controller.apply([.deleted(0), .updated(Item(5, section: "a", score: -1))])
+        for _ in 0..<2 { try replica.apply(try #require(await updates.next())) }
+        #expect(recorder.changeSets.count == 3 && recorder.snapshots.count == 4)
+        try recorder.verifyChain()
+        #expect(SnapshotModel(recorder.snapshots.last!) == SnapshotModel(controller.snapshot))
+        var changes = replica.changes.makeAsyncIterator()
+        controller.apply(.deleted(10))
+        try replica.apply(try #require(await updates.next()))
+        #expect(await changes.next()?.deletedItemIDs == [10])
+    }
 }
