@@ -5,15 +5,21 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     @usableFromInline let _storage: _SectionedStorage<Entity>
     /// The part of the storage a ``LiveWindow`` shows; `nil` for all of it.
     @usableFromInline let _window: _WindowSlice?
+    /// The items of each section a ``CollapsibleSections`` display shows; `nil` for all of them.
+    @usableFromInline let _displayed: _DisplayedItems?
 
     /// Always 0.
     @inlinable public var startIndex: Int { 0 }
     /// The number of elements.
-    @inlinable public var endIndex: Int { _window?.count ?? _storage.count }
+    @inlinable public var endIndex: Int { _window?.count ?? _displayed?.total ?? _storage.count }
 
-    /// - Complexity: O(log *n*).
+    /// - Complexity: O(log *n*); O(*s*) more in a collapsible display of *s* sections.
     @inlinable public subscript(position: Int) -> Entity {
         precondition(position >= 0 && position < endIndex, "index out of range")
+        if let _displayed {
+            let (section, item) = _displayed.indexPath(at: position)
+            return _storage[IndexPath(_section: section, item: item)].entity
+        }
         let (section, item) = _storage.sections.position(ofWeight: (_window?.positions.lowerBound ?? 0) + position)
         return _storage[IndexPath(_section: section, item: item)].entity
     }
@@ -23,7 +29,9 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     /// - Complexity: O(log *n*): it descends to the first entity.
     @inlinable public func makeIterator() -> Iterator {
         guard let _window else {
-            return Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
+            var iterator = Iterator(_sections: _storage.sections.makeIterator(), _records: _storage.records)
+            iterator._displayed = _displayed
+            return iterator
         }
         var iterator = Iterator(
             _sections: _storage.sections.makeIterator(from: _window.firstSection), _records: _storage.records)
@@ -38,6 +46,8 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
         @usableFromInline let _records: _HashTrie<Entity.ID, _StoredEntity<Entity>>
         /// The window iterated, if any, and the number of its sections entered so far.
         @usableFromInline var _window: _WindowSlice?
+        /// The items displayed of each section, in a collapsible display.
+        @usableFromInline var _displayed: _DisplayedItems?
         @usableFromInline var _sectionsEntered = 0
 
         @inlinable init(
@@ -56,8 +66,10 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
                 if let entity = _current?.next() { return entity }
                 guard let section = _sections.next() else { return nil }
                 guard let window = _window else {
+                    let count = _displayed.map { $0.counts[_sectionsEntered] } ?? section.items.count
+                    _sectionsEntered += 1
                     _current = FetchedResultsSection.Objects.Iterator(
-                        _slots: section.items.makeIterator(), _records: _records, _remaining: section.items.count)
+                        _slots: section.items.makeIterator(), _records: _records, _remaining: count)
                     continue
                 }
                 guard _sectionsEntered < window.sectionCount else { return nil }
@@ -71,8 +83,9 @@ public struct FetchedObjects<Entity: FetchableEntity>: RandomAccessCollection, S
     }
 
     @usableFromInline
-    init(_storage: _SectionedStorage<Entity>, _window: _WindowSlice? = nil) {
+    init(_storage: _SectionedStorage<Entity>, _window: _WindowSlice? = nil, _displayed: _DisplayedItems? = nil) {
         self._storage = _storage
         self._window = _window
+        self._displayed = _displayed
     }
 }

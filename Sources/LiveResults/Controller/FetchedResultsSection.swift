@@ -99,6 +99,8 @@ public struct FetchedResultsSections<Entity: FetchableEntity>: RandomAccessColle
     @usableFromInline let _storage: _SectionedStorage<Entity>
     /// The part of the storage a ``LiveWindow``'s sections show; `nil` for all of it.
     @usableFromInline let _window: _WindowSlice?
+    /// The items of each section a ``CollapsibleSections`` display shows; `nil` for all of them.
+    @usableFromInline let _displayed: _DisplayedItems?
 
     /// Always 0.
     @inlinable public var startIndex: Int { 0 }
@@ -108,7 +110,9 @@ public struct FetchedResultsSections<Entity: FetchableEntity>: RandomAccessColle
     /// - Complexity: O(log *s*) for *s* sections.
     @inlinable public subscript(position: Int) -> FetchedResultsSection<Entity> {
         guard let _window else {
-            return FetchedResultsSection(_section: _storage.sections[position], _records: _storage.records)
+            return FetchedResultsSection(
+                _section: _storage.sections[position], _records: _storage.records,
+                _items: _displayed.map { 0..<$0.counts[position] })
         }
         precondition(position >= 0 && position < _window.sectionCount, "index out of range")
         let section = _storage.sections[_window.firstSection + position]
@@ -118,8 +122,9 @@ public struct FetchedResultsSections<Entity: FetchableEntity>: RandomAccessColle
     }
 
     @usableFromInline
-    init(_storage: _SectionedStorage<Entity>, _window: _WindowSlice? = nil) {
+    init(_storage: _SectionedStorage<Entity>, _window: _WindowSlice? = nil, _displayed: _DisplayedItems? = nil) {
         self._storage = _storage
         self._window = _window
+        self._displayed = _displayed
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Live results that a reader reads and an observer follows: a ``FetchedResultsController``, a
-/// ``LiveWindow`` of one, or a ``ResultsReplica`` of either kept elsewhere.
+/// ``LiveWindow`` or a ``CollapsibleSections`` display of one, or a ``ResultsReplica`` kept elsewhere.
 ///
 /// Code that shows or checks live results takes any of them: a screen that renders a controller or a window,
 /// or `ChangeRecorder` of `LiveResultsTesting`. The read API comes from ``snapshot``, with the shortcuts a
@@ -44,3 +44,5 @@ extension FetchedResultsController: LiveResultsProtocol {}
 extension LiveWindow: LiveResultsProtocol {}
 
 extension ResultsReplica: LiveResultsProtocol {}
+
+extension CollapsibleSections: LiveResultsProtocol {}

@@ -10,8 +10,10 @@
         @usableFromInline var nextID: UInt64 = 0
         /// Change sets waiting for the delivering thread, with the observers of their moment.
         @usableFromInline var pending:
-            [(changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>, handlers: [Handler],
-                subscribers: [_ChangeSubscriber<Entity>])] = []
+            [(
+                changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>, handlers: [Handler],
+                subscribers: [_ChangeSubscriber<Entity>]
+            )] = []
         @usableFromInline var isDelivering = false
 
         @usableFromInline init() {}
@@ -43,7 +45,8 @@
     /// Delivers what waits, in order, unless another thread (or an outer frame of this one) delivers.
     @inlinable func deliverPending() {
         var starting = true
-        while let next = state.withLock({ state -> (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, [Handler], [_ChangeSubscriber<Entity>])? in
+        while let next = state.withLock({
+            state -> (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, [Handler], [_ChangeSubscriber<Entity>])? in
             if starting {
                 guard !state.isDelivering else { return nil }
                 state.isDelivering = true

@@ -57,7 +57,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
             let queued = state?.withLock { view in
                 view.state.follow(changes)
                 // Without observers there is no change set to make: reads take the controller's results.
-                return view.hasObservers && view.enqueue(view.state.take(changes, after: storage))
+                return view.hasObservers && view.enqueue(view.state.take(changes, after: storage), after: storage)
             }
             return queued == true ? deliver : nil
         }
@@ -124,6 +124,38 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         present(name) { $0.limit = limit }
     }
 
+    /// The display at one moment: every section of the controller's results, each with the items it displays
+    /// (none for a collapsed section without a limit), in display coordinates.
+    ///
+    /// - Complexity: O(*s* log *n*) for *s* sections.
+    @inlinable public var snapshot: FetchedResultsSnapshot<Entity> {
+        withDisplay { view, snapshot in view.display(of: snapshot._storage) }
+    }
+
+    /// Calls `handler` with every change set of the display from now on and the display right after it, until
+    /// the returned subscription is cancelled or released; handlers run before the delegate, in order.
+    ///
+    /// - Returns: The display the first change set the handler receives applies to, and the subscription.
+    /// - Complexity: O(*s* log *n*) for *s* sections, for the display returned; each change set delivered then
+    ///   costs as much more for the display after it.
+    @inlinable public func observeChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
+        let cancelled = _CancellationFlag()
+        let (snapshot, id) = withDisplay { view, snapshot in
+            defer { view.nextContinuationID += 1 }
+            view.observers[view.nextContinuationID] = { changes, snapshot in
+                if !cancelled.isSet { handler(changes, snapshot) }
+            }
+            return (view.display(of: snapshot._storage), view.nextContinuationID)
+        }
+        let subscription = EventSubscription { [weak self] in
+            cancelled.set()
+            _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return (snapshot, subscription)
+    }
+
     /// The object that receives the view's change sets. Held weakly.
     @inlinable public var delegate: (any CollapsibleSectionsDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
@@ -149,7 +181,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     ) -> ChangeSet<Entity> {
         let changes = withDisplay { view, snapshot in
             let changes = view.state.present(name, in: snapshot._storage, change)
-            view.enqueue(changes)
+            view.enqueue(changes, after: snapshot._storage)
             return changes
         }
         deliverPending()
@@ -181,6 +213,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// Hands one change set to the `changes` subscriptions, then to the delegate.
     @inlinable func deliver(_ delivery: borrowing _CollapsibleView<Entity>.Delivery) {
         for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
+        for observer in delivery.observers { observer(delivery.changes, delivery.snapshot.unsafelyUnwrapped) }
         delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
     }
 

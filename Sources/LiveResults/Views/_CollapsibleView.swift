@@ -1,6 +1,9 @@
 /// Everything a ``CollapsibleSections`` view guards with its lock: its display state, and its observers
 /// with the change sets waiting for them.
 @usableFromInline struct _CollapsibleView<Entity: FetchableEntity>: Sendable {
+    /// A handler of ``CollapsibleSections/observeChanges(_:)``.
+    @usableFromInline typealias Handler = @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+
     /// A change set waiting for delivery, with the observers that existed when it was made.
     @usableFromInline struct Delivery: Sendable {
         // `let`: with `var` fields, the compiler made each delivery in a temporary, copied it into its slot
@@ -8,14 +11,20 @@
         @usableFromInline let changes: ChangeSet<Entity>
         @usableFromInline let delegate: (any CollapsibleSectionsDelegate<Entity>)?
         @usableFromInline let changeSubscribers: [_ChangeSubscriber<Entity>]
+        @usableFromInline let observers: [Handler]
+        /// The display right after the change set, for `observers`; `nil` when there are none.
+        @usableFromInline let snapshot: FetchedResultsSnapshot<Entity>?
 
         @inlinable init(
             changes: __owned ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
-            changeSubscribers: [_ChangeSubscriber<Entity>]
+            changeSubscribers: [_ChangeSubscriber<Entity>], observers: [Handler],
+            snapshot: FetchedResultsSnapshot<Entity>?
         ) {
             self.changes = changes
             self.delegate = delegate
             self.changeSubscribers = changeSubscribers
+            self.observers = observers
+            self.snapshot = snapshot
         }
     }
 
@@ -29,6 +38,11 @@
     /// `changeSubscribers` in the order they subscribed: the array each delivery shares (rebuilt only when a
     /// subscription comes or goes, not per change set).
     @usableFromInline var changeSubscriberList: [_ChangeSubscriber<Entity>] = []
+    /// The handlers of ``CollapsibleSections/observeChanges(_:)``, and the array each delivery shares.
+    @usableFromInline var observers: [UInt64: Handler] = [:] {
+        didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) }
+    }
+    @usableFromInline var observerList: [Handler] = []
     @usableFromInline var nextContinuationID: UInt64 = 0
     /// Change sets waiting for the delivering thread, in `pending[pendingHead..<pendingEnd]`. Taken by
     /// moving them out of their slots, which are reused once the queue is drained (as the controller's
@@ -43,27 +57,42 @@
     }
 
     /// Whether anything observes the view's change sets.
-    @inlinable var hasObservers: Bool { !changeSubscriberList.isEmpty || delegate != nil }
+    @inlinable var hasObservers: Bool { !changeSubscriberList.isEmpty || delegate != nil || !observerList.isEmpty }
 
     /// Queues a change set of the view for its observers, if there are any.
     ///
+    /// - Parameter storage: The controller's results after the change set, which the view displays.
     /// - Returns: Whether it queued one.
     @discardableResult
-    @inlinable mutating func enqueue(_ changes: consuming ChangeSet<Entity>) -> Bool {
+    @inlinable mutating func enqueue(
+        _ changes: consuming ChangeSet<Entity>, after storage: _SectionedStorage<Entity>
+    ) -> Bool {
         guard !changes.isEmpty else { return false }
         let delegate = delegate
-        guard delegate != nil || !changeSubscriberList.isEmpty else { return false }
+        guard delegate != nil || !changeSubscriberList.isEmpty || !observerList.isEmpty else { return false }
+        let snapshot = observerList.isEmpty ? nil : display(of: storage)
         // Made in its slot: a delivery made first and then stored was copied and destroyed (outlined, merged
         // value witnesses, a few hundred instructions each).
         if pendingEnd < pending.count {
             pending[pendingEnd] = Delivery(
-                changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList)
+                changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList,
+                observers: observerList, snapshot: snapshot)
         } else {
             pending.append(
-                Delivery(changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList))
+                Delivery(
+                    changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList,
+                    observers: observerList, snapshot: snapshot))
         }
         pendingEnd += 1
         return true
+    }
+
+    /// The display of `storage`: every section, each with the items it shows.
+    ///
+    /// - Complexity: O(*s* log *n*) for *s* sections.
+    @inlinable mutating func display(of storage: _SectionedStorage<Entity>) -> FetchedResultsSnapshot<Entity> {
+        let counts = (0..<storage.sections.count).map { state.displayedCount(ofSection: $0, in: storage) }
+        return FetchedResultsSnapshot(_storage: storage, _displayed: _DisplayedItems(counts))
     }
 
     @inlinable mutating func add(_ subscriber: _ChangeSubscriber<Entity>) -> UInt64 {

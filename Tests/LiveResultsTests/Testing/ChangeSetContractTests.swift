@@ -98,4 +98,23 @@ import Testing
         try replica.apply(try #require(await updates.next()))
         #expect(await changes.next()?.deletedItemIDs == [10])
     }
+
+    @Test func aRecorderFollowsACollapsibleView() async throws {
+        let controller = try await loaded()
+        let view = CollapsibleSections(
+            controller, limit: { $0 == "b" ? SectionLimit(maximum: 2, whenExceeding: 1) : nil })
+        let recorder = LiveResultsTesting.ChangeRecorder(view)
+        view.collapse("a")
+        controller.apply(.inserted(Item(10, section: "a", score: -1)))
+        view.collapse("b")
+        controller.apply([.deleted(3), .updated(Item(4, section: "b", score: 4, title: "new"))])
+        view.expand("a")
+        #expect(recorder.changeSets.count == 5)  // the insert into collapsed "a" updates its header (one more hidden)
+        try recorder.verifyChain()
+        let display = recorder.snapshots.last!
+        #expect(display.sections.map(\.name) == ["a", "b"])
+        #expect(display.sections.map(\.numberOfObjects) == [4, 2])
+        #expect(SnapshotModel(display) == SnapshotModel(view.snapshot))
+        #expect(display.indexPath(forID: 5) == IndexPath(item: 1, section: 1) && display.count == 6)
+    }
 }
