@@ -65,7 +65,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Page")]
+            // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
+            exclude: ["Page"]
         ),
         .executableTarget(
             name: "LiveResultsServer",

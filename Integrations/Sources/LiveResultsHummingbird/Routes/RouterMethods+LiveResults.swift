@@ -49,11 +49,11 @@ extension RouterMethods {
         routes.get { request, _ in
             try await _WholeResults.response(controller, to: request, encoder: encoder)
         }
-        routes.get("events") { request, _ in
+        routes.get("events") { request, context in
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
             return _ServerSentEvents.response(
                 controller, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
-                encoder: encoder, options: options)
+                encoder: encoder, options: options, channel: (context as? any LiveResultsChannelContext)?.channel)
         }
         return (endpoint, encoder)
     }
