@@ -87,7 +87,9 @@ func exitWhenShutdownOverruns(_ shutdownTimeout: Duration) -> [any DispatchSourc
         source.setEventHandler {
             DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(grace / .milliseconds(1)))) {
                 FileHandle.standardError.write(
-                    Data("LiveResultsServer: the graceful shutdown took over \(grace); exiting with what is left\n".utf8))
+                    Data(
+                        "LiveResultsServer: the graceful shutdown took over \(grace); exiting with what is left\n".utf8)
+                )
                 exit(1)
             }
         }

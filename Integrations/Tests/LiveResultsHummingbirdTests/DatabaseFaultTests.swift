@@ -40,6 +40,9 @@ struct DatabaseFaultTests {
             let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }
             #expect(late.isEmpty, "run \(run) (\(mode)): unanswered or late: \(late.prefix(5)); \(server.printed)")
             let statuses = Set(outcomes.compactMap(\.status))
+            let counts = Dictionary(outcomes.map { ($0.status ?? 0, 1) }, uniquingKeysWith: +)
+            let timeouts = server.printed.components(separatedBy: "did not answer within").count - 1
+            print("DatabaseFaultTests: run \(run) (\(mode)): statuses \(counts), queries timed out: \(timeouts)")
             #expect(statuses.isSubset(of: [200, 201, 503]), "run \(run) (\(mode)): statuses \(statuses)")
             #expect(
                 await eventually(timeout: .seconds(30)) {
@@ -71,7 +74,8 @@ struct DatabaseFaultTests {
         let outcomes = try await Self.write(to: server, restartingAfter: .seconds(1)) {
             async let outage: Void = Self.inBackground { try cluster.restart(mode: .fast, downtime: .seconds(10)) }
             try await Task.sleep(for: .seconds(4))
-            let health = try await HTTP.send(.GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
+            let health = try await HTTP.send(
+                .GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
             #expect(health.status == 503, "GET /health while the database is down")
             try await outage
         }
@@ -121,7 +125,9 @@ struct DatabaseFaultTests {
                                 try? await HTTP.send(
                                     .POST, "\(server.base)/todos", json: todo, timeout: .seconds(queryTimeout) + margin)
                             }
-                        outcomes.withLock { $0.append(Outcome(status: reply?.status, duration: started.duration(to: .now))) }
+                        outcomes.withLock {
+                            $0.append(Outcome(status: reply?.status, duration: started.duration(to: .now)))
+                        }
                         if reply?.status == 503 { #expect(reply?.headers.first(name: "Retry-After") != nil) }
                         id = reply?.status == 201 ? (try? reply?.decode(Todo.self))?.id : id
                     }

@@ -13,7 +13,7 @@ struct StreamSlotTests {
         ProcessInfo.processInfo.environment["LIVERESULTS_SLOT_STREAMS"].flatMap { Int($0) } ?? 1_000
     }
 
-    @Test("all the streams closed by their clients, then as many new ones: all accepted within 2 s")
+    @Test("all the streams closed by their clients free their slots within 2 s; as many new ones are all accepted")
     func closedStreamsFreeTheirSlots() async throws {
         let count = Self.count
         var options = LiveResultsOptions()
@@ -25,10 +25,13 @@ struct StreamSlotTests {
             #expect(await eventually { server.endpoint.openStreams == count })
             clients.sockets.removeAll()  // closes them
             let closed = ContinuousClock.now
+            // Each slot comes back as soon as the server reads its client's FIN, not at a heartbeat 15 s away.
+            #expect(await eventually(timeout: .seconds(2)) { server.endpoint.openStreams == 0 })
+            let freed = closed.duration(to: .now)
             let again = try await Self.open(count, port: server.port)
             let took = closed.duration(to: .now)
             #expect(again.statuses == [200: count], "statuses after the first streams closed")
-            #expect(took < .seconds(2), "the new streams took \(took)")
+            print("StreamSlotTests: \(count) slots freed after \(freed); \(count) new streams accepted after \(took)")
         }
     }
 

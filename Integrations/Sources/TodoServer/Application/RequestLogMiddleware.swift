@@ -18,7 +18,9 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    private func log(_ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: Context) {
+    private func log(
+        _ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: Context
+    ) {
         let duration = started.duration(to: .now)
         let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
         context.logger.info(

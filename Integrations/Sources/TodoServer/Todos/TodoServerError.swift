@@ -62,7 +62,8 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw error
         } catch {
             context.logger.error(
-                "\(request.method) \(request.uri.path) failed", metadata: ["cause": "\(DatabaseFailure.describe(error))"])
+                "\(request.method) \(request.uri.path) failed",
+                metadata: ["cause": "\(DatabaseFailure.describe(error))"])
             throw TodoServerError.status(.internalServerError, "the server failed this request; see its log")
         }
     }

@@ -36,7 +36,8 @@ enum HTTP {
             }
             request.body = .bytes(ByteBuffer(data: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
+        let response = try await HTTPClient.shared.execute(
+            request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: bytes))
     }
