@@ -62,6 +62,17 @@ struct StartTests {
             ))
     }
 
+    @Test("a connection that sends half a request head is closed after the idle timeout")
+    func halfSentRequest() async throws {
+        let server = try await ServerProcess(["--idle-timeout", "1"])
+        let socket = try RawSocket(port: server.port)
+        try socket.send("GET / HTTP/1.1\r\nHo")
+        let started = ContinuousClock.now
+        #expect(await eventually(timeout: .seconds(10)) { socket.readAvailable() == nil })
+        #expect(started.duration(to: .now) < .seconds(10))
+        #expect(await server.terminate() == 0)
+    }
+
     @Test("DATABASE_URL stands for --postgres")
     func environment() async throws {
         let postgres = try PostgresTestServer.shared()

@@ -110,17 +110,28 @@ extension LiveResultsEndpoint: Service {
     }
 }
 
-/// One open stream of an endpoint. Released when the last reference goes: a response body that is never
-/// written (the client left first) releases its slot too.
+/// One open stream of an endpoint. Released when the last reference goes (a response body that is never
+/// written, because the client left first, releases its slot too), or earlier by ``release()``.
 final class _StreamSlot: Sendable {
     /// The endpoint whose stream this is.
     let endpoint: LiveResultsEndpoint
+    private let released = PthreadLock(false)
 
     fileprivate init(_ endpoint: LiveResultsEndpoint) {
         self.endpoint = endpoint
     }
 
+    /// Gives the slot back now, once: its client went away, whatever the stream's task still waits for
+    /// (a write to a closed connection can wait until the stream's next heartbeat).
+    func release() {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first { endpoint.close() }
+    }
+
     deinit {
-        endpoint.close()
+        release()
     }
 }

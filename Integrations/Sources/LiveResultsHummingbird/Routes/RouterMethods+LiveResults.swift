@@ -51,9 +51,13 @@ extension RouterMethods {
         }
         routes.get("events") { request, context in
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
+            // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
+            let departure = (context as? any LiveResultsChannelContext).map {
+                _ClientDeparture.watch($0.channel, slot: slot)
+            }
             return _ServerSentEvents.response(
                 controller, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
-                encoder: encoder, options: options, channel: (context as? any LiveResultsChannelContext)?.channel)
+                encoder: encoder, options: options, departure: departure)
         }
         return (endpoint, encoder)
     }

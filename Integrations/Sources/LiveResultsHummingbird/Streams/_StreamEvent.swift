@@ -1,6 +1,5 @@
 import AsyncAlgorithms
 import LiveResults
-import NIOCore
 import ServiceLifecycle
 
 /// What a stream sends next: an update, a heartbeat, a change of the source's status, or nothing more (the
@@ -13,7 +12,8 @@ enum _StreamEvent<Entity: FetchableEntity & Codable>: Sendable {
 
     /// The events of one stream: the controller's updates since `version`, a heartbeat every `heartbeat`
     /// (if any), and a shutdown on the server's graceful shutdown, the endpoint's (see
-    /// `LiveResultsEndpoint.run()`), or when the client of `channel` goes away, merged; then `body` reads them.
+    /// `LiveResultsEndpoint.run()`), or when `departure` sees the client go away, merged; then `body` reads
+    /// them.
     ///
     /// The merge takes one update at a time from the controller and only when `body` asks for the next
     /// event: a client that stops reading stops the stream here, and the controller's own bound (its
@@ -23,7 +23,7 @@ enum _StreamEvent<Entity: FetchableEntity & Codable>: Sendable {
         since version: ResultsVersion?,
         options: LiveResultsOptions,
         heartbeat: Duration?,
-        channel: (any Channel)?,
+        departure: _ClientDeparture?,
         slot: _StreamSlot,
         _ body: (
             inout AsyncMerge3Sequence<
@@ -42,9 +42,9 @@ enum _StreamEvent<Entity: FetchableEntity & Codable>: Sendable {
             ticks.map { _ in _StreamEvent.heartbeat },
             control)
         var iterator = events.makeAsyncIterator()
-        // Without the channel, a client that left is noticed when a write fails (an update, a heartbeat).
-        let stopWatching = channel.map { _ClientDeparture.watch($0) { controlSignal.yield(.shutdown) } }
-        defer { stopWatching?() }
+        // Without a departure, a client that left is noticed when a write fails (an update, a heartbeat).
+        departure?.onDeparture { controlSignal.yield(.shutdown) }
+        defer { departure?.stop() }
         let stopListening = slot.endpoint.onShutdown { controlSignal.yield(.shutdown) }
         defer { stopListening() }
         let sourceWatch = options.sourceStatus?.watch { controlSignal.yield(.source(available: $0)) }

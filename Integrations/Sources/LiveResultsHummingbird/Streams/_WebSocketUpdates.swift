@@ -32,7 +32,7 @@ enum _WebSocketUpdates {
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: WebSocketOutboundWriter
     ) async throws {
         try await _StreamEvent.withEvents(
-            of: controller, since: version, options: options, heartbeat: nil, channel: nil, slot: slot
+            of: controller, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import LiveResultsHummingbird
 import LiveResultsPostgres
@@ -95,10 +96,18 @@ public struct TodoServer: Sendable {
             store, allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
         let idle = configuration.idleTimeout.components
         let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+        let webSocketResponder = router.buildResponder()
+        // The idle timeout bounds the first request's head too, which Hummingbird's alone does not.
+        let server = HTTPServerBuilder { responder in
+            RequestHeadTimeoutChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(http1: .init(idleTimeout: idleTimeout))),
+                timeout: idleTimeout)
+        }
         let app = Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router, configuration: .init(http1: .init(idleTimeout: idleTimeout))),
+            server: server,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
