@@ -44,9 +44,11 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
         if departed { callback() }
     }
 
-    /// Stops watching: the stream has ended.
+    /// Stops watching: the stream has ended, and its slot with it (the channel's close callback keeps this
+    /// object, and the slot, until the connection closes).
     func stop() {
         state.withLock { $0 = .present(callback: nil) }
+        slot.release()
         channel.pipeline.removeHandler(self, promise: nil)
     }
 
