@@ -46,7 +46,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     public let reconnectBackoff: Backoff
     /// The longest wait for any query the table sends (a fetch, a refetch of rows too large for their
     /// notification, the trigger's installation, `LISTEN`), connection included; past it the query throws
-    /// ``PostgresLiveTableError/timedOut(after:)``. See ``PostgresNIO/PostgresClient/withTimeout(_:_:)``.
+    /// ``PostgresLiveTableError/timedOut(after:)``. See `PostgresClient.withTimeout(_:_:)`.
     public let queryTimeout: Duration
     /// What ``client`` logged about its connection attempts, when the client was created with its
     /// logger: operations waiting for a connection then fail with the reason of a failed attempt.

@@ -20,7 +20,7 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
     /// Only a table given ``PostgresConnectionDiagnostics`` learns the reason.
     case connectionFailed(reason: String)
     /// PostgreSQL did not answer within the timeout (``PostgresLiveTable/queryTimeout``, or the one given
-    /// to ``PostgresNIO/PostgresClient/withTimeout(_:_:)``): the server is down or restarting, the network
+    /// to `PostgresClient.withTimeout(_:_:)`): the server is down or restarting, the network
     /// is cut, or a connection was lost under the query.
     case timedOut(after: Duration)
 
