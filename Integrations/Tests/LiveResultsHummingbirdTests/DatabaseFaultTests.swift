@@ -77,6 +77,7 @@ struct DatabaseFaultTests {
             let health = try await HTTP.send(
                 .GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
             #expect(health.status == 503, "GET /health while the database is down")
+            #expect(health.error?.hasPrefix("the database is unavailable (") == true, "\(health.text)")
             try await outage
         }
         let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }

@@ -13,7 +13,7 @@ struct DatabaseFailure {
     init(_ error: any Error) {
         cause = Self.describe(error)
         if Self.isUnavailable(error) {
-            serverError = .unavailable("the database is unavailable; try again later")
+            serverError = .unavailable("the database is unavailable (\(Self.reason(error))); try again later")
         } else {
             serverError = .status(.internalServerError, "the database could not carry out the request")
         }
@@ -22,6 +22,19 @@ struct DatabaseFailure {
     /// A sentence for a log or a command line, with PostgreSQL's own message.
     static func describe(_ error: any Error) -> String {
         error is PSQLError ? String(reflecting: error) : String(describing: error)
+    }
+
+    /// Why the database could not be reached, in words a client may read: the timeout, PostgreSQL's own
+    /// message (`the database system is shutting down`), or the kind of connection failure; never the query.
+    static func reason(_ error: any Error) -> String {
+        switch error {
+        case PostgresLiveTableError.timedOut(let timeout):
+            return "it did not answer within \(timeout)"
+        case let error as PSQLError:
+            return error.serverInfo?[.message] ?? "the connection failed: \(error.code)"
+        default:
+            return "\(error)"
+        }
     }
 
     /// Whether `error` says the database is out of reach rather than that it refused the request: a
