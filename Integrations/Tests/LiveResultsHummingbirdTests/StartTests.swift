@@ -73,6 +73,25 @@ struct StartTests {
         #expect(await server.terminate() == 0)
     }
 
+    @Test("SIGTERM while a request's body never ends: the server exits by its shutdown deadline")
+    func shutdownDeadline() async throws {
+        let server = try await ServerProcess(["--idle-timeout", "300", "--shutdown-timeout", "2"])
+        let socket = try RawSocket(port: server.port)
+        // A request in progress, which a graceful shutdown waits for: its body is 100 bytes, 4 are sent.
+        try socket.send(
+            "POST /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ti"
+        )
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        let status = await server.terminate(within: .seconds(20))
+        let took = started.duration(to: .now)
+        #expect(status != nil, "the server exited; \(server.printed)")
+        // The deadline (2 s), the cancellation's grace (2 s), and room for a loaded machine.
+        #expect(took < .seconds(12))
+        print("StartTests: SIGTERM with a request in progress: exit \(status.map(String.init) ?? "none") after \(took)")
+        withExtendedLifetime(socket) {}
+    }
+
     @Test("DATABASE_URL stands for --postgres")
     func environment() async throws {
         let postgres = try PostgresTestServer.shared()
@@ -81,6 +100,10 @@ struct StartTests {
                 "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
             let server = try await ServerProcess([], environment: ["DATABASE_URL": url])
             #expect(server.printed.contains("to-dos in PostgreSQL"))
+            _ = try await HTTP.send(.GET, "\(server.base)/todos")
+            // One line per request, at info, with its status and duration.
+            #expect(await eventually { server.printed.contains("GET /todos 200") })
+            #expect(server.printed.contains("duration_ms="))
             #expect(await server.terminate() == 0)
         }
     }
