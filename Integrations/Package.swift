@@ -61,11 +61,13 @@ let package = Package(
                 "LiveResultsPostgres",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Page")]
+            // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
+            exclude: ["Page"]
         ),
         .executableTarget(
             name: "LiveResultsServer",

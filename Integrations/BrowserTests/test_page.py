@@ -15,10 +15,12 @@ What it does, in order (each step is one check; the first that fails stops the r
    resynced, it was never reloaded, and rows that stayed kept their DOM nodes);
 5. makes a burst of writes without waiting between them, then checks the same;
 6. writes through the page itself: its form, its ▲ and ✕ buttons, and a refused write whose error it shows;
-7. stops the server with SIGTERM (exit 0 expected), sees the page leave "live", writes into the table while
+7. stops PostgreSQL while the server runs, sees the page show "reconnecting to the database", starts it
+   again, and waits until the page is live and shows a write made straight into the table;
+8. stops the server with SIGTERM (exit 0 expected), sees the page leave "live", writes into the table while
    the server is down, starts it again on the same port, and waits until the page is live and shows that
    write;
-8. saves a screenshot to Integrations/.build-browser/page.png.
+9. saves a screenshot to Integrations/.build-browser/page.png.
 
 Everything it started (browser, server, cluster) is stopped on the way out, failure or not, and the whole run
 has a deadline. The last line is `BrowserTests: N passed, N failed, N skipped`; the exit code is 0 only when
@@ -182,9 +184,14 @@ class PostgresCluster:
             capture_output=True, text=True, timeout=60)
         if initdb.returncode != 0:
             raise Failure(f"initdb failed: {initdb.stderr or initdb.stdout}")
+        self.start_postmaster()
+        self.psql(f"CREATE DATABASE {self.database}", database="postgres")
+
+    def start_postmaster(self) -> None:
+        """Starts the server on the cluster's folder and port, and waits until it accepts connections."""
         # The socket goes to the cluster's own folder: /var/run/postgresql may not exist or be writable.
         # Durability is not wanted here, speed is.
-        with open(self.log_path, "wb") as log_file:
+        with open(self.log_path, "ab") as log_file:
             self.postmaster = subprocess.Popen(
                 self._as_owner([str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
                                 "-c", "listen_addresses=127.0.0.1", "-k", str(self.directory),
@@ -200,7 +207,12 @@ class PostgresCluster:
 
         if wait_until(ready, 30, "PostgreSQL accepts connections", interval=0.1) == "exited":
             raise Failure(f"PostgreSQL exited ({self.postmaster.returncode}){self.log_tail()}")
-        self.psql(f"CREATE DATABASE {self.database}", database="postgres")
+
+    def stop_postmaster(self) -> None:
+        """Stops the server (fast shutdown, SIGINT: sessions are ended), keeping the cluster's folder."""
+        assert self.postmaster is not None
+        self.postmaster.send_signal(signal.SIGINT)
+        self.postmaster.wait(30)
 
     @property
     def url(self) -> str:
@@ -801,6 +813,27 @@ def step_page_controls(s: Scenario) -> None:
     log(f"  form, ▲ and ✕ wrote through the page; a refused write showed {message!r}, cleared by the next")
 
 
+def step_database_outage(s: Scenario) -> None:
+    """PostgreSQL goes away and comes back while the server stays up.
+
+    The server's stream says so (its `source` event), and the page must show "reconnecting to the database"
+    meanwhile, then be live again with what was written straight into the table.
+    """
+    assert s.driver and s.cluster
+    s.consistent("before the outage")
+    s.cluster.stop_postmaster()
+    wait_until(lambda: read_page(s.driver).state == "reconnecting to the database", 30,
+               "the page shows 'reconnecting to the database'")
+    log("  PostgreSQL stopped: the page shows 'reconnecting to the database'")
+    s.cluster.start_postmaster()
+    s.cluster.psql("INSERT INTO todos (title, project, priority) VALUES ('Written after the outage', 'Home', 0)")
+    wait_until(lambda: read_page(s.driver).state == "live", RECONNECT_TIMEOUT, "the page is live again")
+    page, _ = s.consistent("the outage", RECONNECT_TIMEOUT)
+    if not any(title == "Written after the outage" for _, rows in page.sections for _, title, _ in rows):
+        raise Failure("the write made after the outage does not show")
+    log("  PostgreSQL back: the page is live again, with the write made straight into the table")
+
+
 def step_restart(s: Scenario) -> None:
     """The server goes away and comes back on the same port over the same database.
 
@@ -871,7 +904,7 @@ def step_stop_server(s: Scenario) -> None:
 
 
 STEPS = [step_start_database, step_start_server, step_open_page, step_writes, step_untouched_row, step_burst,
-         step_page_controls, step_restart, step_screenshot, step_stop_server]
+         step_page_controls, step_database_outage, step_restart, step_screenshot, step_stop_server]
 
 
 # ---- Running --------------------------------------------------------------------------------------------

@@ -8,9 +8,17 @@ import TodoServer
 
 let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
-      --port      the port to listen on (8080; 0 lets the system choose)
-      --host      the address to listen on (127.0.0.1)
-      --postgres  keep the to-dos in PostgreSQL's table todos (created when missing), else in memory
+                             [--query-timeout SECONDS] [--shutdown-timeout SECONDS] [--idle-timeout SECONDS]
+                             [--allow-host NAME]… [--allow-origin ORIGIN]…
+      --port              the port to listen on (8080; 0 lets the system choose); else $PORT
+      --host              the address to listen on (127.0.0.1); else $HOST
+      --postgres          keep the to-dos in PostgreSQL's table todos (created when missing), else in memory;
+                          else $DATABASE_URL
+      --query-timeout     the longest wait for a database query; a write past it gets 503 (10)
+      --shutdown-timeout  how long a graceful shutdown (SIGTERM, SIGINT) may take before the server exits (10)
+      --idle-timeout      how long a connection may stay idle or take to send a request (30)
+      --allow-host        a Host name requests may name (repeatable; any when none is given)
+      --allow-origin      an origin besides the server's own that may write, http://host:port (repeatable)
     """
 
 /// Writes `message` and the usage to standard error, and exits with status 2.
@@ -19,33 +27,81 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-/// The configuration the command line asks for.
-func parse(_ arguments: [String]) -> TodoServer.Configuration {
+/// `value` as a port, or the reason it is not one.
+func port(_ value: String, from source: String) -> Int {
+    guard let port = Int(value), (0...65_535).contains(port) else {
+        fail("\(source) wants a number from 0 to 65535, not \(value)")
+    }
+    return port
+}
+
+/// `value` as a positive number of seconds.
+func seconds(_ value: String, from source: String) -> Duration {
+    guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
+        fail("\(source) wants a number of seconds above 0, not \(value)")
+    }
+    return .milliseconds(Int64(seconds * 1_000))
+}
+
+/// The configuration the command line asks for; the environment's `PORT`, `HOST` and `DATABASE_URL` fill
+/// in what it leaves out.
+func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.Configuration {
     var configuration = TodoServer.Configuration()
+    if let value = environment["PORT"], !value.isEmpty { configuration.port = port(value, from: "PORT") }
+    if let value = environment["HOST"], !value.isEmpty { configuration.host = value }
+    if let value = environment["DATABASE_URL"], !value.isEmpty { configuration.postgresURL = value }
     var arguments = arguments[...]
     while let argument = arguments.popFirst() {
         if argument == "--help" || argument == "-h" {
             print(usage)
             exit(0)
         }
-        guard ["--port", "--host", "--postgres"].contains(argument) else { fail("unknown option \(argument)") }
+        let options = [
+            "--port", "--host", "--postgres", "--query-timeout", "--shutdown-timeout", "--idle-timeout", "--allow-host",
+            "--allow-origin",
+        ]
+        guard options.contains(argument) else { fail("unknown option \(argument)") }
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
         switch argument {
-        case "--port":
-            guard let port = Int(value), (0...65_535).contains(port) else {
-                fail("--port wants a number from 0 to 65535, not \(value)")
-            }
-            configuration.port = port
+        case "--port": configuration.port = port(value, from: argument)
         case "--host": configuration.host = value
+        case "--query-timeout": configuration.queryTimeout = seconds(value, from: argument)
+        case "--shutdown-timeout": configuration.shutdownTimeout = seconds(value, from: argument)
+        case "--idle-timeout": configuration.idleTimeout = seconds(value, from: argument)
+        case "--allow-host": configuration.allowedHosts.insert(value)
+        case "--allow-origin": configuration.allowedOrigins.insert(value)
         default: configuration.postgresURL = value
         }
     }
     return configuration
 }
 
-let configuration = parse(Array(CommandLine.arguments.dropFirst()))
+/// Ends the process if a graceful shutdown outlives its deadline: the server escalates to cancellation
+/// at `shutdownTimeout`, and this is the bound on that too, whatever a task still waits for.
+func exitWhenShutdownOverruns(_ shutdownTimeout: Duration) -> [any DispatchSourceSignal] {
+    let grace = shutdownTimeout + .seconds(2)
+    return [SIGTERM, SIGINT].map { number in
+        // As ServiceLifecycle does: the signal is ignored, and handled by dispatch sources (the server's and this).
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler {
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(grace / .milliseconds(1)))) {
+                FileHandle.standardError.write(
+                    Data(
+                        "LiveResultsServer: the graceful shutdown took over \(grace); exiting with what is left\n".utf8)
+                )
+                exit(1)
+            }
+        }
+        source.resume()
+        return source
+    }
+}
+
+let configuration = parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 let store = configuration.postgresURL == nil ? "in memory" : "in PostgreSQL"
 let host = configuration.host
+let deadlines = exitWhenShutdownOverruns(configuration.shutdownTimeout)
 do {
     try await TodoServer(configuration: configuration).run { port in
         // Written at once (not buffered): scripts and tests read the port from this line.
@@ -55,3 +111,4 @@ do {
     FileHandle.standardError.write(Data("LiveResultsServer: \(error)\n".utf8))
     exit(1)
 }
+withExtendedLifetime(deadlines) {}

@@ -34,6 +34,8 @@ public final class TemporaryPostgres: Sendable {
     public let directory: String
     private let bin: String
     private let user: String?
+    /// The server's options (`pg_ctl -o`): its port, socket directory and settings.
+    private let startOptions: String
 
     /// The folder of PostgreSQL's programs (`initdb`, `pg_ctl`), newest version first, or `nil`.
     public static func binDirectory() -> String? {
@@ -62,6 +64,10 @@ public final class TemporaryPostgres: Sendable {
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: \(errno)") }
         directory = String(cString: made)
         port = try Self.freePort()
+        startOptions = [
+            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
+            "-c full_page_writes=off", "-c max_connections=300",
+        ].joined(separator: " ")
         let passwordFile = "\(directory)/password"
         try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         if let user {
@@ -73,20 +79,36 @@ public final class TemporaryPostgres: Sendable {
                 "-D", "\(directory)/data", "-U", username, "--pwfile=\(passwordFile)", "--auth-local=trust",
                 "--auth-host=scram-sha-256", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8",
             ])
-        let options = [
-            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
-            "-c full_page_writes=off", "-c max_connections=300",
-        ].joined(separator: " ")
         try runAsServerUser(
             "\(bin)/pg_ctl",
-            ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])
+            ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", startOptions, "-w", "-t", "60", "start"])
         _ = Self.running.withLock { $0.insert(directory) }
         Self.registerCleanup(bin: bin, user: user)
     }
 
+    /// How `pg_ctl` stops the server.
+    public enum ShutdownMode: String, Sendable, CaseIterable {
+        /// Sessions are ended and the server shuts down cleanly.
+        case fast
+        /// The server quits at once, as in a crash: it recovers from its log when it starts again.
+        case immediate
+    }
+
     /// `pg_ctl restart`: the server stops (closing every connection) and starts again on the same port.
-    public func restart() throws {
-        try runAsServerUser("\(bin)/pg_ctl", ["-D", "\(directory)/data", "-m", "fast", "-w", "-t", "60", "restart"])
+    ///
+    /// - Parameters:
+    ///   - mode: How the server stops; `.fast` by default.
+    ///   - downtime: How long the server stays stopped before it starts again; none by default.
+    public func restart(mode: ShutdownMode = .fast, downtime: Duration = .zero) throws {
+        let data = ["-D", "\(directory)/data"]
+        guard downtime > .zero else {
+            try runAsServerUser("\(bin)/pg_ctl", data + ["-m", mode.rawValue, "-w", "-t", "60", "restart"])
+            return
+        }
+        try runAsServerUser("\(bin)/pg_ctl", data + ["-m", mode.rawValue, "-w", "-t", "60", "stop"])
+        usleep(UInt32(downtime / .microseconds(1)))
+        try runAsServerUser(
+            "\(bin)/pg_ctl", data + ["-l", "\(directory)/log", "-o", startOptions, "-w", "-t", "60", "start"])
     }
 
     /// Stops the server and removes its directory.

@@ -107,7 +107,7 @@ struct RemoteResultsTests {
         }
     }
 
-    @Test("CRLF line endings, comments, and an update split over several data lines apply")
+    @Test("CRLF line endings, comments, a source status event, and an update split over several data lines apply")
     func eventFraming() async throws {
         let (whole, change, version) = try await Self.updates()
         // JSON allows a line break between tokens: split each update after its first comma.
@@ -116,6 +116,7 @@ struct RemoteResultsTests {
         }
         let stream =
             ": hello\r\nretry: 50\r\n\r\nid: \(version)\r\ndata: \(split(whole))\r\n\r\n"
+            + "event: source\ndata: {\"available\":false}\n\n"
             + "event: update\ndata: \(split(change))\n\n"
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in

@@ -87,6 +87,18 @@ struct WebSocketTests {
         }
     }
 
+    @Test("a graceful shutdown closes WebSockets with 1001 (going away), which tells clients to reconnect")
+    func shutdownClosesWithGoingAway() async throws {
+        let connection = try await RunningServer.with(try await MemoryTodoStore()) { server in
+            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            var updates = connection.updates.makeAsyncIterator()
+            _ = try await updates.next()  // the whole results: the stream is open
+            return connection
+        }
+        let frame = try await connection.closed.value
+        #expect(frame?.closeCode == .goingAway)
+    }
+
     @Test("a plain GET of the WebSocket route is 426 Upgrade Required")
     func plainGet() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in

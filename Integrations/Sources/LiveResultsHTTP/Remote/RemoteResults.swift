@@ -222,6 +222,9 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         let decoder = client.coding.makeJSONDecoder()
         for try await chunk in stream.body {
             for event in parser.feed(chunk) {
+                // The server's optional status of its source (LiveResultsHummingbird's `LiveResultsSourceStatus`):
+                // nothing for a replica to apply.
+                if event.name == "source" { continue }
                 guard event.name == nil || event.name == "message" || event.name == "update" else {
                     let reason = "an event named \(event.name ?? "")"
                     onDiagnostic(.invalidEvent(reason: reason))

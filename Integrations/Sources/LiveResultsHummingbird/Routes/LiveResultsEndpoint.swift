@@ -1,4 +1,5 @@
 import LiveResultsLockSupport
+import ServiceLifecycle
 
 /// The routes that `addLiveResults(_:at:options:)` added: counts of their
 /// streams, for metrics and tests.
@@ -13,6 +14,10 @@ public final class LiveResultsEndpoint: Sendable {
         var open = 0
         var served = 0
         var refused = 0
+        /// What ends each running stream, by a number of its own, for ``run()``.
+        var shutdowns: [Int: @Sendable () -> Void] = [:]
+        var nextShutdown = 0
+        var isShuttingDown = false
     }
 
     /// The most streams open at once.
@@ -54,21 +59,79 @@ public final class LiveResultsEndpoint: Sendable {
         counts.withLock { $0.refused += 1 }
     }
 
+    /// Calls `shutdown` when ``run()`` shuts the streams down (at once if it has), until the returned
+    /// function is called.
+    func onShutdown(_ shutdown: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let key = counts.withLock { counts -> Int? in
+            guard !counts.isShuttingDown else { return nil }
+            counts.nextShutdown += 1
+            counts.shutdowns[counts.nextShutdown] = shutdown
+            return counts.nextShutdown
+        }
+        guard let key else {
+            shutdown()
+            return {}
+        }
+        return { [counts] in _ = counts.withLock { $0.shutdowns.removeValue(forKey: key) } }
+    }
+
     fileprivate func close() {
         counts.withLock { $0.open -= 1 }
     }
 }
 
-/// One open stream of an endpoint. Released when the last reference goes: a response body that is never
-/// written (the client left first) releases its slot too.
+extension LiveResultsEndpoint: Service {
+    /// Waits for a graceful shutdown, then ends the streams and returns once they have ended.
+    ///
+    /// Add the endpoint to the `ServiceGroup` after the `Application`: a group shuts its services down in
+    /// the reverse order, so the streams end first — Server-Sent Events responses finish and WebSockets
+    /// close with code 1001 (going away), which tells clients to reconnect — and the server stops after.
+    /// Without it, the streams end on the server's own graceful shutdown, where Hummingbird WebSocket
+    /// closes WebSockets with code 1000 (normal closure) if it gets there first.
+    ///
+    /// ```swift
+    /// let endpoint = router.addLiveResults(controller, at: "todos")
+    /// let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
+    /// try await ServiceGroup(services: [app, endpoint], gracefulShutdownSignals: [.sigterm], logger: logger).run()
+    /// ```
+    ///
+    /// - Complexity: O(*s*) for *s* open streams.
+    public func run() async throws {
+        // A cancellation ends the wait too: then the streams are cancelled with the server.
+        try? await gracefulShutdown()
+        let shutdowns = counts.withLock { counts in
+            counts.isShuttingDown = true
+            return Array(counts.shutdowns.values)
+        }
+        for shutdown in shutdowns { shutdown() }
+        while openStreams > 0, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// One open stream of an endpoint. Released when the last reference goes (a response body that is never
+/// written, because the client left first, releases its slot too), or earlier by ``release()``.
 final class _StreamSlot: Sendable {
-    private let endpoint: LiveResultsEndpoint
+    /// The endpoint whose stream this is.
+    let endpoint: LiveResultsEndpoint
+    private let released = PthreadLock(false)
 
     fileprivate init(_ endpoint: LiveResultsEndpoint) {
         self.endpoint = endpoint
     }
 
+    /// Gives the slot back now, once: its client went away, whatever the stream's task still waits for
+    /// (a write to a closed connection can wait until the stream's next heartbeat).
+    func release() {
+        let first = released.withLock { released in
+            defer { released = true }
+            return !released
+        }
+        if first { endpoint.close() }
+    }
+
     deinit {
-        endpoint.close()
+        release()
     }
 }

@@ -29,18 +29,24 @@ public struct LiveResultsOptions: Sendable {
     /// do not make it pretty-print (Server-Sent Events carry one update per `data:` line).
     public var encoder: JSONEncoder
 
+    /// Whether the controller's source is within reach, which Server-Sent Events streams tell their clients
+    /// in an event of their own (see ``LiveResultsSourceStatus``); `nil`, the default, sends no such event.
+    public var sourceStatus: LiveResultsSourceStatus?
+
     /// Options with the defaults above.
     public init(
         maximumStreams: Int = 1_000,
         bufferLimit: Int = 128,
         heartbeatInterval: Duration = .seconds(15),
         reconnectionDelay: Duration = .seconds(1),
-        encoder: JSONEncoder = JSONEncoder()
+        encoder: JSONEncoder = JSONEncoder(),
+        sourceStatus: LiveResultsSourceStatus? = nil
     ) {
         self.maximumStreams = maximumStreams
         self.bufferLimit = bufferLimit
         self.heartbeatInterval = heartbeatInterval
         self.reconnectionDelay = reconnectionDelay
         self.encoder = encoder
+        self.sourceStatus = sourceStatus
     }
 }

@@ -49,11 +49,15 @@ extension RouterMethods {
         routes.get { request, _ in
             try await _WholeResults.response(controller, to: request, encoder: encoder)
         }
-        routes.get("events") { request, _ in
+        routes.get("events") { request, context in
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
+            // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
+            let departure = (context as? any LiveResultsChannelContext).map {
+                _ClientDeparture.watch($0.channel, slot: slot)
+            }
             return _ServerSentEvents.response(
                 controller, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
-                encoder: encoder, options: options)
+                encoder: encoder, options: options, departure: departure)
         }
         return (endpoint, encoder)
     }

@@ -6,10 +6,11 @@ import NIOCore
 
 /// A Server-Sent Events stream of a controller's updates: `id:` the version, `data:` the update's JSON.
 enum _ServerSentEvents {
-    /// The response that streams `controller`'s updates since `version`, holding `slot` while it does.
+    /// The response that streams `controller`'s updates since `version`, holding `slot` while it does; with
+    /// `departure`, it ends as soon as the client goes away.
     static func response<Entity>(
         _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
-        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?
     ) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
@@ -18,20 +19,25 @@ enum _ServerSentEvents {
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         let body = ResponseBody { writer in
             defer { withExtendedLifetime(slot) {} }
-            try await stream(controller, since: version, encoder: encoder, options: options, into: &writer)
+            try await stream(
+                controller, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
+                into: &writer)
         }
         return Response(status: .ok, headers: headers, body: body)
     }
 
     private static func stream<Entity>(
         _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?,
-        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, into writer: inout any ResponseBodyWriter
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?, slot: _StreamSlot,
+        into writer: inout any ResponseBodyWriter
     ) async throws {
         let delay = options.reconnectionDelay.components
         let milliseconds = delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000
         try await writer.write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
         try await _StreamEvent.withEvents(
-            of: controller, since: version, options: options, heartbeat: options.heartbeatInterval
+            of: controller, since: version, options: options, heartbeat: options.heartbeatInterval,
+            departure: departure,
+            slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {
@@ -39,6 +45,8 @@ enum _ServerSentEvents {
                     try await writer.write(message(for: update, json: try encoder.json(update)))
                 case .heartbeat:
                     try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                case .source(let available):
+                    try await writer.write(ByteBuffer(string: "event: source\ndata: {\"available\":\(available)}\n\n"))
                 case .shutdown:
                     return
                 }

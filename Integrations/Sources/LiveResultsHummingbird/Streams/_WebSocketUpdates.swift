@@ -16,7 +16,7 @@ enum _WebSocketUpdates {
         defer { withExtendedLifetime(slot) {} }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await send(controller, since: version, encoder: encoder, options: options, to: outbound)
+                try await send(controller, since: version, slot: slot, encoder: encoder, options: options, to: outbound)
             }
             // The client's side: it ends when the client closes; any message it sends ends the stream.
             for try await _ in inbound.messages(maxSize: 4_096) {
@@ -28,15 +28,19 @@ enum _WebSocketUpdates {
     }
 
     private static func send<Entity>(
-        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?,
+        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: WebSocketOutboundWriter
     ) async throws {
-        try await _StreamEvent.withEvents(of: controller, since: version, options: options, heartbeat: nil) { events in
+        try await _StreamEvent.withEvents(
+            of: controller, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
+        ) { events in
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
                     try await outbound.writeTextMessage(String(buffer: try encoder.json(update)))
-                case .heartbeat:
+                case .heartbeat, .source:
+                    // A WebSocket carries updates only: the automatic ping keeps it open, and the source's
+                    // status has no message of its own here.
                     continue
                 case .shutdown:
                     try await outbound.close(.goingAway, reason: "the server is shutting down")

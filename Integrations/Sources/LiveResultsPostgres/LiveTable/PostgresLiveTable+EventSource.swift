@@ -100,8 +100,10 @@ extension PostgresLiveTable: EventSource {
                     delivery.receive(notification.payload, connection: number)
                 }
                 do {
-                    try await connection.query(
-                        PostgresQuery(unsafeSQL: "LISTEN \(names.channel.sql)"), logger: _silentLogger)
+                    try await client.withTimeout(queryTimeout) { _ in
+                        _ = try await connection.query(
+                            PostgresQuery(unsafeSQL: "LISTEN \(names.channel.sql)"), logger: _silentLogger)
+                    }
                     listened.set()
                     if endsFirstAttempt { coordination.firstAttemptEnded() }
                     listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
@@ -155,8 +157,11 @@ extension PostgresLiveTable: EventSource {
                 WHERE \(row).\(id) IN (SELECT wanted.\(id) FROM json_populate_recordset(NULL::\(names.qualifiedTable), $1::json) AS wanted)
                 """,
             binds: binds)
+        let rows = try await client.withTimeout(queryTimeout) { client in
+            try await client.query(query).decode((String, String?).self).reduce(into: []) { $0.append($1) }
+        }
         var entities: [Entity] = []
-        for try await (json, id) in try await client.query(query).decode((String, String?).self) {
+        for (json, id) in rows {
             do {
                 entities.append(try decodeRow(json, id: id))
             } catch {

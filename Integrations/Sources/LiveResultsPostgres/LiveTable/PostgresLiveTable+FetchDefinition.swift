@@ -151,17 +151,19 @@ extension PostgresLiveTable {
     /// Runs `query`, whose rows are a row's JSON and its id as text, and decodes the entities; calls
     /// `connected` once the query runs. Also returns the last row's JSON (a page's cursor).
     func decodeRows(
-        _ query: PostgresQuery, connected: () -> Void
+        _ query: PostgresQuery, connected: @escaping @Sendable () -> Void
     ) async throws -> (entities: [Entity], lastJSON: String?) {
-        var entities: [Entity] = []
-        var lastJSON: String?
-        let rows = try await client.query(query)
-        connected()
-        for try await (json, id) in rows.decode((String, String?).self) {
-            entities.append(try decodeRow(json, id: id))
-            lastJSON = json
+        let rows = try await client.withTimeout(queryTimeout) { client in
+            let rows = try await client.query(query)
+            connected()
+            return try await rows.decode((String, String?).self).reduce(into: []) { $0.append($1) }
         }
-        return (entities, lastJSON)
+        var entities: [Entity] = []
+        entities.reserveCapacity(rows.count)
+        for (json, id) in rows {
+            entities.append(try decodeRow(json, id: id))
+        }
+        return (entities, rows.last?.0)
     }
 
     /// Decodes one row's JSON.

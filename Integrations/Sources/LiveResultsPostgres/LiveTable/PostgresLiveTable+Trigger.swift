@@ -6,14 +6,17 @@ extension PostgresLiveTable {
     ///
     /// It creates (or replaces) one trigger function per table and channel, `liveresults_notify_<hash>` in
     /// the table's schema, and three triggers on the table: `AFTER INSERT OR UPDATE OR DELETE … FOR EACH
-    /// ROW`, which sends a notification per changed row (`pg_notify`); a deferred constraint trigger, which
-    /// sends the transaction's `commit` marker; and `AFTER TRUNCATE`, which makes subscribers refetch. All
-    /// in one transaction, under an advisory lock, so that processes installing it at once do not collide.
-    /// The role needs the right to create functions in the schema and triggers on the table.
+    /// ROW`, which only counts the transaction's changed rows; a deferred constraint trigger on the same
+    /// events, which at commit sends one notification per changed row (`pg_notify`, two for an update
+    /// that changes the id), the last one marked as the transaction's end; and `AFTER TRUNCATE`, which
+    /// makes subscribers refetch. It drops the `commit` trigger of payload format 1 if there is one. All in
+    /// one transaction, under an advisory lock, so that processes installing it at once do not collide.
+    /// The role needs the right to create functions in the schema and triggers on the table. The
+    /// transaction, connection included, is bounded by ``queryTimeout``.
     ///
-    /// - Throws: The server's error (a missing table or id column, a missing right), or
-    ///   ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
-    /// - Complexity: One transaction of nine statements; no row is read.
+    /// - Throws: The server's error (a missing table or id column, a missing right),
+    ///   ``PostgresLiveTableError/timedOut(after:)``, or ``PostgresLiveTableError/invalidIdentifier(_:reason:)``.
+    /// - Complexity: One transaction of ten statements; no row is read.
     public func installTrigger() async throws {
         try await run(_TriggerSQL.install(names.get()))
     }
@@ -30,10 +33,12 @@ extension PostgresLiveTable {
     /// Runs `statements` in one transaction.
     private func run(_ statements: [PostgresQuery]) async throws {
         try await connecting { [self] connected in
-            try await client.withTransaction(logger: _silentLogger) { connection in
-                connected()
-                for statement in statements {
-                    try await connection.query(statement, logger: _silentLogger)
+            try await client.withTimeout(queryTimeout) { client in
+                try await client.withTransaction(logger: _silentLogger) { connection in
+                    connected()
+                    for statement in statements {
+                        try await connection.query(statement, logger: _silentLogger)
+                    }
                 }
             }
         }

@@ -44,6 +44,10 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     public let decoder: JSONDecoder
     /// How long a subscription waits before it tries again to listen after a lost connection.
     public let reconnectBackoff: Backoff
+    /// The longest wait for any query the table sends (a fetch, a refetch of rows too large for their
+    /// notification, the trigger's installation, `LISTEN`), connection included; past it the query throws
+    /// ``PostgresLiveTableError/timedOut(after:)``. See `PostgresClient.withTimeout(_:_:)`.
+    public let queryTimeout: Duration
     /// What ``client`` logged about its connection attempts, when the client was created with its
     /// logger: operations waiting for a connection then fail with the reason of a failed attempt.
     public let diagnostics: PostgresConnectionDiagnostics?
@@ -62,10 +66,13 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     ///   - idColumn: The column whose value is each row's id; `"id"` by default.
     ///   - schema: The table's schema; `nil` (the default) finds it on the `search_path`.
     ///   - channel: The notification channel; by default `liveresults_` followed by the schema-qualified
-    ///     table name (or, when that is longer than 63 bytes, by a hash of it).
+    ///     table name (or, when that is longer than 63 bytes or a name has a dot, by a hash of the names;
+    ///     schema `public` counts as none).
     ///   - decoder: Decodes each row's `row_to_json` object into an `Entity`; a plain `JSONDecoder` by default.
     ///   - reconnectBackoff: The waits between attempts to listen again after a lost connection;
     ///     0.1 second doubling up to 10 seconds, with jitter, by default.
+    ///   - queryTimeout: The longest wait for each query; `PostgresClient.defaultQueryTimeout` (10 seconds)
+    ///     by default.
     ///   - diagnostics: The recorder of the client's connection attempts, when the client was created with
     ///     its ``PostgresConnectionDiagnostics/backgroundLogger(forwardingTo:)``: a fetch, the trigger's
     ///     installation or a listening attempt that waits for a connection then fails as soon as an attempt
@@ -83,6 +90,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         channel: String? = nil,
         decoder: JSONDecoder = JSONDecoder(),
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
+        queryTimeout: Duration = PostgresClient.defaultQueryTimeout,
         diagnostics: PostgresConnectionDiagnostics? = nil,
         listenerEvents: (@Sendable (PostgresListenerEvent) -> Void)? = nil
     ) {
@@ -94,6 +102,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         self.channel = channel
         self.decoder = decoder
         self.reconnectBackoff = reconnectBackoff
+        self.queryTimeout = queryTimeout
         self.diagnostics = diagnostics
         self.listenerEvents = listenerEvents
         self.names = Result { () throws(PostgresLiveTableError) in
@@ -101,10 +110,17 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         }
     }
 
-    /// `liveresults_` and the schema-qualified table name, or a hash of it when that is too long for a channel.
+    /// `liveresults_` and the schema-qualified table name, or a hash of the names when that is too long
+    /// for a channel or would be ambiguous.
+    ///
+    /// A dot in either name makes the readable form ambiguous (schema `a` with table `b.c`, schema `a.b`
+    /// with table `c`): such names get the hash, which keeps them apart. Schema `public` counts as no
+    /// schema, so that one table named with and without it has one channel.
     static func defaultChannel(schema: String?, table: String) -> String {
+        let schema = _TableNames.normalized(schema: schema)
         let readable = "liveresults_" + (schema.map { "\($0)." } ?? "") + table
-        guard readable.utf8.count > _QuotedIdentifier.maximumLength else { return readable }
+        let ambiguous = table.contains(".") || schema?.contains(".") == true
+        guard readable.utf8.count > _QuotedIdentifier.maximumLength || ambiguous else { return readable }
         return "liveresults_" + _StableHash.hex([schema ?? "", table])
     }
 }

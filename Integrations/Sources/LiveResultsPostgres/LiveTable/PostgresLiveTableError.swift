@@ -19,6 +19,10 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
     /// server's fields (a wrong password, an unknown database) or the socket's (a refused connection).
     /// Only a table given ``PostgresConnectionDiagnostics`` learns the reason.
     case connectionFailed(reason: String)
+    /// PostgreSQL did not answer within the timeout (``PostgresLiveTable/queryTimeout``, or the one given
+    /// to `PostgresClient.withTimeout(_:_:)`): the server is down or restarting, the network
+    /// is cut, or a connection was lost under the query.
+    case timedOut(after: Duration)
 
     /// A sentence that says what went wrong, with the underlying error.
     public var description: String {
@@ -26,15 +30,17 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
         case .invalidIdentifier(let name, let reason):
             "invalid PostgreSQL identifier \(String(reflecting: name)): \(reason)"
         case .undecodableRow(let id, let underlying):
-            "the row \(id.map { "with id \($0) " } ?? "")does not decode into the entity: \(underlying)"
+            "the row \(id.map { "with id \($0) " } ?? "")does not decode into the entity: \(String(reflecting: underlying))"
         case .malformedNotification(let payload, let underlying):
-            "malformed notification \(String(reflecting: payload))\(underlying.map { ": \($0)" } ?? "")"
+            "malformed notification \(String(reflecting: payload))\(underlying.map { ": \(String(reflecting: $0))" } ?? "")"
         case .unknownOperation(let operation):
             "notification with an unknown operation \(String(reflecting: operation))"
         case .undecodableID(let underlying):
-            "the notification's id does not decode into the entity's id: \(underlying)"
+            "the notification's id does not decode into the entity's id: \(String(reflecting: underlying))"
         case .connectionFailed(let reason):
             "connection to PostgreSQL failed: \(reason)"
+        case .timedOut(let timeout):
+            "PostgreSQL did not answer within \(timeout)"
         }
     }
 }

@@ -23,7 +23,13 @@ struct _TableNames: Sendable {
             throw .invalidIdentifier(
                 channel, reason: "a channel name with a double quote cannot be listened to through postgres-nio")
         }
-        self.key = _StableHash.hex([schema ?? "", table, channel])
+        self.key = _StableHash.hex([Self.normalized(schema: schema) ?? "", table, channel])
+    }
+
+    /// The schema as the derived names see it: `public`, the default schema, counts as none, so that a table
+    /// named with and without it gets one trigger function and one set of triggers, not two.
+    static func normalized(schema: String?) -> String? {
+        schema == "public" ? nil : schema
     }
 
     /// The table, schema-qualified when a schema was given: `"schema"."table"`.

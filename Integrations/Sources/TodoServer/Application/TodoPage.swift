@@ -1,12 +1,17 @@
-import Foundation
+import Hummingbird
 import NIOCore
 
-/// The page: plain HTML and JavaScript, a resource of this target (`Page/index.html`), no build step.
+/// The page: plain HTML and JavaScript, no build step. Its source is `Page/index.html`, compiled into the
+/// binary by `Scripts/embed-page.py` (`TodoPage+Source.swift`), so that the executable needs no resource
+/// bundle beside it.
 enum TodoPage {
-    static func html() throws -> ByteBuffer {
-        guard let url = Bundle.module.url(forResource: "index", withExtension: "html", subdirectory: "Page") else {
-            throw TodoServerError.status(.internalServerError, "the page is missing from the server's resources")
-        }
-        return ByteBuffer(data: try Data(contentsOf: url))
+    /// `200` with the page, under its Content-Security-Policy.
+    static func response() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/html; charset=utf-8"
+        headers[.cacheControl] = "no-cache"
+        headers[.contentSecurityPolicy] = contentSecurityPolicy
+        headers[.init("X-Content-Type-Options")!] = "nosniff"
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 }

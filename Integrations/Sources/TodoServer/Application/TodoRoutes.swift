@@ -5,25 +5,41 @@ import LiveResults
 import LiveResultsHummingbird
 import NIOCore
 
-/// The server's routes: the page, the live results of `/todos`, and the REST writes.
+/// The server's routes: the page, the live results of `/todos`, the REST writes and `/health`.
 public enum TodoRoutes {
     /// The largest body a write may send: 64 KiB (a larger one gets `413`).
     public static let maximumBodySize = 64 * 1_024
 
     /// A router serving `store`: `GET /`, `GET /todos` (+ `/events`, `/updates`), `POST /todos`,
-    /// `PATCH /todos/{id}`, `DELETE /todos/{id}`.
+    /// `PATCH /todos/{id}`, `DELETE /todos/{id}`, `GET /health`.
+    ///
+    /// Every request is logged at `info` with its status and duration; a failure the server did not expect
+    /// is logged at `error` with its cause and answered `500` with a JSON error. Writes must be JSON
+    /// (`415` otherwise): a page on another origin cannot send JSON without the browser asking first, so a
+    /// write cannot be forged with a plain form or a `no-cors` fetch.
+    ///
+    /// - Parameters:
+    ///   - store: Where the to-dos are.
+    ///   - options: The streams' limits.
+    ///   - allowedHosts: The `Host` names requests may name (with or without the port); empty, the default:
+    ///     any. Others get `403`.
+    ///   - allowedOrigins: The origins besides the server's own that may write (`http://host:port`); none
+    ///     by default. A write with another `Origin` gets `403`.
     public static func router(
-        _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions()
-    ) throws -> (router: Router<BasicWebSocketRequestContext>, endpoint: LiveResultsEndpoint) {
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
+        allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
+    ) throws -> (router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint) {
+        let router = Router(context: LiveResultsRequestContext.self)
+        router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
-        let page = try TodoPage.html()
-        router.get { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/html; charset=utf-8"
-            headers[.cacheControl] = "no-cache"
-            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: page))
+        router.middlewares.add(OriginCheckMiddleware(allowedHosts: allowedHosts, allowedOrigins: allowedOrigins))
+        router.get { _, _ in TodoPage.response() }
+        router.get("health") { _, _ in
+            try await store.checkHealth()
+            return try json(["status": "ok"], status: .ok)
         }
+        var options = options
+        options.sourceStatus = options.sourceStatus ?? store.sourceStatus
         let endpoint = router.addLiveResults(store.controller, at: "todos", options: options)
         router.post("todos") { request, _ in
             let todo = try await store.create(TodoInput(json: try await body(of: request), requiringAll: true))
@@ -43,7 +59,13 @@ public enum TodoRoutes {
         return (router, endpoint)
     }
 
+    /// The body of a write: JSON, at most ``maximumBodySize``.
     private static func body(of request: Request) async throws -> Data {
+        let mediaType = request.headers[.contentType]?.split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard mediaType == "application/json" else {
+            throw TodoServerError.status(.unsupportedMediaType, "a write wants Content-Type: application/json")
+        }
         var request = request
         do {
             return Data(buffer: try await request.collectBody(upTo: maximumBodySize))
@@ -64,11 +86,11 @@ public enum TodoRoutes {
         .notFound("no to-do \(id)")
     }
 
-    private static func json(_ todo: Todo, status: HTTPResponse.Status) throws -> Response {
+    private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
         return Response(
             status: status, headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(todo))))
+            body: ResponseBody(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(value))))
     }
 }

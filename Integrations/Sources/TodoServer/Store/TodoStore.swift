@@ -1,4 +1,5 @@
 import LiveResults
+import LiveResultsHummingbird
 
 /// Where the server keeps its to-dos, and the controller that shows them.
 ///
@@ -16,6 +17,21 @@ public protocol TodoStore: Sendable {
 
     /// Removes to-do `id`; `false` when there is no such to-do.
     func delete(id: Int64) async throws -> Bool
+
+    /// Returns when the store can serve writes; throws why not (`GET /health`).
+    func checkHealth() async throws
+
+    /// Whether the store's database is within reach, for the streams' clients; `nil` for a store that
+    /// needs nothing outside the process.
+    var sourceStatus: LiveResultsSourceStatus? { get }
+}
+
+extension TodoStore {
+    /// A store that needs nothing outside the process is always healthy.
+    public func checkHealth() async throws {}
+
+    /// A store that needs nothing outside the process has no status to report.
+    public var sourceStatus: LiveResultsSourceStatus? { nil }
 }
 
 extension Todo {

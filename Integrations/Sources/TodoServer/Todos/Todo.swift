@@ -20,9 +20,13 @@ public struct Todo: FetchableEntity, Codable, Hashable {
     /// order (a sequence), so every process that shows one table orders it alike.
     public static let sortDescriptors = [SortDescriptor(\Todo.priority), SortDescriptor(\Todo.id)]
 
-    /// The controller of the server: its definition, ordered and sectioned as above.
-    public static func controller(_ definition: FetchDefinition<Todo>) -> FetchedResultsController<Todo> {
+    /// The controller of the server: its definition, ordered and sectioned as above; `diagnostics` receives
+    /// what it handled without failing (a row that did not decode, a refetch that failed).
+    public static func controller(
+        _ definition: FetchDefinition<Todo>, diagnostics: (@Sendable (ControllerDiagnostic<Todo>) -> Void)? = nil
+    ) -> FetchedResultsController<Todo> {
         FetchedResultsController(
-            definition: definition, sortDescriptors: sortDescriptors, sectionNameKeyPath: \Todo.project)
+            definition: definition, sortDescriptors: sortDescriptors, sectionNameKeyPath: \Todo.project,
+            diagnostics: diagnostics)
     }
 }

@@ -7,8 +7,8 @@ import ServiceLifecycle
 /// Serves a Hummingbird router in this process on a loopback port (the system's choice, or `port`) while
 /// `body` runs, then shuts it down gracefully.
 enum LocalServer {
-    static func serving<Result: Sendable>(
-        _ router: Router<BasicWebSocketRequestContext>, port: Int = 0,
+    static func serving<Context: WebSocketRequestContext, Result: Sendable>(
+        _ router: Router<Context>, port: Int = 0,
         _ body: @Sendable (_ port: Int) async throws -> Result
     ) async throws -> Result {
         var logger = Logger(label: "http-tests")

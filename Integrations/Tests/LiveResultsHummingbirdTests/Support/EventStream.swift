@@ -6,9 +6,10 @@ import TodoServer
 
 /// A Server-Sent Events client: the events of one `GET …/events` response, parsed.
 struct EventStream: Sendable {
-    /// One event: its `id:` and `data:`.
+    /// One event: its `id:`, `event:` (`nil` for an update) and `data:`.
     struct Event: Sendable {
         var id: String?
+        var name: String?
         var data: String
 
         func update() throws -> ResultsUpdate<Todo> {
@@ -58,6 +59,7 @@ struct EventStream: Sendable {
                 var hasData = false
                 for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
                     if line.hasPrefix("id: ") { event.id = String(line.dropFirst(4)) }
+                    if line.hasPrefix("event: ") { event.name = String(line.dropFirst(7)) }
                     if line.hasPrefix("data: ") {
                         event.data += String(line.dropFirst(6))
                         hasData = true

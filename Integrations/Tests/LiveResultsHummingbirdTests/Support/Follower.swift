@@ -57,8 +57,8 @@ final class Follower: Sendable {
 }
 
 extension EventStream {
-    /// The stream's updates, decoded.
-    var updates: AsyncThrowingMapSequence<AsyncThrowingStream<Event, any Error>, ResultsUpdate<Todo>> {
-        events.map { try $0.update() }
+    /// The stream's updates, decoded; events of other kinds (`event: source`) are left out.
+    var updates: some AsyncSequence<ResultsUpdate<Todo>, any Error> & Sendable {
+        events.compactMap { $0.name == nil ? try $0.update() : nil }
     }
 }

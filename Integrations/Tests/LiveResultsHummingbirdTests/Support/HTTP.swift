@@ -24,22 +24,28 @@ enum HTTP {
     }
 
     static func send(
-        _ method: HTTPMethod, _ url: String, body: Data? = nil, headers: [(String, String)] = []
+        _ method: HTTPMethod, _ url: String, body: Data? = nil, headers: [(String, String)] = [],
+        timeout: Duration = .seconds(60)
     ) async throws -> Reply {
         var request = HTTPClientRequest(url: url)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body {
-            request.headers.add(name: "Content-Type", value: "application/json")
+            if !request.headers.contains(name: "Content-Type") {
+                request.headers.add(name: "Content-Type", value: "application/json")
+            }
             request.body = .bytes(ByteBuffer(data: body))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(
+            request, timeout: .milliseconds(Int64(timeout / .milliseconds(1))))
         let bytes = try await response.body.collect(upTo: 64 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: Data(buffer: bytes))
     }
 
-    static func send(_ method: HTTPMethod, _ url: String, json: String) async throws -> Reply {
-        try await send(method, url, body: Data(json.utf8))
+    static func send(
+        _ method: HTTPMethod, _ url: String, json: String, timeout: Duration = .seconds(60)
+    ) async throws -> Reply {
+        try await send(method, url, body: Data(json.utf8), timeout: timeout)
     }
 
     /// Creates a to-do through the API.

@@ -32,7 +32,7 @@ struct RunningServer: Sendable {
             onServerRunning: { channel in portSignal.yield(channel.localAddress?.port ?? 0) },
             logger: logger)
         let services = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(services: [app, endpoint], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             var portIterator = ports.makeAsyncIterator()

@@ -24,11 +24,13 @@ final class ServerProcess: Sendable {
         }
     }
 
-    /// Starts the server with `arguments` (plus `--port 0`) and waits until it prints where it listens.
-    init(_ arguments: [String] = []) async throws {
+    /// Starts the server with `arguments` (plus `--port 0`) and `environment` added to this process's, and
+    /// waits until it prints where it listens.
+    init(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
         let process = Process()
         process.executableURL = try Self.executable
         process.arguments = ["--port", "0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

@@ -1,0 +1,69 @@
+import LiveResultsLockSupport
+import NIOCore
+
+/// Tells a stream that its client went away, from the client's connection: the end of its input (the client
+/// closed its side; Hummingbird allows half-closed connections, so the channel itself stays open, and the
+/// event reaches only a handler) or the channel's close. Added last in the pipeline by the route, before the response starts, so that a client
+/// that leaves while the stream sets up is seen too; removed when the stream ends.
+final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = Never
+
+    private enum State {
+        /// The client is there; the stream's callback, once it has given one.
+        case present(callback: (@Sendable () -> Void)?)
+        case departed
+    }
+
+    private let state = PthreadLock(State.present(callback: nil))
+    private let channel: any Channel
+    private let slot: _StreamSlot
+
+    private init(_ channel: any Channel, slot: _StreamSlot) {
+        self.channel = channel
+        self.slot = slot
+    }
+
+    /// Starts watching `channel`'s client, whose stream holds `slot`: the slot is released as soon as the
+    /// client goes away.
+    static func watch(_ channel: any Channel, slot: _StreamSlot) -> _ClientDeparture {
+        let departure = _ClientDeparture(channel, slot: slot)
+        channel.pipeline.addHandler(departure).whenFailure { _ in departure.depart() }
+        // The close, from the channel itself: Hummingbird's connection state handler does not pass
+        // `channelInactive` on down the pipeline (a connection reset arrives that way).
+        channel.closeFuture.whenComplete { _ in departure.depart() }
+        return departure
+    }
+
+    /// Calls `callback` once the client goes away, at once if it has.
+    func onDeparture(_ callback: @escaping @Sendable () -> Void) {
+        let departed = state.withLock { state in
+            guard case .present = state else { return true }
+            state = .present(callback: callback)
+            return false
+        }
+        if departed { callback() }
+    }
+
+    /// Stops watching: the stream has ended, and its slot with it (the channel's close callback keeps this
+    /// object, and the slot, until the connection closes).
+    func stop() {
+        state.withLock { $0 = .present(callback: nil) }
+        slot.release()
+        channel.pipeline.removeHandler(self, promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { depart() }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    private func depart() {
+        slot.release()
+        let callback = state.withLock { state -> (@Sendable () -> Void)? in
+            guard case .present(let callback) = state else { return nil }
+            state = .departed
+            return callback
+        }
+        callback?()
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LiveResultsTestSupport
+import PostgresNIO
+import PostgresTestSupport
+import Testing
+
+/// Starting the server example as its own process: many at once, with a database that is not there, with
+/// its settings in the environment.
+@Suite("Server start", .serialized, .timeLimit(.minutes(10)))
+struct StartTests {
+    @Test("four processes started at once on an empty database all start, without postgres-nio's warnings")
+    func concurrentStart() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { _, configuration in
+            let url =
+                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let servers = try await withThrowingTaskGroup(of: ServerProcess.self) { group in
+                for _ in 0..<4 { group.addTask { try await ServerProcess(["--postgres", url]) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            for server in servers {
+                let reply = try await HTTP.send(
+                    .POST, "\(server.base)/todos", json: #"{"title": "a", "project": "P", "priority": 1}"#)
+                #expect(reply.status == 201)
+                #expect(await server.terminate() == 0)
+                #expect(!server.printed.contains("hasn't been called yet"), "\(server.printed)")
+            }
+        }
+    }
+
+    @Test(
+        "a database that does not exist: the start fails within the query timeout with PostgreSQL's reason, in one sentence"
+    )
+    func missingDatabase() async throws {
+        let postgres = try PostgresTestServer.shared()
+        let url =
+            "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/no_such_db"
+        let started = ContinuousClock.now
+        await #expect {
+            _ = try await ServerProcess(["--postgres", url, "--query-timeout", "5"])
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains(#"database "no_such_db" does not exist"#) && !text.contains("Generic description")
+        }
+        #expect(started.duration(to: .now) < .seconds(30))
+    }
+
+    @Test("a --postgres that is not a URL is one readable sentence and exit status 1")
+    func badURL() async throws {
+        let server = Process()
+        server.executableURL = try ServerProcess.executable
+        server.arguments = ["--postgres", "localhost:5432"]
+        let pipe = Pipe()
+        server.standardError = pipe
+        try server.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 1)
+        #expect(
+            output.hasPrefix(
+                "LiveResultsServer: --postgres wants postgres://user[:password]@host[:port]/database, not localhost:5432\n"
+            ))
+    }
+
+    @Test("a connection that sends half a request head is closed after the idle timeout")
+    func halfSentRequest() async throws {
+        let server = try await ServerProcess(["--idle-timeout", "1"])
+        let socket = try RawSocket(port: server.port)
+        try socket.send("GET / HTTP/1.1\r\nHo")
+        let started = ContinuousClock.now
+        #expect(await eventually(timeout: .seconds(10)) { socket.readAvailable() == nil })
+        #expect(started.duration(to: .now) < .seconds(10))
+        #expect(await server.terminate() == 0)
+    }
+
+    @Test("SIGTERM while a request's body never ends: the server exits by its shutdown deadline")
+    func shutdownDeadline() async throws {
+        let server = try await ServerProcess(["--idle-timeout", "300", "--shutdown-timeout", "2"])
+        let socket = try RawSocket(port: server.port)
+        // A request in progress, which a graceful shutdown waits for: its body is 100 bytes, 4 are sent.
+        try socket.send(
+            "POST /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ti"
+        )
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        let status = await server.terminate(within: .seconds(20))
+        let took = started.duration(to: .now)
+        #expect(status != nil, "the server exited; \(server.printed)")
+        // The deadline (2 s), the cancellation's grace (2 s), and room for a loaded machine.
+        #expect(took < .seconds(12))
+        print("StartTests: SIGTERM with a request in progress: exit \(status.map(String.init) ?? "none") after \(took)")
+        withExtendedLifetime(socket) {}
+    }
+
+    @Test("DATABASE_URL stands for --postgres")
+    func environment() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { _, configuration in
+            let url =
+                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let server = try await ServerProcess([], environment: ["DATABASE_URL": url])
+            #expect(server.printed.contains("to-dos in PostgreSQL"))
+            _ = try await HTTP.send(.GET, "\(server.base)/todos")
+            // One line per request, at info, with its status and duration.
+            #expect(await eventually { server.printed.contains("GET /todos 200") })
+            #expect(server.printed.contains("duration_ms="))
+            #expect(await server.terminate() == 0)
+        }
+    }
+}
