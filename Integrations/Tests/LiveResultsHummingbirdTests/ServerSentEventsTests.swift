@@ -155,4 +155,29 @@ struct ServerSentEventsTests {
             #expect(try await HTTP.send(.GET, "\(server.base)/todos", headers: [("If-None-Match", tag)]).status == 200)
         }
     }
+
+    @Test("?limit= and ?offset= serve a window of the results, whole and streamed; bad values are 400")
+    func windows() async throws {
+        try await RunningServer.with(try await MemoryTodoStore()) { server in
+            for index in 0..<8 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: 3) }
+            func expected() -> [Todo] { Array(Array(server.controller.fetchedObjects)[2..<5]) }
+            let page = try await HTTP.send(.GET, "\(server.base)/todos?limit=3&offset=2").decode(ResultsUpdate<Todo>.self)
+            let replica = ResultsReplica<Todo>()
+            try replica.apply(page)
+            #expect(Array(replica.fetchedObjects) == expected())
+            let follower = Follower(try await EventStream.open("\(server.base)/todos/events?offset=2&limit=3").updates)
+            try await HTTP.create(server, title: "first", project: "Home", priority: 1)
+            try await HTTP.create(server, title: "last", project: "Home", priority: 5)
+            #expect(await eventually { Array(follower.replica.fetchedObjects) == expected() })
+            #expect(follower.failure == nil)
+            #expect(follower.replica.fetchedObjects.count == 3)
+            follower.stop()
+            for bad in ["limit=-1", "limit=abc", "limit=100000", "offset=2", "limit=2&offset=-1"] {
+                let reply = try await HTTP.send(.GET, "\(server.base)/todos?\(bad)")
+                #expect(reply.status == 400, "\(bad): \(reply.status)")
+                #expect(reply.text.contains("\"parameter\""), "\(bad): \(reply.text)")
+                #expect(try await HTTP.send(.GET, "\(server.base)/todos/events?\(bad)").status == 400)
+            }
+        }
+    }
 }

@@ -33,6 +33,10 @@ public struct LiveResultsOptions: Sendable {
     /// in an event of their own (see ``LiveResultsSourceStatus``); `nil`, the default, sends no such event.
     public var sourceStatus: LiveResultsSourceStatus?
 
+    /// The largest `?limit=` a request may ask for, to get a window of the results instead of all of them
+    /// (see `FetchedResultsController.window(_:)`); a larger one is refused with `400`. 1,000 by default.
+    public var maximumWindowLimit: Int
+
     /// Options with the defaults above.
     public init(
         maximumStreams: Int = 1_000,
@@ -40,8 +44,10 @@ public struct LiveResultsOptions: Sendable {
         heartbeatInterval: Duration = .seconds(15),
         reconnectionDelay: Duration = .seconds(1),
         encoder: JSONEncoder = JSONEncoder(),
-        sourceStatus: LiveResultsSourceStatus? = nil
+        sourceStatus: LiveResultsSourceStatus? = nil,
+        maximumWindowLimit: Int = 1_000
     ) {
+        self.maximumWindowLimit = maximumWindowLimit
         self.maximumStreams = maximumStreams
         self.bufferLimit = bufferLimit
         self.heartbeatInterval = heartbeatInterval

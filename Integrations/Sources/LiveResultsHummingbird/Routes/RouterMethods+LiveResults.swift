@@ -16,6 +16,11 @@ extension RouterMethods {
     /// // GET /todos/events   Server-Sent Events: `id:` the version, `data:` one update
     /// ```
     ///
+    /// A request with `?limit=` (and `?offset=`) gets a window of the results instead of all of them: positions
+    /// `offset..<offset + limit` in the controller's order, each stream a `LiveWindow` of its own, with the
+    /// window's change sets (see ``LiveResultsOptions/maximumWindowLimit``). A window's versions are its own:
+    /// a reconnecting stream of a window gets the whole window (a page, not the results).
+    ///
     /// The events stream starts with the whole results, or, when the request names a version the
     /// controller still holds (`Last-Event-ID`, which browsers send when they reconnect, or `?since=`),
     /// with one catch-up update from it. A version that is not held — too old, another process's, from the
@@ -46,17 +51,20 @@ extension RouterMethods {
         let endpoint = LiveResultsEndpoint(maximumStreams: options.maximumStreams)
         let encoder = _UpdateEncoder<Entity>(encoder: options.encoder)
         let routes = group(path)
+        let maximumLimit = options.maximumWindowLimit
         routes.get { request, _ in
-            try await _WholeResults.response(controller, to: request, encoder: encoder)
+            let source = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
+            return try await _WholeResults.response(source, to: request, encoder: encoder)
         }
         routes.get("events") { request, context in
+            let source = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
             // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
             let departure = (context as? any LiveResultsChannelContext).map {
                 _ClientDeparture.watch($0.channel, slot: slot)
             }
             return _ServerSentEvents.response(
-                controller, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
+                source, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
                 encoder: encoder, options: options, departure: departure)
         }
         return (endpoint, encoder)
@@ -91,10 +99,13 @@ extension RouterMethods where Context: WebSocketRequestContext {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint {
         let (endpoint, encoder) = _addLiveResults(controller, at: path, options: options)
+        let maximumLimit = options.maximumWindowLimit
         group(path).ws("updates") { request, _ in
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw HTTPError(.upgradeRequired, message: "this route is a WebSocket")
             }
+            // A bad window is refused before the upgrade, with its reason.
+            _ = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
             guard endpoint.hasRoom else {
                 endpoint.countRefusal()
                 throw _StreamRefusal()
@@ -107,8 +118,9 @@ extension RouterMethods where Context: WebSocketRequestContext {
                 return
             }
             let version = _ResumePoint.version(of: context.request, header: nil)
+            let source = try _UpdatesSource.requested(by: context.request, of: controller, maximumLimit: maximumLimit)
             try await _WebSocketUpdates.serve(
-                controller, since: version, slot: slot, encoder: encoder, options: options,
+                source, since: version, slot: slot, encoder: encoder, options: options,
                 inbound: inbound, outbound: outbound)
         }
         return endpoint

@@ -13,16 +13,16 @@ enum _WholeResults {
     /// finds the first one's encoding.
     private static let encoding = DispatchQueue(label: "LiveResultsHummingbird.wholeResults")
 
-    /// `200` with `controller`'s results, or `304 Not Modified` when the request's `If-None-Match` names
+    /// `200` with the source's results, or `304 Not Modified` when the request's `If-None-Match` names
     /// their version.
     ///
     /// A `304`, and a `200` at a version already encoded (pollers of unchanged results), cost O(1): the
     /// whole results (O(*n*)) are built and encoded only for a version not sent before, on a queue of
     /// their own.
     static func response<Entity>(
-        _ controller: FetchedResultsController<Entity>, to request: Request, encoder: _UpdateEncoder<Entity>
+        _ source: _UpdatesSource<Entity>, to request: Request, encoder: _UpdateEncoder<Entity>
     ) async throws -> Response {
-        let version = controller.version
+        let version = source.version()
         if let wanted = request.headers[.ifNoneMatch], matches(wanted, tag(version)) {
             return Response(status: .notModified, headers: headers(version))
         }
@@ -33,9 +33,9 @@ enum _WholeResults {
             encoding.async {
                 continuation.resume(
                     with: Result {
-                        let version = controller.version
+                        let version = source.version()
                         if let json = encoder.cachedJSON(base: nil, version: version) { return (json, version) }
-                        let results = controller.wholeResults()
+                        let results = source.wholeResults()
                         return (try encoder.json(results), results.version)
                     })
             }

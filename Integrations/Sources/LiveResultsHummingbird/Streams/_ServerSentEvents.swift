@@ -6,10 +6,10 @@ import NIOCore
 
 /// A Server-Sent Events stream of a controller's updates: `id:` the version, `data:` the update's JSON.
 enum _ServerSentEvents {
-    /// The response that streams `controller`'s updates since `version`, holding `slot` while it does; with
+    /// The response that streams the source's updates since `version`, holding `slot` while it does; with
     /// `departure`, it ends as soon as the client goes away.
     static func response<Entity>(
-        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
+        _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?
     ) -> Response {
         var headers = HTTPFields()
@@ -20,14 +20,14 @@ enum _ServerSentEvents {
         let body = ResponseBody { writer in
             defer { withExtendedLifetime(slot) {} }
             try await stream(
-                controller, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
+                source, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
                 into: &writer)
         }
         return Response(status: .ok, headers: headers, body: body)
     }
 
     private static func stream<Entity>(
-        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?,
+        _ source: _UpdatesSource<Entity>, since version: ResultsVersion?,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?, slot: _StreamSlot,
         into writer: inout any ResponseBodyWriter
     ) async throws {
@@ -35,7 +35,7 @@ enum _ServerSentEvents {
         let milliseconds = delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000
         try await writer.write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
         try await _StreamEvent.withEvents(
-            of: controller, since: version, options: options, heartbeat: options.heartbeatInterval,
+            of: source, since: version, options: options, heartbeat: options.heartbeatInterval,
             departure: departure,
             slot: slot
         ) { events in

@@ -19,7 +19,7 @@ enum _StreamEvent<Entity: FetchableEntity & Codable>: Sendable {
     /// event: a client that stops reading stops the stream here, and the controller's own bound (its
     /// `bufferLimit`, then one catch-up) holds what it has not read.
     static func withEvents<Result>(
-        of controller: FetchedResultsController<Entity>,
+        of source: _UpdatesSource<Entity>,
         since version: ResultsVersion?,
         options: LiveResultsOptions,
         heartbeat: Duration?,
@@ -38,7 +38,7 @@ enum _StreamEvent<Entity: FetchableEntity & Codable>: Sendable {
         // Without a heartbeat the timer never fires in practice (a year), which keeps one merged type.
         let ticks = AsyncTimerSequence(interval: heartbeat ?? .seconds(365 * 86_400), clock: ContinuousClock())
         let events = merge(
-            controller.updates(since: version, bufferLimit: options.bufferLimit).map { _StreamEvent.update($0) },
+            source.updates(version, options.bufferLimit).map { _StreamEvent.update($0) },
             ticks.map { _ in _StreamEvent.heartbeat },
             control)
         var iterator = events.makeAsyncIterator()

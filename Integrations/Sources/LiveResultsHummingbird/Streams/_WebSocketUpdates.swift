@@ -6,17 +6,17 @@ import NIOWebSocket
 /// A WebSocket stream of a controller's updates: one text message per update. The stream only sends: a
 /// client's data message is a policy violation, answered by closing with code 1008.
 enum _WebSocketUpdates {
-    /// Sends `controller`'s updates since `version` to `outbound` until the client or the server closes,
+    /// Sends the source's updates since `version` to `outbound` until the client or the server closes,
     /// holding `slot` while it does.
     static func serve<Entity>(
-        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
+        _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
     ) async throws {
         defer { withExtendedLifetime(slot) {} }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                try await send(controller, since: version, slot: slot, encoder: encoder, options: options, to: outbound)
+                try await send(source, since: version, slot: slot, encoder: encoder, options: options, to: outbound)
             }
             // The client's side: it ends when the client closes; any message it sends ends the stream.
             for try await _ in inbound.messages(maxSize: 4_096) {
@@ -28,11 +28,11 @@ enum _WebSocketUpdates {
     }
 
     private static func send<Entity>(
-        _ controller: FetchedResultsController<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
+        _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: WebSocketOutboundWriter
     ) async throws {
         try await _StreamEvent.withEvents(
-            of: controller, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
+            of: source, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LiveResults
+
+/// What a request's stream or whole results follow: the controller's whole results, or, when the request
+/// asks for `?limit=` (and `?offset=`), a window of them of its own, released with the stream.
+struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
+    let version: @Sendable () -> ResultsVersion
+    let wholeResults: @Sendable () -> ResultsUpdate<Entity>
+    let updates: @Sendable (_ since: ResultsVersion?, _ bufferLimit: Int) -> ResultsUpdates<Entity>
+
+    /// The controller's whole results.
+    static func whole(_ controller: FetchedResultsController<Entity>) -> Self {
+        Self(
+            version: { controller.version }, wholeResults: { controller.wholeResults() },
+            updates: { controller.updates(since: $0, bufferLimit: $1) })
+    }
+
+    /// A window of the results, kept open while the source exists.
+    static func window(_ window: LiveWindow<Entity>) -> Self {
+        Self(
+            version: { window.version }, wholeResults: { window.wholeResults() },
+            updates: { window.updates(since: $0, bufferLimit: $1) })
+    }
+
+    /// What `request` asks for of `controller`: a window at `?offset=` (0 by default) of `?limit=` positions, or
+    /// the whole results without a limit.
+    ///
+    /// - Throws: `400 Bad Request` with a JSON error naming the parameter, for a value that is not a
+    ///   non-negative integer or a limit above `maximumLimit`.
+    static func requested(
+        by request: Request, of controller: FetchedResultsController<Entity>, maximumLimit: Int
+    ) throws -> Self {
+        let parameters = request.uri.queryParameters
+        guard let limitText = parameters["limit"] else {
+            guard parameters["offset"] == nil else { throw badRequest("offset", "needs a limit") }
+            return .whole(controller)
+        }
+        guard let limit = Int(String(limitText)), limit >= 0 else {
+            throw badRequest("limit", "must be a non-negative integer")
+        }
+        guard limit <= maximumLimit else { throw badRequest("limit", "must be at most \(maximumLimit)") }
+        let offset = try parameters["offset"].map { text in
+            guard let offset = Int(String(text)), offset >= 0 else {
+                throw badRequest("offset", "must be a non-negative integer")
+            }
+            return offset
+        }
+        return .window(controller.window(.range(offset: offset ?? 0, limit: limit)))
+    }
+
+    private static func badRequest(_ parameter: String, _ problem: String) -> HTTPError {
+        HTTPError(
+            .badRequest, headers: [.contentType: "application/json; charset=utf-8"],
+            message: #"{"error":"\#(parameter) \#(problem)","parameter":"\#(parameter)"}"#)
+    }
+}
