@@ -213,7 +213,9 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// Hands one change set to the `changes` subscriptions, then to the delegate.
     @inlinable func deliver(_ delivery: borrowing _CollapsibleView<Entity>.Delivery) {
         for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
-        for observer in delivery.observers { observer(delivery.changes, delivery.snapshot.unsafelyUnwrapped) }
+        if let observed = delivery.observed {
+            for handler in observed.handlers { handler(delivery.changes, observed.snapshot) }
+        }
         delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
     }
 

@@ -11,20 +11,18 @@
         @usableFromInline let changes: ChangeSet<Entity>
         @usableFromInline let delegate: (any CollapsibleSectionsDelegate<Entity>)?
         @usableFromInline let changeSubscribers: [_ChangeSubscriber<Entity>]
-        @usableFromInline let observers: [Handler]
-        /// The display right after the change set, for `observers`; `nil` when there are none.
-        @usableFromInline let snapshot: FetchedResultsSnapshot<Entity>?
+        /// The handlers of ``CollapsibleSections/observeChanges(_:)`` and the display right after the change
+        /// set, in one object: `nil`, with nothing to destroy, in the common case of no handler.
+        @usableFromInline let observed: _ObservedDisplay<Entity>?
 
         @inlinable init(
             changes: __owned ChangeSet<Entity>, delegate: (any CollapsibleSectionsDelegate<Entity>)?,
-            changeSubscribers: [_ChangeSubscriber<Entity>], observers: [Handler],
-            snapshot: FetchedResultsSnapshot<Entity>?
+            changeSubscribers: [_ChangeSubscriber<Entity>], observed: _ObservedDisplay<Entity>?
         ) {
             self.changes = changes
             self.delegate = delegate
             self.changeSubscribers = changeSubscribers
-            self.observers = observers
-            self.snapshot = snapshot
+            self.observed = observed
         }
     }
 
@@ -70,18 +68,18 @@
         guard !changes.isEmpty else { return false }
         let delegate = delegate
         guard delegate != nil || !changeSubscriberList.isEmpty || !observerList.isEmpty else { return false }
-        let snapshot = observerList.isEmpty ? nil : display(of: storage)
+        let observed = observerList.isEmpty ? nil : _ObservedDisplay(observerList, display(of: storage))
         // Made in its slot: a delivery made first and then stored was copied and destroyed (outlined, merged
         // value witnesses, a few hundred instructions each).
         if pendingEnd < pending.count {
             pending[pendingEnd] = Delivery(
                 changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList,
-                observers: observerList, snapshot: snapshot)
+                observed: observed)
         } else {
             pending.append(
                 Delivery(
                     changes: consume changes, delegate: delegate, changeSubscribers: changeSubscriberList,
-                    observers: observerList, snapshot: snapshot))
+                    observed: observed))
         }
         pendingEnd += 1
         return true
@@ -116,5 +114,16 @@
         }
         defer { pendingHead += 1 }
         return pending[pendingHead].take()
+    }
+}
+
+/// The handlers of a collapsible view's change set, with the display they receive.
+@usableFromInline final class _ObservedDisplay<Entity: FetchableEntity>: Sendable {
+    @usableFromInline let handlers: [_CollapsibleView<Entity>.Handler]
+    @usableFromInline let snapshot: FetchedResultsSnapshot<Entity>
+
+    @inlinable init(_ handlers: [_CollapsibleView<Entity>.Handler], _ snapshot: FetchedResultsSnapshot<Entity>) {
+        self.handlers = handlers
+        self.snapshot = snapshot
     }
 }
