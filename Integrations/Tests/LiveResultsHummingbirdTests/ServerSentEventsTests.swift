@@ -161,7 +161,8 @@ struct ServerSentEventsTests {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
             for index in 0..<8 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: 3) }
             func expected() -> [Todo] { Array(Array(server.controller.fetchedObjects)[2..<5]) }
-            let page = try await HTTP.send(.GET, "\(server.base)/todos?limit=3&offset=2").decode(ResultsUpdate<Todo>.self)
+            let page = try await HTTP.send(.GET, "\(server.base)/todos?limit=3&offset=2").decode(
+                ResultsUpdate<Todo>.self)
             let replica = ResultsReplica<Todo>()
             try replica.apply(page)
             #expect(Array(replica.fetchedObjects) == expected())
