@@ -27,7 +27,7 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     /// What `request` asks for of `controller`: a window at `?offset=` (0 by default) of `?limit=` positions, or
     /// the whole results without a limit.
     ///
-    /// - Throws: `400 Bad Request` with a JSON error naming the parameter, for a value that is not a
+    /// - Throws: `400 Bad Request`, whose message starts with the parameter, for a value that is not a
     ///   non-negative integer or a limit above `maximumLimit`.
     static func requested(
         by request: Request, of controller: FetchedResultsController<Entity>, maximumLimit: Int
@@ -50,9 +50,8 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
         return .window(controller.window(.range(offset: offset ?? 0, limit: limit)))
     }
 
+    /// A `400` whose message starts with the parameter's name (the server's error JSON carries it).
     private static func badRequest(_ parameter: String, _ problem: String) -> HTTPError {
-        HTTPError(
-            .badRequest, headers: [.contentType: "application/json; charset=utf-8"],
-            message: #"{"error":"\#(parameter) \#(problem)","parameter":"\#(parameter)"}"#)
+        HTTPError(.badRequest, message: "\(parameter) \(problem)")
     }
 }
