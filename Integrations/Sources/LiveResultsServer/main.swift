@@ -1,6 +1,7 @@
 // The server example: the to-do list of the first example, served live.
 //
 //     swift run --package-path Integrations LiveResultsServer [--port 8080] [--host 127.0.0.1] [--postgres URL]
+//         [--changes notify|wal]
 //
 // then open http://127.0.0.1:8080/ in a browser. See the catalog article "Serving live results".
 import Foundation
@@ -8,9 +9,12 @@ import TodoServer
 
 let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
+                             [--changes notify|wal]
       --port      the port to listen on (8080; 0 lets the system choose)
       --host      the address to listen on (127.0.0.1)
       --postgres  keep the to-dos in PostgreSQL's table todos (created when missing), else in memory
+      --changes   with --postgres, how changes are learned of: notify (the trigger and LISTEN, the default) or
+                  wal (the write-ahead log; needs wal_level = logical and the REPLICATION privilege)
     """
 
 /// Writes `message` and the usage to standard error, and exits with status 2.
@@ -28,7 +32,9 @@ func parse(_ arguments: [String]) -> TodoServer.Configuration {
             print(usage)
             exit(0)
         }
-        guard ["--port", "--host", "--postgres"].contains(argument) else { fail("unknown option \(argument)") }
+        guard ["--port", "--host", "--postgres", "--changes"].contains(argument) else {
+            fail("unknown option \(argument)")
+        }
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
         switch argument {
         case "--port":
@@ -37,9 +43,15 @@ func parse(_ arguments: [String]) -> TodoServer.Configuration {
             }
             configuration.port = port
         case "--host": configuration.host = value
+        case "--changes":
+            guard let changes = PostgresTodoStore.Changes(rawValue: value) else {
+                fail("--changes wants notify or wal, not \(value)")
+            }
+            configuration.changes = changes
         default: configuration.postgresURL = value
         }
     }
+    if configuration.changes == .wal, configuration.postgresURL == nil { fail("--changes wal needs --postgres") }
     return configuration
 }
 

@@ -53,8 +53,13 @@ public final class TemporaryPostgres: Sendable {
 
     /// Creates and starts a cluster.
     ///
+    /// It runs with `wal_level = logical` (the change feed's tests), and, for speed, `fsync = off`: a
+    /// benchmark of writers passes `["fsync": "on"]`, a test of a server without logical decoding
+    /// `["wal_level": "replica"]`.
+    ///
+    /// - Parameter settings: Server settings (`-c name=value`) that replace the defaults or add to them.
     /// - Throws: ``Failure`` when PostgreSQL is not installed (saying how to install it) or does not start.
-    public init() throws {
+    public init(settings: [String: String] = [:]) throws {
         guard let bin = Self.binDirectory() else { throw Failure(description: Self.installHint) }
         self.bin = bin
         user = getuid() == 0 ? "postgres" : nil
@@ -73,10 +78,14 @@ public final class TemporaryPostgres: Sendable {
                 "-D", "\(directory)/data", "-U", username, "--pwfile=\(passwordFile)", "--auth-local=trust",
                 "--auth-host=scram-sha-256", "-E", "UTF8", "--no-sync", "--locale=C.UTF-8",
             ])
-        let options = [
-            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
-            "-c full_page_writes=off", "-c max_connections=300",
-        ].joined(separator: " ")
+        let defaults = [
+            "listen_addresses": "127.0.0.1", "fsync": "off", "full_page_writes": "off", "max_connections": "300",
+            "wal_level": "logical", "max_replication_slots": "64", "max_wal_senders": "16",
+        ]
+        let options =
+            (["-p \(port)", "-k \(directory)"]
+            + defaults.merging(settings) { $1 }.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" })
+            .joined(separator: " ")
         try runAsServerUser(
             "\(bin)/pg_ctl",
             ["-D", "\(directory)/data", "-l", "\(directory)/log", "-o", options, "-w", "-t", "60", "start"])

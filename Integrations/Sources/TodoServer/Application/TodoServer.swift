@@ -13,11 +13,18 @@ public struct TodoServer: Sendable {
         public var port = 8080
         /// `postgres://user:password@host:port/database`; `nil` keeps the to-dos in memory.
         public var postgresURL: String?
+        /// How the PostgreSQL store learns of changes: `notify` (the trigger and `LISTEN`, the default) or
+        /// `wal` (the write-ahead log, through a `PostgresChangeFeed`; the server needs `wal_level = logical`).
+        public var changes: PostgresTodoStore.Changes
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, postgresURL: String? = nil) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, postgresURL: String? = nil,
+            changes: PostgresTodoStore.Changes = .notify
+        ) {
             self.host = host
             self.port = port
             self.postgresURL = postgresURL
+            self.changes = changes
         }
     }
 
@@ -39,7 +46,8 @@ public struct TodoServer: Sendable {
         let client = PostgresClient(configuration: try Self.postgresConfiguration(url), backgroundLogger: logger)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }
-            try await serve(try await PostgresTodoStore(client: client), onRunning: onRunning)
+            try await serve(
+                try await PostgresTodoStore(client: client, changes: configuration.changes), onRunning: onRunning)
             group.cancelAll()
         }
     }

@@ -5,6 +5,15 @@ import PostgresNIO
 /// To-dos kept in PostgreSQL's table `todos`, created when missing: every process on the database shows
 /// every write, whether it came through one of them or straight into the table.
 public final class PostgresTodoStore: TodoStore {
+    /// How the store learns of committed changes.
+    public enum Changes: String, Sendable, Equatable, CaseIterable {
+        /// The trigger's notifications and `LISTEN`.
+        case notify
+        /// The write-ahead log, through a `PostgresChangeFeed` with a temporary slot and the publication
+        /// `liveresults_todos`.
+        case wal
+    }
+
     public let controller: FetchedResultsController<Todo>
     /// The table as a live source.
     public let table: PostgresLiveTable<Todo>
@@ -13,16 +22,23 @@ public final class PostgresTodoStore: TodoStore {
     private let subscription: EventSubscription
 
     /// The store of `client`'s database (the client must be running): creates the table and its trigger
-    /// when missing, then fetches.
-    public init(client: PostgresClient) async throws {
+    /// (with `changes` `.notify`) or its publication (`.wal`) when missing, then fetches.
+    public init(client: PostgresClient, changes: Changes = .notify) async throws {
         self.client = client
         try await client.query(
             """
             CREATE TABLE IF NOT EXISTS todos (id bigserial PRIMARY KEY, title text NOT NULL, \
             project text NOT NULL, priority int NOT NULL)
             """)
-        table = PostgresLiveTable<Todo>(client: client, table: "todos")
-        try await table.installTrigger()
+        switch changes {
+        case .notify:
+            table = PostgresLiveTable<Todo>(client: client, table: "todos")
+            try await table.installTrigger()
+        case .wal:
+            let feed = PostgresChangeFeed(client: client, publication: "liveresults_todos")
+            try await feed.setUp(tables: ["todos"])
+            table = PostgresLiveTable<Todo>(client: client, table: "todos", changes: .replication(feed))
+        }
         controller = Todo.controller(table.fetchDefinition())
         subscription = controller.observe(table)
         try await controller.performFetch()
