@@ -89,6 +89,7 @@ final class _FeedReader: @unchecked Sendable {
     /// Gets the slot ready on `connection`, then reads it until the task is cancelled or a query fails.
     func read(on connection: PostgresConnection) async throws {
         hasRead = false
+        let connection = _ClosedConnectionGuard(connection)
         try await prepareSlot(on: connection)
         while true {
             try Task.checkCancellation()
@@ -105,7 +106,7 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Creates the slot when it is missing, replaces it when PostgreSQL invalidated it, and tells the feed.
-    private func prepareSlot(on connection: PostgresConnection) async throws {
+    private func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
         if case .temporary = feed.slot {
             // Slots of processes that ended without dropping theirs: nobody holds their advisory lock.
             try await connection.query(
@@ -113,25 +114,24 @@ final class _FeedReader: @unchecked Sendable {
                 SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
                 WHERE database = current_database() AND slot_name LIKE 'liveresults\\_tmp\\_%' AND NOT active
                 AND slot_name <> \(slotName) AND pg_try_advisory_lock(hashtext('liveresults_slot'), hashtext(slot_name))
-                """, logger: _silentLogger)
-            try await connection.query("SELECT pg_advisory_unlock_all()", logger: _silentLogger)
+                """)
+            try await connection.query("SELECT pg_advisory_unlock_all()")
             try await connection.query(
-                "SELECT pg_advisory_lock(hashtext('liveresults_slot'), hashtext(\(slotName)))", logger: _silentLogger)
+                "SELECT pg_advisory_lock(hashtext('liveresults_slot'), hashtext(\(slotName)))")
         }
         let status = try await connection.query(
-            "SELECT coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = \(slotName)",
-            logger: _silentLogger
+            "SELECT coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = \(slotName)"
         ).collect().first?.decode(String.self)
         var replaced: String?
         if status == "lost" {
             replaced = "PostgreSQL invalidated it (max_slot_wal_keep_size)"
-            try await connection.query("SELECT pg_drop_replication_slot(\(slotName))", logger: _silentLogger)
+            try await connection.query("SELECT pg_drop_replication_slot(\(slotName))")
         } else if status == nil, hadSlot {
             replaced = "it was dropped"
         }
         if status == nil || replaced != nil {
             try await connection.query(
-                "SELECT pg_create_logical_replication_slot(\(slotName), 'pgoutput')", logger: _silentLogger)
+                "SELECT pg_create_logical_replication_slot(\(slotName), 'pgoutput')")
         }
         hadSlot = true
         if let replaced {
@@ -144,9 +144,9 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Finds the OID of a subscription's table (`to_regclass`, on the connection's `search_path`).
-    private func lookUp(_ subscription: _FeedSubscription, on connection: PostgresConnection) async throws {
+    private func lookUp(_ subscription: _FeedSubscription, on connection: _ClosedConnectionGuard) async throws {
         let oid = try await connection.query(
-            "SELECT to_regclass(\(subscription.qualifiedTable))::oid::int8", logger: _silentLogger
+            "SELECT to_regclass(\(subscription.qualifiedTable))::oid::int8"
         ).collect().first?.decode(Int64?.self)
         guard let oid, let relation = UInt32(exactly: oid) else {
             subscription.relation = 0
@@ -158,12 +158,12 @@ final class _FeedReader: @unchecked Sendable {
 
     /// Reads up to ``PostgresChangeFeed/chunkSize`` changes (whole transactions), delivers the committed
     /// transactions not delivered yet, and confirms them. Returns the number of changes read.
-    private func readChunk(on connection: PostgresConnection) async throws -> Int {
+    private func readChunk(on connection: _ClosedConnectionGuard) async throws -> Int {
         let rows = try await connection.query(
             """
             SELECT data FROM pg_logical_slot_peek_binary_changes(\(slotName)::name, NULL, \(Int32(clamping: feed.chunkSize)),
             'proto_version', '1', 'publication_names', \(publication.sql))
-            """, logger: _silentLogger)
+            """)
         var count = 0
         var transaction: _FeedTransaction?
         var confirm: UInt64?
@@ -190,8 +190,7 @@ final class _FeedReader: @unchecked Sendable {
         }
         if let confirm {
             try await connection.query(
-                "SELECT pg_replication_slot_advance(\(slotName)::name, \(Self.lsn(confirm))::pg_lsn)",
-                logger: _silentLogger)
+                "SELECT pg_replication_slot_advance(\(slotName)::name, \(Self.lsn(confirm))::pg_lsn)")
         }
         return count
     }
