@@ -29,7 +29,9 @@ import PostgresNIO
 public final class PostgresChangeFeed: Sendable {
     /// The replication slot the feed reads.
     public enum Slot: Sendable, Hashable {
-        /// A slot of this process, named `liveresults_tmp_…`, dropped when the feed stops reading.
+        /// A slot of this process, named `liveresults_tmp_…`, that the feed drops when it stops reading (its last
+        /// subscription ended), or, should that drop not happen (the process ended first), the next feed that
+        /// starts on the database.
         ///
         /// It is a persistent slot, not one of PostgreSQL's temporary slots: those end with the connection
         /// that created them, and the feed must survive a lost connection without losing its position.
