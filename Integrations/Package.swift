@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -97,6 +98,16 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // What a live source costs writers: pgbench with no source, the trigger and LISTEN, the WAL feed.
+        .executableTarget(
+            name: "WriterThroughput",
+            dependencies: [
+                "LiveResultsPostgres",
+                "PostgresTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // The server example under load: its process, streams to many clients, a poller, REST writes.
         .executableTarget(
             name: "ServerLoad",
@@ -134,6 +145,7 @@ let package = Package(
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

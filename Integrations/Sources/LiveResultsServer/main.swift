@@ -1,6 +1,7 @@
 // The server example: the to-do list of the first example, served live.
 //
 //     swift run --package-path Integrations LiveResultsServer [--port 8080] [--host 127.0.0.1] [--postgres URL]
+//         [--changes notify|wal]
 //
 // then open http://127.0.0.1:8080/ in a browser. See the catalog article "Serving live results".
 import Foundation
@@ -9,11 +10,13 @@ import TodoServer
 let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
                              [--query-timeout SECONDS] [--shutdown-timeout SECONDS] [--idle-timeout SECONDS]
-                             [--allow-host NAME]… [--allow-origin ORIGIN]…
+                             [--allow-host NAME]… [--allow-origin ORIGIN]… [--changes notify|wal]
       --port              the port to listen on (8080; 0 lets the system choose); else $PORT
       --host              the address to listen on (127.0.0.1); else $HOST
       --postgres          keep the to-dos in PostgreSQL's table todos (created when missing), else in memory;
                           else $DATABASE_URL
+      --changes           with --postgres, how changes are learned of: notify (the trigger and LISTEN, the
+                          default) or wal (the write-ahead log; needs wal_level = logical and REPLICATION)
       --query-timeout     the longest wait for a database query; a write past it gets 503 (10)
       --shutdown-timeout  how long a graceful shutdown (SIGTERM, SIGINT) may take before the server exits (10)
       --idle-timeout      how long a connection may stay idle or take to send a request (30)
@@ -57,8 +60,8 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
             exit(0)
         }
         let options = [
-            "--port", "--host", "--postgres", "--query-timeout", "--shutdown-timeout", "--idle-timeout", "--allow-host",
-            "--allow-origin",
+            "--port", "--host", "--postgres", "--changes", "--query-timeout", "--shutdown-timeout", "--idle-timeout",
+            "--allow-host", "--allow-origin",
         ]
         guard options.contains(argument) else { fail("unknown option \(argument)") }
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
@@ -70,9 +73,15 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         case "--idle-timeout": configuration.idleTimeout = seconds(value, from: argument)
         case "--allow-host": configuration.allowedHosts.insert(value)
         case "--allow-origin": configuration.allowedOrigins.insert(value)
+        case "--changes":
+            guard let changes = PostgresTodoStore.Changes(rawValue: value) else {
+                fail("--changes wants notify or wal, not \(value)")
+            }
+            configuration.changes = changes
         default: configuration.postgresURL = value
         }
     }
+    if configuration.changes == .wal, configuration.postgresURL == nil { fail("--changes wal needs --postgres") }
     return configuration
 }
 

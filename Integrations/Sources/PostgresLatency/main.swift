@@ -2,11 +2,13 @@
 // every second, on the same table under the same writes, in one run.
 //
 //   swift run -c release --package-path Integrations PostgresLatency [--rows N] [--rate W] [--seconds S]
+//       [--changes notify|wal]
 //
 // A table of N rows (100,000) is followed by a FetchedResultsController; pgbench, a second process on a
 // second connection, updates random rows at W writes per second (500) for S seconds (30), each write
 // stamping the row with the server's clock_timestamp(). The latency of a write is the time from that stamp
 // to the change set that shows it (same host, same clock). The process's CPU time is read with getrusage.
+// `--changes wal` follows the table through the write-ahead log (PostgresChangeFeed) instead of LISTEN/NOTIFY.
 // Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port.
 import Foundation
 import LiveResults
@@ -31,17 +33,24 @@ struct Options {
     var rows = 100_000
     var rate = 500
     var seconds = 30
+    var changes = "notify"
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
-            let value = iterator.next().flatMap(Int.init)
+            let text = iterator.next()
+            if argument == "--changes", let text, ["notify", "wal"].contains(text) {
+                changes = text
+                continue
+            }
+            let value = text.flatMap(Int.init)
             switch (argument, value) {
             case ("--rows", let value?): rows = value
             case ("--rate", let value?): rate = value
             case ("--seconds", let value?): seconds = value
             default:
-                print("usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S]")
+                print(
+                    "usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal]")
                 exit(2)
             }
         }
@@ -186,18 +195,25 @@ try await server.withDatabase { client, configuration in
     try await client.query("VACUUM ANALYZE items")
     let database = configuration.database ?? "postgres"
     let table = PostgresLiveTable<Item>(client: client, table: "items")
-    try await table.installTrigger()
+    // The trigger only when it is followed: with the feed, writers would pay for notifications nobody reads.
+    if options.changes == "notify" { try await table.installTrigger() }
+    let feed = PostgresChangeFeed(client: client, publication: "latency")
+    if options.changes == "wal" { try await feed.setUp(tables: ["items"]) }
+    let followed =
+        options.changes == "wal"
+        ? PostgresLiveTable<Item>(client: client, table: "items", changes: .replication(feed)) : table
+    let source = options.changes == "wal" ? "the WAL feed (PostgresChangeFeed)" : "LISTEN/NOTIFY (PostgresLiveTable)"
+
     let sort = [SortDescriptor(\Item.priority), SortDescriptor(\Item.id)]
 
-    // LISTEN/NOTIFY through PostgresLiveTable.
+    // LISTEN/NOTIFY through PostgresLiveTable, or the WAL feed.
     let live = FetchedResultsController(
-        definition: table.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
-    let subscription = live.observe(table)
+        definition: followed.fetchDefinition(), sortDescriptors: sort, sectionNameKeyPath: \Item.project)
+    let subscription = live.observe(followed)
     let fetchStart = ContinuousClock.now
     try await live.performFetch()
     print("first fetch of \(live.fetchedObjects.count) rows: \(ContinuousClock.now - fetchStart)")
-    let listening = try await phase(
-        "LISTEN/NOTIFY (PostgresLiveTable)", server: server, database: database, options: options, controller: live)
+    let listening = try await phase(source, server: server, database: database, options: options, controller: live)
     subscription.cancel()
     _ = live.reset()
 
@@ -214,5 +230,5 @@ try await server.withDatabase { client, configuration in
     listening.print()
     polls.print()
     let ratio = (listening.cpu / listening.seconds) / (polls.cpu / polls.seconds)
-    print(String(format: "LISTEN/NOTIFY CPU / polling CPU: %.3f", ratio))
+    print(String(format: "%@ CPU / polling CPU: %.3f", options.changes == "wal" ? "WAL feed" : "LISTEN/NOTIFY", ratio))
 }

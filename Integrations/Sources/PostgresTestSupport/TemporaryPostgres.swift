@@ -55,8 +55,13 @@ public final class TemporaryPostgres: Sendable {
 
     /// Creates and starts a cluster.
     ///
+    /// It runs with `wal_level = logical` (the change feed's tests), and, for speed, `fsync = off`: a
+    /// benchmark of writers passes `["fsync": "on"]`, a test of a server without logical decoding
+    /// `["wal_level": "replica"]`.
+    ///
+    /// - Parameter settings: Server settings (`-c name=value`) that replace the defaults or add to them.
     /// - Throws: ``Failure`` when PostgreSQL is not installed (saying how to install it) or does not start.
-    public init() throws {
+    public init(settings: [String: String] = [:]) throws {
         guard let bin = Self.binDirectory() else { throw Failure(description: Self.installHint) }
         self.bin = bin
         user = getuid() == 0 ? "postgres" : nil
@@ -64,10 +69,14 @@ public final class TemporaryPostgres: Sendable {
         guard let made = mkdtemp(&template) else { throw Failure(description: "mkdtemp failed: \(errno)") }
         directory = String(cString: made)
         port = try Self.freePort()
-        startOptions = [
-            "-p \(port)", "-k \(directory)", "-c listen_addresses=127.0.0.1", "-c fsync=off",
-            "-c full_page_writes=off", "-c max_connections=300",
-        ].joined(separator: " ")
+        let defaults = [
+            "listen_addresses": "127.0.0.1", "fsync": "off", "full_page_writes": "off", "max_connections": "300",
+            "wal_level": "logical", "max_replication_slots": "64", "max_wal_senders": "16",
+        ]
+        startOptions =
+            (["-p \(port)", "-k \(directory)"]
+            + defaults.merging(settings) { $1 }.sorted { $0.key < $1.key }.map { "-c \($0.key)=\($0.value)" })
+            .joined(separator: " ")
         let passwordFile = "\(directory)/password"
         try password.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         if let user {

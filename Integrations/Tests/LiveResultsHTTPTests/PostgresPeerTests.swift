@@ -11,11 +11,13 @@ import TodoServer
 /// the table reach a `RemoteResults`.
 @Suite("The server example over PostgreSQL as the peer", .timeLimit(.minutes(3)))
 struct PostgresPeerTests {
-    @Test("RemoteResults follows writes made through REST and through SQL")
-    func restAndSQL() async throws {
+    @Test(
+        "RemoteResults follows writes made through REST and through SQL (notifications, and the WAL feed)",
+        arguments: [PostgresTodoStore.Changes.notify, .wal])
+    func restAndSQL(changes: PostgresTodoStore.Changes) async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, _ in
-            let store = try await PostgresTodoStore(client: client)
+            let store = try await PostgresTodoStore(client: client, changes: changes)
             try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
                 let api = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
                 let remote = RemoteResults<Todo>(client: api, path: "todos/events")

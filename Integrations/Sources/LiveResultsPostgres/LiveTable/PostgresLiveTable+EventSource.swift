@@ -3,7 +3,10 @@ import LiveResults
 import PostgresNIO
 
 extension PostgresLiveTable: EventSource {
-    /// Starts listening on the table's channel for `subscriber`, on a connection of its own.
+    /// Starts listening on the table's channel for `subscriber`, on a connection of its own; or, with
+    /// ``changes`` ``PostgresChangeSource/replication(_:)``, subscribes it to the feed (see
+    /// ``PostgresChangeFeed``: one batch per committed transaction, in commit order, and `EntityEvent.invalidated`
+    /// only for a `TRUNCATE` or a replaced slot).
     ///
     /// The subscription leases a connection from ``client`` for as long as it runs, and `LISTEN`s on
     /// ``channel``. Each transaction's notifications become one batch of events, delivered in commit
@@ -28,6 +31,7 @@ extension PostgresLiveTable: EventSource {
     /// - Returns: The subscription; cancelling or releasing it stops listening and returns the connection.
     /// - Complexity: Per notification, O(*s*) reading for a payload of *s* bytes, and its row's decoding.
     public func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription {
+        if case .replication(let feed) = changes { return subscribe(subscriber, to: feed) }
         let invalidatesFirst = coordination.subscriptionStarted()
         let task = Task { [self] in
             await listen(for: subscriber, invalidatingOnFirstListen: invalidatesFirst)

@@ -12,7 +12,8 @@ extension PostgresLiveTable {
     ///
     /// Each fetch first waits until every subscription to this table listens (or failed its first
     /// attempt): a row committed while the fetch runs then also arrives as a notification, which the
-    /// controller replays onto the fetch's result. A row that does not decode makes the fetch throw
+    /// controller replays onto the fetch's result. With a ``PostgresChangeFeed``, the fetch reads in a
+    /// transaction whose snapshot the feed records: the transactions it saw are not delivered again. A row that does not decode makes the fetch throw
     /// ``PostgresLiveTableError/undecodableRow(id:underlying:)``.
     ///
     /// - Parameter retry: How often a fetch is tried before it fails; once by default.
@@ -111,6 +112,9 @@ extension PostgresLiveTable {
         sql += " ORDER BY \(row).\(names.idColumn.sql)"
         let query = PostgresQuery(unsafeSQL: sql, binds: condition?.binds ?? PostgresBindings())
         return try await connecting { [self] connected in
+            if case .replication(let feed) = changes {
+                return try await decodeRows(query, meeting: feed, connected: connected).entities
+            }
             await coordination.fetchStarting()
             return try await decodeRows(query, connected: connected).entities
         }
@@ -141,8 +145,16 @@ extension PostgresLiveTable {
             """
         let query = PostgresQuery(unsafeSQL: sql, binds: binds)
         return try await connecting { [self] connected in
-            if case .start = cursor { await coordination.fetchStarting() }
-            let (entities, lastJSON) = try await decodeRows(query, connected: connected)
+            let (entities, lastJSON): ([Entity], String?)
+            switch (cursor, changes) {
+            case (.start, .replication(let feed)):
+                (entities, lastJSON) = try await decodeRows(query, meeting: feed, connected: connected)
+            case (.start, .notifications):
+                await coordination.fetchStarting()
+                (entities, lastJSON) = try await decodeRows(query, connected: connected)
+            case (.after, _):
+                (entities, lastJSON) = try await decodeRows(query, connected: connected)
+            }
             let next = entities.count == limit ? lastJSON.map(_PageCursor.after) : nil
             return Page(entities, next: next)
         }

@@ -38,7 +38,11 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     public let schema: String?
     /// The column that holds each row's id; its JSON form decodes into `Entity.ID`.
     public let idColumn: String
-    /// The notification channel the trigger notifies and the subscriptions listen on.
+    /// Where the subscriptions learn of committed changes: the trigger's notifications (the default) or a
+    /// ``PostgresChangeFeed``.
+    public let changes: PostgresChangeSource
+    /// The notification channel the trigger notifies and the subscriptions listen on (with ``changes``
+    /// ``PostgresChangeSource/notifications``).
     public let channel: String
     /// Decodes rows (and ids) from their JSON form.
     public let decoder: JSONDecoder
@@ -55,6 +59,8 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     let names: Result<_TableNames, PostgresLiveTableError>
     let listenerEvents: (@Sendable (PostgresListenerEvent) -> Void)?
     let coordination = _FetchCoordination()
+    /// Whether a fetch of the table ran: a subscription to a feed that starts later refetches once.
+    let hasFetched = _Flag()
 
     /// Creates the live form of a table. Nothing is sent to the server until it is used.
     ///
@@ -64,6 +70,8 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     ///   - table: The table's name, as PostgreSQL stores it (`"Todo Items"` is a table with a capital and
     ///     a space; it is quoted for you).
     ///   - idColumn: The column whose value is each row's id; `"id"` by default.
+    ///   - changes: Where subscriptions learn of changes: ``PostgresChangeSource/notifications`` (the trigger
+    ///     and `LISTEN`, the default) or ``PostgresChangeSource/replication(_:)`` (a ``PostgresChangeFeed``).
     ///   - schema: The table's schema; `nil` (the default) finds it on the `search_path`.
     ///   - channel: The notification channel; by default `liveresults_` followed by the schema-qualified
     ///     table name (or, when that is longer than 63 bytes or a name has a dot, by a hash of the names;
@@ -86,6 +94,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         client: PostgresClient,
         table: String,
         idColumn: String = "id",
+        changes: PostgresChangeSource = .notifications,
         schema: String? = nil,
         channel: String? = nil,
         decoder: JSONDecoder = JSONDecoder(),
@@ -99,6 +108,7 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
         self.table = table
         self.schema = schema
         self.idColumn = idColumn
+        self.changes = changes
         self.channel = channel
         self.decoder = decoder
         self.reconnectBackoff = reconnectBackoff

@@ -48,8 +48,11 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     }
 
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
-    func invalidate() {
-        if state.withLock({ $0.enqueue([.invalidated]) }) { deliverQueue() }
+    func invalidate() { enqueue([.invalidated]) }
+
+    /// Delivers a complete transaction after those already queued (a change feed's).
+    func enqueue(_ items: [Item]) {
+        if state.withLock({ $0.enqueue(items) }) { deliverQueue() }
     }
 
     /// The subscription ended: nothing more is delivered.

@@ -30,11 +30,18 @@ public struct TodoServer: Sendable {
         public var allowedHosts: Set<String> = []
         /// The origins besides the server's own that may write; none by default.
         public var allowedOrigins: Set<String> = []
+        /// How the PostgreSQL store learns of changes: `notify` (the trigger and `LISTEN`, the default) or
+        /// `wal` (the write-ahead log, through a `PostgresChangeFeed`; the server needs `wal_level = logical`).
+        public var changes: PostgresTodoStore.Changes
 
-        public init(host: String = "127.0.0.1", port: Int = 8080, postgresURL: String? = nil) {
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, postgresURL: String? = nil,
+            changes: PostgresTodoStore.Changes = .notify
+        ) {
             self.host = host
             self.port = port
             self.postgresURL = postgresURL
+            self.changes = changes
         }
     }
 
@@ -66,7 +73,8 @@ public struct TodoServer: Sendable {
             let store: PostgresTodoStore
             do {
                 store = try await PostgresTodoStore(
-                    client: client, queryTimeout: configuration.queryTimeout, logger: logger)
+                    client: client, changes: configuration.changes, queryTimeout: configuration.queryTimeout,
+                    logger: logger)
             } catch {
                 throw StartFailure(error, lastConnectionFailure: diagnostics.lastConnectionFailure)
             }

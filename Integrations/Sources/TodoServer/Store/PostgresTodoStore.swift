@@ -11,6 +11,15 @@ import PostgresNIO
 /// restarting, or a connection was lost under the query) throws ``TodoServerError/unavailable(_:)``, which
 /// the routes answer with `503` and `Retry-After`.
 public final class PostgresTodoStore: TodoStore {
+    /// How the store learns of committed changes.
+    public enum Changes: String, Sendable, Equatable, CaseIterable {
+        /// The trigger's notifications and `LISTEN`.
+        case notify
+        /// The write-ahead log, through a `PostgresChangeFeed` with a temporary slot and the publication
+        /// `liveresults_todos`.
+        case wal
+    }
+
     public let controller: FetchedResultsController<Todo>
     /// The table as a live source.
     public let table: PostgresLiveTable<Todo>
@@ -25,12 +34,13 @@ public final class PostgresTodoStore: TodoStore {
     private let subscription: EventSubscription
 
     /// The store of `client`'s database (the client must be running): creates the table and its trigger
-    /// when missing, then fetches.
+    /// when missing (with `changes` `.notify`) or its publication (`.wal`), then fetches.
     ///
     /// Any number of processes may create the store at once on an empty database: the table is created
     /// under an advisory lock, and the trigger's installation takes one of its own.
     public init(
-        client: PostgresClient, queryTimeout: Duration = PostgresClient.defaultQueryTimeout,
+        client: PostgresClient, changes: Changes = .notify,
+        queryTimeout: Duration = PostgresClient.defaultQueryTimeout,
         logger: Logger = Logger(label: "LiveResultsServer")
     ) async throws {
         self.client = client
@@ -50,17 +60,37 @@ public final class PostgresTodoStore: TodoStore {
         }
         let status = LiveResultsSourceStatus()
         sourceStatus = status
-        table = PostgresLiveTable<Todo>(
-            client: client, table: "todos", queryTimeout: queryTimeout,
-            listenerEvents: { event in
-                Self.log(event, to: logger)
-                switch event {
-                case .connectionFailed: status.set(available: false)
-                case .listening: status.set(available: true)
-                case .rowFetchFailed, .stopped: break
-                }
-            })
-        try await table.installTrigger()
+        switch changes {
+        case .notify:
+            table = PostgresLiveTable<Todo>(
+                client: client, table: "todos", queryTimeout: queryTimeout,
+                listenerEvents: { event in
+                    Self.log(event, to: logger)
+                    switch event {
+                    case .connectionFailed: status.set(available: false)
+                    case .listening: status.set(available: true)
+                    case .rowFetchFailed, .stopped: break
+                    }
+                })
+            try await table.installTrigger()
+        case .wal:
+            let feed = PostgresChangeFeed(
+                client: client, publication: "liveresults_todos",
+                events: { event in
+                    switch event {
+                    case .connectionFailed:
+                        logger.warning("todos change feed: \(event)")
+                        status.set(available: false)
+                    case .reading:
+                        logger.info("todos change feed: \(event)")
+                        status.set(available: true)
+                    default: logger.info("todos change feed: \(event)")
+                    }
+                })
+            try await client.withTimeout(queryTimeout) { _ in try await feed.setUp(tables: ["todos"]) }
+            table = PostgresLiveTable<Todo>(
+                client: client, table: "todos", changes: .replication(feed), queryTimeout: queryTimeout)
+        }
         controller = Todo.controller(table.fetchDefinition()) { Self.log($0, to: logger) }
         subscription = controller.observe(table)
         try await controller.performFetch()

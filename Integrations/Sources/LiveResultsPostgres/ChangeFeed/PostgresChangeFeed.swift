@@ -1,0 +1,112 @@
+import Foundation
+import LiveResults
+import LiveResultsLockSupport
+import PostgresNIO
+
+/// PostgreSQL's write-ahead log as the change feed of any number of ``PostgresLiveTable``s: one logical
+/// replication slot, read with the built-in `pgoutput` plugin over ordinary connections.
+///
+/// `NOTIFY` serializes the commits of every notifying transaction of the server (it holds one lock from a
+/// commit until its record is flushed); logical decoding reads the log after the fact and costs writers next
+/// to nothing. The feed reads its slot every ``readInterval`` with `pg_logical_slot_peek_binary_changes`, at
+/// most ``chunkSize`` changes at a time, delivers each committed transaction to every table it touched as one
+/// batch, in commit order, and then confirms it with `pg_replication_slot_advance`.
+///
+/// ```swift
+/// let feed = PostgresChangeFeed(client: client, publication: "liveresults", slot: .temporary)
+/// try await feed.setUp(tables: ["todos"])   // CREATE PUBLICATION (idempotent), after checking the server
+/// let todos = PostgresLiveTable<Todo>(client: client, table: "todos", changes: .replication(feed))
+/// let subscription = controller.observe(todos)
+/// try await controller.performFetch()
+/// ```
+///
+/// The feed starts reading with its tables' first subscription and stops with their last. Nothing is lost
+/// across a lost connection or a restart of PostgreSQL: the slot keeps what was not confirmed, and the feed
+/// resumes from there, without a refetch. A slot that disappeared or that PostgreSQL invalidated
+/// (`max_slot_wal_keep_size`) is replaced, and each table's subscribers are sent `EntityEvent.invalidated`
+/// once, to refetch. See the *PostgreSQL* article, *Choosing the change feed*, for the setup of managed servers,
+/// slot hygiene and the trade-offs.
+public final class PostgresChangeFeed: Sendable {
+    /// The replication slot the feed reads.
+    public enum Slot: Sendable, Hashable {
+        /// A slot of this process, named `liveresults_tmp_…`, that the feed drops when it stops reading (its last
+        /// subscription ended), or, should that drop not happen (the process ended first), the next feed that
+        /// starts on the database.
+        ///
+        /// It is a persistent slot, not one of PostgreSQL's temporary slots: those end with the connection
+        /// that created them, and the feed must survive a lost connection without losing its position.
+        /// While it reads, the feed holds an advisory lock on its slot's name; a feed that starts drops the
+        /// `liveresults_tmp_` slots of the same database whose lock nobody holds (left by a process that
+        /// crashed).
+        case temporary
+        /// A slot that survives the process: a feed started again with the same name resumes where the last
+        /// one stopped. PostgreSQL keeps the log for it until it is read or dropped (see the *PostgreSQL*
+        /// article): drop one that is no longer used with `SELECT pg_drop_replication_slot('name')`.
+        case named(String)
+    }
+
+    /// The client that reads the slot (on one connection it leases while the feed reads) and runs the setup.
+    public let client: PostgresClient
+    /// The publication that says which tables the slot's messages cover.
+    public let publication: String
+    /// The slot the feed reads.
+    public let slot: Slot
+    /// The wait between two reads of the slot when the last one found nothing new: the bound on the
+    /// latency of a change. 20 milliseconds by default.
+    public let readInterval: Duration
+    /// The most changes (rows) one read asks for; a read returns whole transactions, so one larger than
+    /// this still arrives as one batch. 1,000 by default.
+    public let chunkSize: Int
+    /// The waits between attempts to read again after a lost connection.
+    public let reconnectBackoff: Backoff
+    /// Receives what the feed does (see ``PostgresChangeFeedEvent``).
+    public let events: (@Sendable (PostgresChangeFeedEvent) -> Void)?
+
+    let publicationName: Result<_QuotedIdentifier, PostgresLiveTableError>
+    let state = PthreadLock(_FeedState())
+
+    /// Creates a feed. Nothing is sent to the server until ``setUp(tables:schema:)`` or a subscription.
+    ///
+    /// - Parameters:
+    ///   - client: The client that reads the slot and runs the setup. It must be running.
+    ///   - publication: The publication's name; ``setUp(tables:schema:)`` creates it.
+    ///   - slot: ``Slot/temporary`` (the default) or ``Slot/named(_:)``.
+    ///   - readInterval: The wait between reads that found nothing; 20 milliseconds by default.
+    ///   - chunkSize: The most changes one read asks for; 1,000 by default.
+    ///   - reconnectBackoff: The waits after a lost connection; 0.1 second doubling up to 10 seconds by default.
+    ///   - events: Receives what the feed does.
+    /// - Complexity: O(1).
+    public init(
+        client: PostgresClient,
+        publication: String,
+        slot: Slot = .temporary,
+        readInterval: Duration = .milliseconds(20),
+        chunkSize: Int = 1000,
+        reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
+        events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil
+    ) {
+        precondition(chunkSize > 0, "a read asks for at least one change")
+        self.client = client
+        self.publication = publication
+        self.slot = slot
+        self.readInterval = readInterval
+        self.chunkSize = chunkSize
+        self.reconnectBackoff = reconnectBackoff
+        self.events = events
+        self.publicationName = Result { () throws(PostgresLiveTableError) in try _QuotedIdentifier(publication) }
+    }
+
+    /// The slot's name for a run of the feed: the named one, or a new temporary one.
+    func slotName() throws(PostgresLiveTableError) -> String {
+        switch slot {
+        case .named(let name):
+            return try _QuotedIdentifier(name).name
+        case .temporary:
+            let random = UInt32.random(in: 0...UInt32.max)
+            return "\(Self.temporaryPrefix)\(ProcessInfo.processInfo.processIdentifier)_\(String(random, radix: 16))"
+        }
+    }
+
+    /// The names of ``Slot/temporary`` slots start with it.
+    static var temporaryPrefix: String { "liveresults_tmp_" }
+}

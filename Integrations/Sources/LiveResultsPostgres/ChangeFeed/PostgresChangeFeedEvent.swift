@@ -1,0 +1,13 @@
+/// What a ``PostgresChangeFeed`` does, for logs and tests.
+public enum PostgresChangeFeedEvent: Sendable {
+    /// The feed reads `slot`: it created it (`resumed` false), or found it and resumes from its confirmed
+    /// position (a ``PostgresChangeFeed/Slot/named(_:)`` slot of an earlier run, or after a lost connection).
+    case reading(slot: String, resumed: Bool)
+    /// A connection or a read failed; the feed tries again after `retryAfter`.
+    case connectionFailed(any Error, failures: Int, retryAfter: Duration)
+    /// The slot disappeared (dropped) or PostgreSQL invalidated it (`max_slot_wal_keep_size` exceeded): the
+    /// feed created it again and sent `EntityEvent.invalidated` to every subscriber, which refetch.
+    case slotReplaced(slot: String, reason: String)
+    /// The feed stopped reading: its last subscription ended.
+    case stopped
+}

@@ -1,0 +1,53 @@
+import LiveResultsLockSupport
+import PostgresNIO
+
+/// Runs the feed's queries on the connection it holds, failing them when the connection closes before they are
+/// answered.
+///
+/// postgres-nio (1.33) never answers a query written to a connection that has already closed (the server ended
+/// it, a restart): its promise is never completed, and a caller awaiting it waits forever. The notifications'
+/// listener avoids that by waiting for the close itself; the feed queries its connection every interval, so
+/// each query runs in a task of its own and is awaited through a latch that the connection's close also opens.
+/// The close callback is registered once per connection, not once per query.
+final class _ClosedConnectionGuard: Sendable {
+    /// The connection closed before the query was answered.
+    struct Closed: Error, CustomStringConvertible {
+        var description: String { "the change feed's connection closed" }
+    }
+
+    private typealias Answer = Result<PostgresRowSequence, any Error>
+
+    private let connection: PostgresConnection
+    /// Whether the connection closed, and the latch of the query being awaited.
+    private let state = PthreadLock<(closed: Bool, current: _Latch<Answer>?)>((false, nil))
+
+    init(_ connection: PostgresConnection) {
+        self.connection = connection
+        connection.closeFuture.whenComplete { [state] _ in
+            let current = state.withLock { state in
+                state.closed = true
+                return state.current
+            }
+            current?.open(with: .failure(Closed()))
+        }
+    }
+
+    /// Runs `query`; throws ``Closed`` when the connection closes first.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+        let latch = _Latch<Answer>()
+        let closed = state.withLock { state in
+            state.current = latch
+            return state.closed
+        }
+        guard !closed else { throw Closed() }
+        Task { [connection] in
+            do {
+                latch.open(with: .success(try await connection.query(query, logger: _silentLogger)))
+            } catch {
+                latch.open(with: .failure(error))
+            }
+        }
+        return try await latch.value(orOnCancellation: .failure(CancellationError())).get()
+    }
+}

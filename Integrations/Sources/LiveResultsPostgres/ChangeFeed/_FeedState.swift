@@ -1,0 +1,43 @@
+/// The state of a ``PostgresChangeFeed`` shared by its subscriptions, its fetches and its reading task.
+struct _FeedState: Sendable {
+    /// The subscriptions of the feed's tables, by the id their `EventSubscription` removes.
+    var subscriptions: [Int: _FeedSubscription] = [:]
+    var nextSubscriptionID = 0
+    /// The reading task, while any subscription runs.
+    var task: Task<Void, Never>?
+    /// The number of the current reading run: a run that ended (its last subscription did) must not change
+    /// the state of the next one.
+    var run = 0
+    /// Numbers the slots the feed has read, across runs: a fetch records the one it met.
+    var lastSlot = 0
+    /// The slot of ``lastSlot`` the current run reads, once it exists; `nil` before and between runs.
+    var currentSlot: Int?
+    /// Whether the current run's first attempt to get its slot ended (in success or failure).
+    var firstAttemptEnded = false
+    /// Fetches waiting for the slot and for their table's subscriptions to be looked up, by table.
+    var fetchWaiters: [(table: ObjectIdentifier, continuation: CheckedContinuation<Int?, Never>)] = []
+
+    /// What a fetch of `table` that starts now meets: `.some(slot)` to go on with (`nil`: no slot), or
+    /// `.none` to wait for the reading task.
+    func slotForFetch(of table: ObjectIdentifier) -> Int?? {
+        guard task != nil else { return .some(nil) }
+        guard let currentSlot else { return firstAttemptEnded ? .some(nil) : .none }
+        let ready = subscriptions.values.allSatisfy { $0.table != table || $0.relation != nil }
+        return ready ? .some(currentSlot) : .none
+    }
+
+    /// Removes the fetches that can go on now, with the slot they meet.
+    mutating func readyFetches() -> [(CheckedContinuation<Int?, Never>, Int?)] {
+        var ready: [(CheckedContinuation<Int?, Never>, Int?)] = []
+        var waiting: [(table: ObjectIdentifier, continuation: CheckedContinuation<Int?, Never>)] = []
+        for waiter in fetchWaiters {
+            if case .some(let slot) = slotForFetch(of: waiter.table) {
+                ready.append((waiter.continuation, slot))
+            } else {
+                waiting.append(waiter)
+            }
+        }
+        fetchWaiters = waiting
+        return ready
+    }
+}

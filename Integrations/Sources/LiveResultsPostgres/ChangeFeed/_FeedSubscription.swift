@@ -1,0 +1,137 @@
+import LiveResultsLockSupport
+
+/// One subscription of a table to a ``PostgresChangeFeed``: which relation it follows, and where it stands with
+/// respect to its table's fetches.
+///
+/// Until the first fetch of its table recorded its snapshot, the transactions the feed reads for it are held;
+/// then those the snapshot sees (they are in the fetch's result) are dropped, the others delivered, and every
+/// later one the snapshot sees is skipped too. So the fetch and the feed meet exactly: a transaction is in
+/// the fetch's result or delivered after it, never both, never neither. The same holds after each
+/// `.invalidated` the feed sends (a `TRUNCATE`, a replaced slot). A fetch that another reason starts (the
+/// application refetches) finds the subscription live: transactions delivered during it are replayed onto its
+/// result, as with notifications.
+///
+/// Only the feed's reading task delivers (``offer(xid:items:)``, ``flush()``, ``invalidate()``), so deliveries
+/// keep the commit order; a fetch only records its snapshot (``release(snapshot:invalidating:)``), which the
+/// reading task applies at its next step.
+final class _FeedSubscription: Sendable {
+    typealias Item = _TransactionBatch.Item
+
+    /// The most changes held for a table whose fetch has not recorded its snapshot yet; past it they are
+    /// dropped, and the table is sent `.invalidated` once the fetch ends, to refetch.
+    static var maximumHeld: Int { 100_000 }
+
+    private enum Phase: Sendable {
+        /// Waiting for a fetch's snapshot; transactions are held.
+        case awaitingFetch
+        /// A fetch recorded its snapshot (or, `invalidating`, met a slot that was since replaced).
+        case released(_Snapshot, invalidating: Bool)
+        /// Delivering every transaction the snapshot does not see.
+        case live(_Snapshot)
+    }
+
+    private struct State: Sendable {
+        var phase = Phase.awaitingFetch
+        var held: [(xid: UInt32, items: [Item])] = []
+        var heldCount = 0
+        var overflowed = false
+        var relation: UInt32?
+    }
+
+    /// The ``PostgresLiveTable`` whose fetches release this subscription.
+    let table: ObjectIdentifier
+    /// The table's quoted, possibly schema-qualified name, for `to_regclass`.
+    let qualifiedTable: String
+    /// The id column's name.
+    let idColumn: String
+    private let deliver: @Sendable ([Item]) -> Void
+    private let report: @Sendable (any Error) -> Void
+    private let state = PthreadLock(State())
+
+    init(
+        table: ObjectIdentifier, qualifiedTable: String, idColumn: String,
+        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void
+    ) {
+        self.table = table
+        self.qualifiedTable = qualifiedTable
+        self.idColumn = idColumn
+        self.deliver = deliver
+        self.report = report
+    }
+
+    /// The OID of the table, once the reading task looked it up.
+    var relation: UInt32? {
+        get { state.withLock { $0.relation } }
+        set { state.withLock { $0.relation = newValue } }
+    }
+
+    /// Reports what could not be delivered.
+    func reportMalformed(_ error: any Error) { report(error) }
+
+    /// A fetch of the table read its rows in `snapshot`; `invalidating` when the slot it met was replaced since.
+    func release(snapshot: _Snapshot, invalidating: Bool) {
+        state.withLock { state in
+            guard case .awaitingFetch = state.phase else { return }
+            state.phase = .released(snapshot, invalidating: invalidating)
+        }
+    }
+
+    /// Applies a recorded snapshot: delivers the held transactions the snapshot does not see.
+    func flush() {
+        let transactions = state.withLock { state -> [[Item]] in
+            guard case .released(let snapshot, let invalidating) = state.phase else { return [] }
+            defer { (state.held, state.heldCount, state.overflowed) = ([], 0, false) }
+            if invalidating || state.overflowed {
+                state.phase = .awaitingFetch
+                return [[.invalidated]]
+            }
+            state.phase = .live(snapshot)
+            return state.held.filter { !snapshot.sees($0.xid) }.map(\.items)
+        }
+        transactions.forEach(deliver)
+    }
+
+    /// Delivers a committed transaction's items for the table, holds them, or skips them (the fetch has them).
+    func offer(xid: UInt32, items: [Item]) {
+        flush()
+        let deliverNow = state.withLock { state -> Bool in
+            switch state.phase {
+            case .awaitingFetch, .released:
+                state.heldCount += items.count
+                if state.heldCount > Self.maximumHeld {
+                    (state.held, state.overflowed) = ([], true)
+                } else if !state.overflowed {
+                    state.held.append((xid, items))
+                }
+                return false
+            case .live(let snapshot):
+                if snapshot.sees(xid) { return false }
+                // A TRUNCATE's `.invalidated` makes the controller refetch: that fetch meets the feed exactly.
+                if items.contains(where: { if case .invalidated = $0 { true } else { false } }) {
+                    state.phase = .awaitingFetch
+                }
+                return true
+            }
+        }
+        if deliverNow { deliver(items) }
+    }
+
+    /// The slot was replaced: a live subscription is sent `.invalidated` and waits for the refetch's snapshot.
+    func invalidate() {
+        let send = state.withLock { state -> Bool in
+            (state.held, state.heldCount, state.overflowed) = ([], 0, false)
+            switch state.phase {
+            case .awaitingFetch:
+                // A fetch that met the old slot finds out when it records its snapshot.
+                return false
+            case .released(let snapshot, _):
+                state.phase = .released(snapshot, invalidating: true)
+                return false
+            case .live:
+                state.phase = .awaitingFetch
+                return true
+            }
+        }
+        if send { deliver([.invalidated]) }
+    }
+}

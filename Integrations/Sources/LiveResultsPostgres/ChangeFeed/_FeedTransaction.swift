@@ -1,0 +1,76 @@
+import Foundation
+
+/// The row changes of one transaction, by relation, gathered from its Begin to its Commit message.
+struct _FeedTransaction {
+    /// One change, with the relation's description at the time.
+    struct Change {
+        var relation: _PgOutputMessage.Relation
+        var message: _PgOutputMessage
+    }
+
+    /// The xid of the Begin message.
+    let xid: UInt32
+    /// The changes, by relation OID, in their order.
+    private(set) var changes: [UInt32: [Change]] = [:]
+
+    init(xid: UInt32) { self.xid = xid }
+
+    mutating func add(_ message: _PgOutputMessage, relation: _PgOutputMessage.Relation) {
+        changes[relation.oid, default: []].append(Change(relation: relation, message: message))
+    }
+
+    /// A table's changes as the items of its deliveries; `idColumn` names the column of each row's id.
+    ///
+    /// - Throws: ``PostgresLiveTableError/idNotInReplicaIdentity(table:idColumn:)`` when a delete's key lacks
+    ///   the id column (the table's replica identity is another index).
+    static func items(
+        of changes: [Change], idColumn: String
+    ) throws(PostgresLiveTableError) -> [_TransactionBatch.Item] {
+        var items: [_TransactionBatch.Item] = []
+        items.reserveCapacity(changes.count)
+        for change in changes {
+            let columns = change.relation.columns
+            if case .truncate = change.message {
+                items.append(.invalidated)
+                continue
+            }
+            guard let idIndex = columns.firstIndex(where: { $0.name == idColumn }) else {
+                throw .idNotInReplicaIdentity(table: change.relation.name, idColumn: idColumn)
+            }
+            let idType = columns[idIndex].typeOID
+            func id(_ tuple: [_PgOutputMessage.Column]) throws(PostgresLiveTableError) -> String {
+                guard idIndex < tuple.count, let id = _RowJSON.value(tuple[idIndex], typeOID: idType), id != "null"
+                else { throw .idNotInReplicaIdentity(table: change.relation.name, idColumn: idColumn) }
+                return id
+            }
+            switch change.message {
+            case .insert(_, let new):
+                items.append(row(new, columns: columns, isInsert: true, id: try id(new)))
+            case .update(_, let old, let new):
+                let newID = try id(new)
+                // The key changed: the old id leaves the results and the new one joins them.
+                if let old, let oldID = try? id(old), oldID != newID {
+                    items.append(.deleted(id: oldID))
+                    items.append(row(new, columns: columns, isInsert: true, id: newID))
+                } else {
+                    items.append(row(new, columns: columns, isInsert: false, id: newID))
+                }
+            case .delete(_, let old):
+                items.append(.deleted(id: try id(old)))
+            default:
+                continue
+            }
+        }
+        return items
+    }
+
+    /// A row's item: its JSON, or, when a TOASTed column was left unchanged (not sent), the row to fetch.
+    private static func row(
+        _ tuple: [_PgOutputMessage.Column], columns: [_PgOutputMessage.Relation.Column], isInsert: Bool, id: String
+    ) -> _TransactionBatch.Item {
+        guard let json = _RowJSON.object(columns: columns, values: tuple) else {
+            return .fetch(id: id, isInsert: isInsert)
+        }
+        return .row(.json(Data(json.utf8)), isInsert: isInsert, id: id)
+    }
+}

@@ -1,0 +1,369 @@
+import Foundation
+import LiveResults
+import LiveResultsPostgres
+import LiveResultsLockSupport
+import LiveResultsTestSupport
+import PostgresNIO
+import PostgresTestSupport
+import Testing
+
+@Suite("PostgresChangeFeed: the write-ahead log as the change feed")
+struct ChangeFeedTests {
+    @Test("Random writes in transactions: the results equal SELECT, one batch per transaction, no refetch")
+    func randomWrites() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 40)
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            #expect(try await live.matches(client))
+            var random = SeededGenerator(state: 36)
+            for round in 0..<40 {
+                var statements: [PostgresQuery] = []
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let project = "P\(Int.random(in: 0..<4, using: &random))"
+                    let priority = Int.random(in: 0..<6, using: &random)
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0:
+                        statements.append(
+                            "INSERT INTO todos (title, project, priority) VALUES (\("t\(round)"), \(project), \(priority))"
+                        )
+                    case 1:
+                        statements.append(
+                            "UPDATE todos SET priority = \(priority), project = \(project) WHERE id % 5 = \(round % 5)")
+                    default:
+                        statements.append(
+                            "DELETE FROM todos WHERE id = (SELECT id FROM todos ORDER BY random() LIMIT 1)")
+                    }
+                }
+                try await transaction(client, statements)
+            }
+            // A marker transaction: once it arrived, all 40 before it did.
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('last', 'Z', 0)")
+            #expect(await eventually { live.recorder.written.contains { $0.title == "last" } })
+            #expect(try await live.matches(client))
+            #expect(live.recorder.all.count == 41)
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.fetches.all.count == 1)
+            #expect(live.checker.violations == [])
+            #expect(live.controller.statistics.malformedEvents == 0)
+        }
+    }
+
+    /// Writers increment rows' priorities while the controller's first fetch runs slowly: each row's priorities,
+    /// from the fetched one through every delivered update, must go up by one at a time (a replayed transaction
+    /// would go back, a missed one skip a step) and end at `SELECT`'s.
+    @Test(
+        "Exactly once around the first fetch: writes before, during and after a slow fetch; none missed, none replayed")
+    func firstFetchRace() async throws {
+        try await withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            try await client.query(
+                "INSERT INTO todos (title, project, priority) SELECT 'row ' || i, 'P', 0 FROM generate_series(1, 30) i")
+            let stop = Flag()
+            let writers = Task {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for writer in 0..<3 {
+                        group.addTask {
+                            var random = SeededGenerator(state: UInt64(writer))
+                            while !stop.isSet {
+                                let id = Int64.random(in: 1...30, using: &random)
+                                // Some transactions stay open a little: they run while the fetch takes its snapshot.
+                                let hold = writer == 0 ? 0.03 : 0
+                                try await transaction(
+                                    client,
+                                    [
+                                        "UPDATE todos SET priority = priority + 1 WHERE id = \(id)",
+                                        "SELECT pg_sleep(\(hold))",
+                                    ])
+                            }
+                        }
+                    }
+                    try await group.waitForAll()
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let live = try await FeedTodos(
+                client: client,
+                definition: { table in
+                    // The rows are read a second after the snapshot: writes meanwhile are not in the result.
+                    table.fetchDefinition(where: "(SELECT pg_sleep(1)) IS NOT NULL") { _ in true }
+                })
+            defer { live.cancel() }
+            try await Task.sleep(for: .milliseconds(500))
+            stop.set()
+            try await writers.value
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('last', 'Z', 0)")
+            #expect(await eventually { live.recorder.written.contains { $0.title == "last" } })
+            #expect(try await live.matches(client))
+            let fetched = try #require(live.fetches.all.first)
+            let final = try await LiveTodos.select(client)
+            var updates = 0
+            for row in fetched {
+                let delivered = live.recorder.written.filter { $0.id == row.id }.map(\.priority)
+                updates += delivered.count
+                let expected = Array(stride(from: row.priority + 1, through: row.priority + delivered.count, by: 1))
+                #expect(delivered == expected, "row \(row.id): fetched \(row.priority), then \(delivered)")
+                #expect(final.first { $0.id == row.id }?.priority == row.priority + delivered.count)
+            }
+            #expect(updates > 0)
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.fetches.all.count == 1)
+            #expect(live.checker.violations == [])
+        }
+    }
+
+    @Test("The feed's connection terminated (pg_terminate_backend) mid-stream: resumed, no refetch, nothing lost")
+    func terminatedReader() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 20)
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            for round in 0..<3 {
+                #expect(try await eventually { try await terminateFeedReader(client) > 0 })
+                for index in 0..<10 {
+                    try await client.query(
+                        "INSERT INTO todos (title, project, priority) VALUES (\("r\(round) \(index)"), 'B', \(index % 3))"
+                    )
+                    try await client.query("UPDATE todos SET priority = priority + 1 WHERE id = \(Int64(index + 1))")
+                }
+            }
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('last', 'Z', 0)")
+            #expect(await eventually { live.recorder.written.contains { $0.title == "last" } })
+            #expect(try await live.matches(client))
+            #expect(live.feedLog.failures >= 1)
+            #expect(live.feedLog.readings >= 2)
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.fetches.all.count == 1)
+            // Each transaction once: 60 writes, the marker.
+            #expect(live.recorder.all.count == 61)
+            #expect(live.checker.violations == [])
+        }
+    }
+
+    @Test("PostgreSQL restarted (pg_ctl restart) mid-stream: a named slot resumes, no refetch, nothing lost")
+    func serverRestart() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        try await PostgresTestServer(cluster: cluster).withDatabase { client, configuration in
+            try await createSeededTodos(client, count: 10)
+            let live = try await FeedTodos(client: client, slot: .named("restart_test"))
+            defer { live.cancel() }
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
+            #expect(await eventually { live.shown.count == 11 })
+            try cluster.restart()
+            try await PostgresTestServer.withClient(configuration) { writer in
+                for index in 0..<10 {
+                    try await writer.query(
+                        "INSERT INTO todos (title, project, priority) VALUES (\("after \(index)"), 'B', \(index % 3))")
+                }
+                #expect(try await eventually(timeout: .seconds(40)) { try await live.matches(writer) })
+            }
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.fetches.all.count == 1)
+            #expect(live.recorder.all.count == 11)
+            live.cancel()
+            // The named slot outlives the feed; the test drops it, as an operator would.
+            #expect(
+                await eventually {
+                    (try? await client.query("SELECT pg_drop_replication_slot('restart_test')")) != nil
+                })
+        }
+    }
+
+    @Test("A dropped slot: one .invalidated, a new slot, a diagnostic, and the results catch up")
+    func droppedSlot() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 10)
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            // Between two reads the slot is inactive, and can be dropped.
+            #expect(
+                await eventually {
+                    let dropped = try? await client.query(
+                        """
+                        SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
+                        WHERE database = current_database() AND NOT active
+                        """
+                    ).collect().count
+                    return (dropped ?? 0) > 0
+                })
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 1)")
+            #expect(await eventually { live.feedLog.replacements == 1 })
+            #expect(try await eventually { try await live.matches(client) })
+            #expect(live.recorder.invalidations == 1)
+            #expect(live.fetches.all.count == 2)
+            #expect(live.checker.violations == [])
+        }
+    }
+
+    @Test("TRUNCATE empties the results (one refetch), and later writes arrive")
+    func truncate() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 10)
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            try await client.query("TRUNCATE todos")
+            #expect(await eventually { live.shown.isEmpty })
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 1)")
+            #expect(try await eventually { try await live.matches(client) && live.shown.count == 1 })
+            #expect(live.recorder.invalidations == 1)
+            #expect(live.checker.violations == [])
+        }
+    }
+
+    @Test("A transaction of 100,000 rows arrives as one batch")
+    func largeTransaction() async throws {
+        try await withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            try await client.query(
+                """
+                INSERT INTO todos (title, project, priority)
+                SELECT 'bulk ' || i, 'P' || (i % 3), i % 5 FROM generate_series(1, 100000) i
+                """)
+            #expect(await eventually(timeout: .seconds(120)) { live.shown.count == 100_000 })
+            // The recorder's subscription is delivered to in a task of its own, maybe after the controller's.
+            #expect(await eventually(timeout: .seconds(60)) { !live.recorder.all.isEmpty })
+            #expect(live.recorder.all.map(\.count) == [100_000])
+            #expect(try await live.matches(client))
+        }
+    }
+
+    @Test("An update that leaves a TOASTed column unchanged: the row is fetched, the entity whole")
+    func unchangedToast() async throws {
+        try await withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            // Random hex does not compress much: 8,000 characters are stored out of line.
+            try await client.query(
+                """
+                INSERT INTO todos (title, project, priority)
+                SELECT string_agg(md5(i::text || random()::text), ''), 'A', 1 FROM generate_series(1, 250) i
+                """)
+            #expect(await eventually { live.shown.count == 1 })
+            try await client.query("UPDATE todos SET priority = 2")
+            #expect(await eventually { live.shown.first?.priority == 2 })
+            #expect(live.shown.first?.title.count == 8000)
+            #expect(try await live.matches(client))
+            #expect(live.controller.statistics.malformedEvents == 0)
+        }
+    }
+
+    @Test("One feed, two tables, the second added to the publication later")
+    func twoTables() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 5)
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable("later")))
+            let first = try await FeedTodos(client: client)
+            defer { first.cancel() }
+            let second = try await FeedTodos(client: client, table: "later", feed: first.feed)
+            defer { second.cancel() }
+            try await transaction(
+                client,
+                [
+                    "INSERT INTO todos (title, project, priority) VALUES ('one', 'A', 1)",
+                    "INSERT INTO later (title, project, priority) VALUES ('two', 'B', 2)",
+                ])
+            #expect(try await eventually { try await first.matches(client) && second.shown.count == 1 })
+            #expect(try await second.matches(client, table: "later"))
+            #expect(first.recorder.all.count == 1)
+            #expect(second.recorder.all.count == 1)
+        }
+    }
+
+    @Test("setUp refuses, before installing anything: no REPLICATION, not the owner, no primary key")
+    func setUpErrors() async throws {
+        try await withDatabase { client, configuration in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            try await client.query("CREATE TABLE keyless (id bigint, title text)")
+            let admin = PostgresChangeFeed(client: client, publication: "keyless_pub")
+            await #expect {
+                try await admin.setUp(tables: ["keyless"])
+            } throws: { error in
+                guard case .noReplicaIdentity("keyless") = error as? PostgresLiveTableError else { return false }
+                return "\(error)".contains("REPLICA IDENTITY")
+            }
+            let role = "feed_\(UUID().uuidString.prefix(8).lowercased())"
+            try await client.query(PostgresQuery(unsafeSQL: "CREATE ROLE \(role) LOGIN PASSWORD 'secret'"))
+            var userConfiguration = configuration
+            userConfiguration.username = role
+            userConfiguration.password = "secret"
+            try await PostgresTestServer.withClient(userConfiguration) { user in
+                let feed = PostgresChangeFeed(client: user, publication: "user_pub")
+                await #expect {
+                    try await feed.setUp(tables: ["todos"])
+                } throws: { error in
+                    guard case .missingReplicationPrivilege(role) = error as? PostgresLiveTableError else {
+                        return false
+                    }
+                    return "\(error)".contains("ALTER ROLE \(role) REPLICATION")
+                }
+                try await client.query(PostgresQuery(unsafeSQL: "ALTER ROLE \(role) REPLICATION"))
+                await #expect {
+                    try await feed.setUp(tables: ["todos"])
+                } throws: { error in
+                    guard case .notTableOwner("todos", role) = error as? PostgresLiveTableError else { return false }
+                    return true
+                }
+            }
+            let publications = try await client.query("SELECT count(*)::int FROM pg_publication").collect().first?
+                .decode(Int.self)
+            #expect(publications == 0)
+            try await client.query(PostgresQuery(unsafeSQL: "DROP ROLE \(role)"))
+        }
+    }
+
+    @Test("setUp on a server with wal_level = replica names the setting and how to change it")
+    func walLevel() async throws {
+        let cluster = try TemporaryPostgres(settings: ["wal_level": "replica"])
+        defer { cluster.stop() }
+        try await PostgresTestServer(cluster: cluster).withDatabase { client, _ in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            let feed = PostgresChangeFeed(client: client, publication: "liveresults")
+            await #expect {
+                try await feed.setUp(tables: ["todos"])
+            } throws: { error in
+                guard case .walLevelNotLogical("replica") = error as? PostgresLiveTableError else { return false }
+                return "\(error)".contains("ALTER SYSTEM SET wal_level = logical")
+            }
+        }
+    }
+
+    /// The feed drops its temporary slot when its last subscription ends, but that drop is best-effort (it runs
+    /// after the reading task, and the process may end first); what is guaranteed is that the next feed that
+    /// starts on the database drops a `liveresults_tmp_` slot nobody holds.
+    @Test("setUp twice is idempotent; a temporary slot nobody reads is gone once the next feed starts")
+    func setUpTwiceAndSlotCleanup() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            let live = try await FeedTodos(client: client)
+            try await live.feed.setUp(tables: ["todos"])
+            let slots: @Sendable () async throws -> [String] = {
+                try await client.query(
+                    "SELECT slot_name::text FROM pg_replication_slots WHERE database = current_database()"
+                ).collect().map { try $0.decode(String.self) }
+            }
+            let first = try await slots()
+            #expect(first.count == 1)
+            live.cancel()
+            let next = try await FeedTodos(client: client)
+            defer { next.cancel() }
+            #expect(
+                try await eventually {
+                    let now = try await slots()
+                    return now.count == 1 && now != first
+                })
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 1)")
+            #expect(try await eventually { try await next.matches(client) })
+        }
+    }
+}
+
+/// A flag the writers of a test poll.
+final class Flag: Sendable {
+    private let value = PthreadLock(false)
+    var isSet: Bool { value.withLock { $0 } }
+    func set() { value.withLock { $0 = true } }
+}
