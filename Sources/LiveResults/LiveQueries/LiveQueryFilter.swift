@@ -1,0 +1,114 @@
+/// One condition of a live query on one column: `project = 'home'`, `priority < 3`, `owner IN (…)`.
+///
+/// ```swift
+/// let mine = LiveQueryFilter(column: "owner_id", condition: .equal(.integer(callerID)))
+/// ```
+///
+/// Conditions follow SQL: a column that is `NULL` matches only ``LiveQueryCondition/isNull``.
+public struct LiveQueryFilter: Hashable, Sendable {
+    /// The column's name.
+    public var column: String
+    /// What the column's value must satisfy.
+    public var condition: LiveQueryCondition
+
+    /// A filter on `column`.
+    ///
+    /// - Complexity: O(1).
+    public init(column: String, condition: LiveQueryCondition) {
+        self.column = column
+        self.condition = condition
+    }
+
+    /// A filter that `column` equals `value`.
+    ///
+    /// - Complexity: O(1).
+    public static func equal(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .equal(value.queryValue))
+    }
+}
+
+/// What a column's value must satisfy: PostgREST's operators.
+public enum LiveQueryCondition: Hashable, Sendable {
+    /// `eq`: equal to the value.
+    case equal(QueryValue)
+    /// `neq`: not equal to the value (and not `NULL`).
+    case notEqual(QueryValue)
+    /// `lt`: less than the value.
+    case lessThan(QueryValue)
+    /// `lte`: less than or equal to the value.
+    case lessThanOrEqual(QueryValue)
+    /// `gt`: greater than the value.
+    case greaterThan(QueryValue)
+    /// `gte`: greater than or equal to the value.
+    case greaterThanOrEqual(QueryValue)
+    /// `in`: equal to one of the values (none: nothing matches).
+    case `in`([QueryValue])
+    /// `is.null`: the column is `NULL`.
+    case isNull
+
+    /// Whether `value` satisfies the condition, as SQL would decide.
+    ///
+    /// - Complexity: O(1); O(log *k*) for ``in(_:)`` of *k* sorted values, O(*k*) otherwise.
+    public func isSatisfied(by value: QueryValue) -> Bool {
+        switch self {
+        case .isNull: return value == .null
+        case .equal(let other): return value.compare(other) == 0
+        case .notEqual(let other): return value.compare(other).map { $0 != 0 } ?? false
+        case .lessThan(let other): return value.compare(other).map { $0 < 0 } ?? false
+        case .lessThanOrEqual(let other): return value.compare(other).map { $0 <= 0 } ?? false
+        case .greaterThan(let other): return value.compare(other).map { $0 > 0 } ?? false
+        case .greaterThanOrEqual(let other): return value.compare(other).map { $0 >= 0 } ?? false
+        case .in(let values): return value != .null && values.contains { value.compare($0) == 0 }
+        }
+    }
+
+    /// PostgREST's name of the operator.
+    public var operatorName: String {
+        switch self {
+        case .equal: "eq"
+        case .notEqual: "neq"
+        case .lessThan: "lt"
+        case .lessThanOrEqual: "lte"
+        case .greaterThan: "gt"
+        case .greaterThanOrEqual: "gte"
+        case .in: "in"
+        case .isNull: "is"
+        }
+    }
+
+    /// The values the condition names.
+    ///
+    /// - Complexity: O(1).
+    public var values: [QueryValue] {
+        switch self {
+        case .equal(let value), .notEqual(let value), .lessThan(let value), .lessThanOrEqual(let value),
+            .greaterThan(let value), .greaterThanOrEqual(let value):
+            [value]
+        case .in(let values): values
+        case .isNull: []
+        }
+    }
+
+    /// The values an entity's column must hold to match, when the condition names them all (`eq`, `in`): what
+    /// a router indexes.
+    var matchingValues: [QueryValue]? {
+        switch self {
+        case .equal(let value): [value]
+        case .in(let values): values
+        default: nil
+        }
+    }
+}
+
+extension LiveQueryFilter: CustomStringConvertible {
+    /// The filter in PostgREST's form, values normalised: `priority=lt.3`, `project=in.("a","b")`.
+    ///
+    /// - Complexity: O(*m*) for *m* characters.
+    public var description: String {
+        switch condition {
+        case .isNull: return "\(column)=is.null"
+        case .in(let values): return "\(column)=in.(\(values.map(\.description).joined(separator: ",")))"
+        default: return "\(column)=\(condition.operatorName).\(condition.values[0])"
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import LiveResults
+import Testing
+
+@Suite("Live query registry: shared controllers, routing by index, grace and bounds")
+struct LiveQueryRegistryTests {
+    /// A random query: filters of every operator on a few columns, a random order.
+    static func randomQuery(using generator: inout SeededGenerator) throws -> LiveQuery<QueryRow> {
+        var filters: [LiveQueryFilter] = []
+        let projects: [QueryValue] = ["a", "b", "c", "d"].map { .text($0) }
+        switch Int.random(in: 0..<4, using: &generator) {
+        case 0: filters.append(LiveQueryFilter(column: "project", condition: .equal(projects.randomElement(using: &generator)!)))
+        case 1:
+            filters.append(
+                LiveQueryFilter(column: "project", condition: .in(Array(projects.shuffled(using: &generator).prefix(2)))))
+        case 2: filters.append(LiveQueryFilter(column: "project", condition: .notEqual(.text("a"))))
+        default: break
+        }
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0: filters.append(LiveQueryFilter(column: "priority", condition: .lessThan(.integer(2))))
+        case 1: filters.append(LiveQueryFilter(column: "priority", condition: .in([.integer(1), .integer(3)])))
+        case 2: filters.append(LiveQueryFilter(column: "done", condition: .isNull))
+        case 3: filters.append(LiveQueryFilter(column: "title", condition: .greaterThanOrEqual(.text("y"))))
+        default: break
+        }
+        let order = [LiveQueryOrdering(column: "priority", descending: Bool.random(using: &generator)),
+                     LiveQueryOrdering(column: "title", descending: Bool.random(using: &generator))]
+            .shuffled(using: &generator).prefix(Int.random(in: 0...2, using: &generator))
+        return try LiveQuery(filters: filters, order: Array(order), sectionedBy: "project")
+    }
+
+    /// The query's results by the one ordering rule: section, then the query's order (ending with the id).
+    static func expected(_ query: LiveQuery<QueryRow>, rows: [QueryRow]) -> [QueryRow] {
+        rows.filter(query.isIncluded).sorted { a, b in
+            if a.project != b.project { return a.project < b.project }
+            for ordering in query.order {
+                let (x, y) = ordering.descending ? (b, a) : (a, b)
+                switch ordering.column {
+                case "priority" where x.priority != y.priority: return x.priority < y.priority
+                case "title" where x.title != y.title: return x.title < y.title
+                case "id" where x.id != y.id: return x.id < y.id
+                default: continue
+                }
+            }
+            return false
+        }
+    }
+
+    @Test("120 queries over random writes: every controller equals its query's reference after every step", arguments: [1, 2, 3] as [UInt64])
+    func randomizedRouting(seed: UInt64) async throws {
+        var generator = SeededGenerator(seed: seed)
+        let store = QueryRowStore()
+        for id in 1...60 { store.write(QueryRow.random(id: Int64(id), using: &generator)) }
+        let registry = LiveQueryRegistry(source: store, indexing: ["project", "priority"])
+        var held: [LiveQueryResults<QueryRow>] = []
+        for _ in 0..<120 { held.append(try await registry.results(for: try Self.randomQuery(using: &generator))) }
+        #expect(registry.liveQueryCount == Set(held.map(\.query.key)).count)
+        let fetchesBefore = store.fetches.withLock { $0 }
+        var nextID: Int64 = 61
+        for step in 0..<600 {
+            let ids = store.rows.withLock { Array($0.keys) }
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<3:
+                store.write(QueryRow.random(id: nextID, using: &generator))
+                nextID += 1
+            case 3..<8 where !ids.isEmpty:
+                store.write(QueryRow.random(id: ids.randomElement(using: &generator)!, using: &generator))
+            case 8 where !ids.isEmpty:
+                store.delete(ids.randomElement(using: &generator)!)
+            default:
+                store.delete(nextID + 1_000)  // an id nobody holds
+            }
+            if step % 20 == 0 || step == 599 {
+                let rows = store.rows.withLock { Array($0.values) }
+                for results in held {
+                    #expect(
+                        Array(results.controller.fetchedObjects) == Self.expected(results.query, rows: rows),
+                        "seed \(seed), step \(step), query \(results.query)")
+                }
+            }
+        }
+        // Routing never costs a refetch.
+        #expect(store.fetches.withLock { $0 } == fetchesBefore)
+    }
+
+    @Test("a mutation of the routing is caught: an index that ignores an update's old values leaves rows behind")
+    func routingNeedsOldValues() async throws {
+        // The randomized test above would see this: a row that moves from project a to b must leave a's query.
+        let store = QueryRowStore()
+        store.write(QueryRow(id: 1, project: "a", priority: 1, title: "x", score: 0, done: nil))
+        let registry = LiveQueryRegistry(source: store)
+        let a = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        let b = try await registry.results(for: LiveQuery(filters: [.equal("project", "b")]))
+        store.write(QueryRow(id: 1, project: "b", priority: 1, title: "x", score: 0, done: nil))
+        #expect(a.controller.fetchedObjects.isEmpty)
+        #expect(b.controller.fetchedObjects.map(\.id) == [1])
+        store.delete(1)
+        #expect(b.controller.fetchedObjects.isEmpty)
+    }
+
+    @Test("equal queries share one controller; a released query is kept for the grace period, then released")
+    func sharingAndGrace() async throws {
+        let store = QueryRowStore()
+        let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(200))
+        var first: LiveQueryResults? = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        let second = try await registry.results(
+            for: LiveQuery(filters: [LiveQueryFilter(column: "project", condition: .in([.text("a")])), .equal("project", "a")])
+        )
+        #expect(second.query != first!.query)  // `in` and `eq` are different filters
+        let again = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        #expect(again.controller === first!.controller)
+        #expect(store.fetches.withLock { $0 } == 2)
+        first = nil
+        #expect(registry.liveQueryCount == 2)
+        _ = again  // still held
+        let window = again.window(.first(5))
+        #expect(again.window(.first(5)) === window)
+        withExtendedLifetime(again) {}
+    }
+
+    @Test("a query nobody holds goes after the grace period; one asked for again within it is the same")
+    func graceExpiry() async throws {
+        let store = QueryRowStore()
+        let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(300))
+        let query = try LiveQuery<QueryRow>(filters: [.equal("project", "a")])
+        var held: LiveQueryResults? = try await registry.results(for: query)
+        let controller = held!.controller
+        held = nil
+        held = try await registry.results(for: query)
+        #expect(held!.controller === controller)
+        held = nil
+        #expect(await EventHarness.eventually { registry.liveQueryCount == 0 })
+        #expect(controller.fetchedObjects.isEmpty)  // reset: it observes nothing more
+        let fresh = try await registry.results(for: query)
+        #expect(fresh.controller !== controller)
+    }
+
+    @Test("at most maximumQueries live: the query idle longest makes room, else the registry is full")
+    func bound() async throws {
+        let store = QueryRowStore()
+        let registry = LiveQueryRegistry(source: store, maximumQueries: 2, gracePeriod: .seconds(60))
+        let a = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        var b: LiveQueryResults? = try await registry.results(for: LiveQuery(filters: [.equal("project", "b")]))
+        await #expect(throws: LiveQueryRegistryError.full(maximum: 2)) {
+            _ = try await registry.results(for: LiveQuery(filters: [.equal("project", "c")]))
+        }
+        b = nil
+        let c = try await registry.results(for: LiveQuery(filters: [.equal("project", "c")]))
+        #expect(registry.liveQueryCount == 2)
+        withExtendedLifetime((a, b, c)) {}
+    }
+
+    @Test("a failed fetch is thrown and forgotten: the next request fetches again")
+    func failedFetch() async throws {
+        let store = QueryRowStore()
+        store.write(QueryRow(id: 1, project: "a", priority: 1, title: "x", score: 0, done: nil))
+        let registry = LiveQueryRegistry(source: store)
+        store.failNextFetch.withLock { $0 = true }
+        await #expect(throws: QueryRowStore.StoreFailure.self) {
+            _ = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        }
+        #expect(registry.liveQueryCount == 0)
+        let results = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        #expect(results.controller.fetchedObjects.map(\.id) == [1])
+    }
+
+    @Test("10,000 distinct queries opened and dropped: the registry stays bounded and shrinks back")
+    func manyQueries() async throws {
+        let store = QueryRowStore()
+        let registry = LiveQueryRegistry(source: store, maximumQueries: 500, gracePeriod: .milliseconds(100))
+        var most = 0
+        for priority in 0..<10_000 {
+            let results = try await registry.results(
+                for: LiveQuery(filters: [LiveQueryFilter(column: "priority", condition: .equal(.integer(Int64(priority))))]))
+            most = max(most, registry.liveQueryCount)
+            withExtendedLifetime(results) {}
+        }
+        #expect(most <= 500)
+        #expect(await EventHarness.eventually { registry.liveQueryCount == 0 })
+    }
+
+    @Test("many tasks hold and release the same queries at once while writes arrive")
+    func concurrentHolders() async throws {
+        let store = QueryRowStore()
+        for id in 1...20 {
+            store.write(QueryRow(id: Int64(id), project: ["a", "b"][id % 2], priority: id % 3, title: "t", score: 0, done: nil))
+        }
+        let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(1))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<200 {
+                        let project = ["a", "b"][(task + round) % 2]
+                        let results = try await registry.results(for: LiveQuery(filters: [.equal("project", project)]))
+                        #expect(results.controller.fetchedObjects.allSatisfy { $0.project == project })
+                    }
+                }
+            }
+            group.addTask {
+                for round in 0..<400 {
+                    let id = Int64(round % 20 + 1)
+                    store.write(QueryRow(id: id, project: ["a", "b"][round % 2], priority: round % 3, title: "t", score: 0, done: nil))
+                }
+            }
+            try await group.waitForAll()
+        }
+        let rows = store.rows.withLock { Array($0.values) }
+        let a = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        #expect(Set(a.controller.fetchedObjects.map(\.id)) == Set(rows.filter { $0.project == "a" }.map(\.id)))
+    }
+}

@@ -1,0 +1,61 @@
+import LiveResults
+
+/// A row with a column of each kind, for the live-query tests.
+struct QueryRow: QueryableEntity, Hashable, Codable {
+    var id: Int64
+    var project: String
+    var priority: Int
+    var title: String
+    var score: Double
+    var done: Bool?
+
+    static let queryColumns: [QueryColumn<QueryRow>] = [
+        QueryColumn("id", \.id), QueryColumn("project", \.project), QueryColumn("priority", \.priority),
+        QueryColumn("title", \.title), QueryColumn("score", \.score), QueryColumn("done", \.done),
+    ]
+
+    /// A random row with few distinct values per column, so that filters match some rows.
+    static func random(id: Int64, using generator: inout some RandomNumberGenerator) -> QueryRow {
+        QueryRow(
+            id: id, project: ["a", "b", "c", "d"].randomElement(using: &generator)!,
+            priority: Int.random(in: 0...4, using: &generator),
+            title: ["x", "y", "z", "é", "Z"].randomElement(using: &generator)!,
+            score: [0.5, 1, 2.5].randomElement(using: &generator)!,
+            done: [true, false, nil].randomElement(using: &generator)!)
+    }
+}
+
+/// Rows in memory as a queryable source: writes publish to the bus after changing the rows.
+final class QueryRowStore: QueryableSource, Sendable {
+    let rows = Locked<[Int64: QueryRow]>([:])
+    let bus = EventBus<QueryRow>()
+    let fetches = Locked(0)
+    let failNextFetch = Locked(false)
+
+    func fetchDefinition(for query: LiveQuery<QueryRow>) -> FetchDefinition<QueryRow> {
+        FetchDefinition(
+            request: { [self] in
+                fetches.withLock { $0 += 1 }
+                let fails = failNextFetch.withLock { failing in
+                    defer { failing = false }
+                    return failing
+                }
+                if fails { throw StoreFailure() }
+                return rows.withLock { $0.values.filter(query.isIncluded) }
+            }, isIncluded: query.isIncluded)
+    }
+
+    func subscribe(_ subscriber: EventSubscriber<QueryRow>) -> EventSubscription { bus.subscribe(subscriber) }
+
+    func write(_ row: QueryRow) {
+        let known = rows.withLock { $0.updateValue(row, forKey: row.id) != nil }
+        bus.publish(known ? .updated(row) : .inserted(row))
+    }
+
+    func delete(_ id: Int64) {
+        rows.withLock { _ = $0.removeValue(forKey: id) }
+        bus.publish(.deleted(id))
+    }
+
+    struct StoreFailure: Error {}
+}
