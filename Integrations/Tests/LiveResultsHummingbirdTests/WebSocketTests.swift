@@ -44,7 +44,7 @@ struct WebSocketTests {
             var random = SeededRandom(seed: 11)
             var ids: [Int64] = []
             for _ in 0..<120 { try await RandomWrites.step(server, ids: &ids, random: &random) }
-            #expect(await follower.reach(server.controller.version), "\(follower.failure ?? "")")
+            #expect(await follower.reach(try await server.servedVersion()), "\(follower.failure ?? "")")
             #expect(Array(follower.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
             #expect(follower.bases.first == .some(nil))
             connection.closed.cancel()
@@ -58,7 +58,7 @@ struct WebSocketTests {
             let earlier = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
             let follower = Follower(earlier.updates)
             try await HTTP.create(server, title: "a", project: "Home", priority: 1)
-            #expect(await follower.reach(server.controller.version))
+            #expect(await follower.reach(try await server.servedVersion()))
             let seen = try #require(follower.replica.version)
             earlier.closed.cancel()
             try await HTTP.create(server, title: "b", project: "Work", priority: 2)
@@ -66,7 +66,8 @@ struct WebSocketTests {
             var updates = connection.updates.makeAsyncIterator()
             let first = try #require(try await updates.next())
             #expect(first.base == seen)
-            #expect(first.version == server.controller.version)
+            let served = try await server.servedVersion()
+            #expect(first.version == served)
             connection.closed.cancel()
         }
     }
@@ -82,7 +83,7 @@ struct WebSocketTests {
             let polite = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
             let follower = Follower(polite.updates)
             try await HTTP.create(server, title: "after", project: "Home", priority: 1)
-            #expect(await follower.reach(server.controller.version))
+            #expect(await follower.reach(try await server.servedVersion()))
             polite.closed.cancel()
         }
     }

@@ -24,9 +24,18 @@ public final class LiveResultsEndpoint: Sendable {
     public let maximumStreams: Int
     private let counts = PthreadLock(Counts())
 
-    init(maximumStreams: Int) {
+    private let liveQueries: @Sendable () -> Int
+
+    init(maximumStreams: Int, liveQueries: @escaping @Sendable () -> Int = { 0 }) {
         self.maximumStreams = max(0, maximumStreams)
+        self.liveQueries = liveQueries
     }
+
+    /// The queries a live-queries route keeps live now, streamed or in their grace period; 0 for the routes of
+    /// `addLiveResults(_:at:options:)`.
+    ///
+    /// - Complexity: O(1).
+    public var liveQueryCount: Int { liveQueries() }
 
     /// The streams open now (Server-Sent Events and WebSocket).
     public var openStreams: Int { counts.withLock { $0.open } }

@@ -37,6 +37,15 @@ public struct LiveResultsOptions: Sendable {
     /// (see `FetchedResultsController.window(_:)`); a larger one is refused with `400`. 1,000 by default.
     public var maximumWindowLimit: Int
 
+    /// The most queries a live-queries route keeps live at once (see
+    /// `addLiveQueries(_:at:filters:orders:defaultOrder:sectionedBy:maximumLimit:authorize:options:)`): one
+    /// more, when every live query is streamed, is refused with `503` and `Retry-After`. 1,000 by default.
+    public var maximumLiveQueries: Int
+
+    /// How long a live query nobody streams stays live, so that a client that reconnects meanwhile resumes
+    /// with one catch-up; 30 seconds by default.
+    public var liveQueryGracePeriod: Duration
+
     /// Options with the defaults above.
     public init(
         maximumStreams: Int = 1_000,
@@ -45,8 +54,12 @@ public struct LiveResultsOptions: Sendable {
         reconnectionDelay: Duration = .seconds(1),
         encoder: JSONEncoder = JSONEncoder(),
         sourceStatus: LiveResultsSourceStatus? = nil,
-        maximumWindowLimit: Int = 1_000
+        maximumWindowLimit: Int = 1_000,
+        maximumLiveQueries: Int = 1_000,
+        liveQueryGracePeriod: Duration = .seconds(30)
     ) {
+        self.maximumLiveQueries = maximumLiveQueries
+        self.liveQueryGracePeriod = liveQueryGracePeriod
         self.maximumWindowLimit = maximumWindowLimit
         self.maximumStreams = maximumStreams
         self.bufferLimit = bufferLimit

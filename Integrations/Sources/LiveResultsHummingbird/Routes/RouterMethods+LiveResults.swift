@@ -50,14 +50,29 @@ extension RouterMethods {
     ) -> (endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>) {
         let endpoint = LiveResultsEndpoint(maximumStreams: options.maximumStreams)
         let encoder = _UpdateEncoder<Entity>(encoder: options.encoder)
-        let routes = group(path)
         let maximumLimit = options.maximumWindowLimit
-        routes.get { request, _ in
-            let source = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
-            return try await _WholeResults.response(source, to: request, encoder: encoder)
+        _addUpdateRoutes(at: path, endpoint: endpoint, encoder: encoder, options: options) { request, _ in
+            try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
+        }
+        return (endpoint, encoder)
+    }
+
+    /// `GET path` (the whole results) and `GET path/events` (Server-Sent Events) of the source each request
+    /// finds with `source`.
+    func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
+        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
+        source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
+    ) {
+        let routes = group(path)
+        routes.get { request, context in
+            try await _WholeResults.response(try await source(request, context), to: request, encoder: encoder)
         }
         routes.get("events") { request, context in
-            let source = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
+            guard endpoint.hasRoom else {
+                endpoint.countRefusal()
+                throw _StreamRefusal()
+            }
+            let source = try await source(request, context)
             guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
             // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
             let departure = (context as? any LiveResultsChannelContext).map {
@@ -67,7 +82,6 @@ extension RouterMethods {
                 source, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
                 encoder: encoder, options: options, departure: departure)
         }
-        return (endpoint, encoder)
     }
 }
 
@@ -100,16 +114,28 @@ extension RouterMethods where Context: WebSocketRequestContext {
     ) -> LiveResultsEndpoint {
         let (endpoint, encoder) = _addLiveResults(controller, at: path, options: options)
         let maximumLimit = options.maximumWindowLimit
-        group(path).ws("updates") { request, _ in
+        _addWebSocketRoute(at: path, endpoint: endpoint, encoder: encoder, options: options) { request, _ in
+            try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
+        }
+        return endpoint
+    }
+
+    /// `GET path/updates`, a WebSocket of the source each request finds with `source` (called once before the
+    /// upgrade, so that a bad request is refused with its reason, and once after).
+    func _addWebSocketRoute<Entity: FetchableEntity & Codable>(
+        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
+        source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
+    ) {
+        group(path).ws("updates") { request, context in
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw HTTPError(.upgradeRequired, message: "this route is a WebSocket")
             }
-            // A bad window is refused before the upgrade, with its reason.
-            _ = try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
             guard endpoint.hasRoom else {
                 endpoint.countRefusal()
                 throw _StreamRefusal()
             }
+            // A bad request is refused before the upgrade, with its reason; the source is found again after it.
+            _ = try await source(request, context)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard let slot = endpoint.openStream() else {
@@ -118,11 +144,16 @@ extension RouterMethods where Context: WebSocketRequestContext {
                 return
             }
             let version = _ResumePoint.version(of: context.request, header: nil)
-            let source = try _UpdatesSource.requested(by: context.request, of: controller, maximumLimit: maximumLimit)
+            let updates: _UpdatesSource<Entity>
+            do {
+                updates = try await source(context.request, context.requestContext)
+            } catch {
+                try await outbound.close(.unknown(1013), reason: "the results are not available; try again later")
+                return
+            }
             try await _WebSocketUpdates.serve(
-                source, since: version, slot: slot, encoder: encoder, options: options,
+                updates, since: version, slot: slot, encoder: encoder, options: options,
                 inbound: inbound, outbound: outbound)
         }
-        return endpoint
     }
 }

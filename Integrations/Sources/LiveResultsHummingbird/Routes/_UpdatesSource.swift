@@ -9,6 +9,8 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     let version: @Sendable () -> ResultsVersion
     let wholeResults: @Sendable () -> ResultsUpdate<Entity>
     let updates: @Sendable (_ since: ResultsVersion?, _ bufferLimit: Int) -> ResultsUpdates<Entity>
+    /// What the source keeps alive while it exists: a live query's hold on its controller.
+    var holding: (any Sendable)? = nil
 
     /// The controller's whole results.
     static func whole(_ controller: FetchedResultsController<Entity>) -> Self {
@@ -17,11 +19,11 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
             updates: { controller.updates(since: $0, bufferLimit: $1) })
     }
 
-    /// A window of the results, kept open while the source exists.
-    static func window(_ window: LiveWindow<Entity>) -> Self {
+    /// A window of the results, kept open while the source exists (with `holding`, too).
+    static func window(_ window: LiveWindow<Entity>, holding: (any Sendable)? = nil) -> Self {
         Self(
             version: { window.version }, wholeResults: { window.wholeResults() },
-            updates: { window.updates(since: $0, bufferLimit: $1) })
+            updates: { window.updates(since: $0, bufferLimit: $1) }, holding: holding)
     }
 
     /// What `request` asks for of `controller`: a window at `?offset=` (0 by default) of `?limit=` positions, or

@@ -16,10 +16,13 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
 
     private let encoder: JSONEncoder
     private let recent = PthreadLock<[(key: Key, json: ByteBuffer)]>([])
-    private static var keptEncodings: Int { 8 }
+    /// How many of the last encodings are kept: a few for one controller's streams, more for the many
+    /// queries of a live-queries route, whose updates arrive together.
+    private let keptEncodings: Int
 
-    init(encoder: JSONEncoder) {
+    init(encoder: JSONEncoder, keeping keptEncodings: Int = 8) {
         self.encoder = encoder
+        self.keptEncodings = keptEncodings
     }
 
     /// The JSON already encoded for the update from `base` to `version`, if it is among the last few.
@@ -35,7 +38,7 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
         let json = ByteBuffer(data: try encoder.encode(update))
         recent.withLock { recent in
             recent.insert((key, json), at: 0)
-            if recent.count > Self.keptEncodings { recent.removeLast() }
+            if recent.count > keptEncodings { recent.removeLast() }
         }
         return json
     }

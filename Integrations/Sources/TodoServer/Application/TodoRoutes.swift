@@ -10,8 +10,16 @@ public enum TodoRoutes {
     /// The largest body a write may send: 64 KiB (a larger one gets `413`).
     public static let maximumBodySize = 64 * 1_024
 
+    /// The largest window of `/todos` a client may ask for, and the window of a request that names no `limit`.
+    public static let maximumLimit = 500
+
     /// A router serving `store`: `GET /`, `GET /todos` (+ `/events`, `/updates`), `POST /todos`,
     /// `PATCH /todos/{id}`, `DELETE /todos/{id}`, `GET /health`.
+    ///
+    /// `/todos` serves live queries: each client asks for its filter on `project`, `priority` and `title`, its
+    /// order by `priority`, `title` and `id` (by priority, then id, when it names none) and its window (at most
+    /// ``maximumLimit``), in PostgREST's syntax (`?project=eq.Home&order=priority.desc&limit=50`); the results
+    /// are sectioned by project.
     ///
     /// Every request is logged at `info` with its status and duration; a failure the server did not expect
     /// is logged at `error` with its cause and answered `500` with a JSON error. Writes must be JSON
@@ -40,7 +48,10 @@ public enum TodoRoutes {
         }
         var options = options
         options.sourceStatus = options.sourceStatus ?? store.sourceStatus
-        let endpoint = router.addLiveResults(store.controller, at: "todos", options: options)
+        let endpoint = router.addLiveQueries(
+            store.todos, at: "todos", filters: ["project", "priority", "title"], orders: ["priority", "title", "id"],
+            defaultOrder: [LiveQueryOrdering(column: "priority")], sectionedBy: "project",
+            maximumLimit: maximumLimit, options: options)
         router.post("todos") { request, _ in
             let todo = try await store.create(TodoInput(json: try await body(of: request), requiringAll: true))
             return try json(todo, status: .created)

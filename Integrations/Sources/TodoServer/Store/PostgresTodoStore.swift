@@ -23,6 +23,8 @@ public final class PostgresTodoStore: TodoStore {
     public let controller: FetchedResultsController<Todo>
     /// The table as a live source.
     public let table: PostgresLiveTable<Todo>
+    /// The table, which answers the clients' queries.
+    public var todos: PostgresLiveTable<Todo> { table }
     /// The longest wait for each query.
     public let queryTimeout: Duration
     /// Whether the database is within reach, as the listening connection finds: lost when it fails,

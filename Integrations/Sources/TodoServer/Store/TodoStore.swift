@@ -1,12 +1,20 @@
 import LiveResults
 import LiveResultsHummingbird
 
-/// Where the server keeps its to-dos, and the controller that shows them.
+/// Where the server keeps its to-dos: a queryable source the live queries of `/todos` read, and a controller
+/// of them all.
 ///
-/// A write changes the store and, through the store's live source, the controller: in memory the store
-/// tells the controller itself; over PostgreSQL the table's trigger tells every process.
+/// A write changes the store and, through the store's live source, every query's controller: in memory the
+/// table publishes the write's event itself; over PostgreSQL the table's trigger (or the write-ahead log)
+/// tells every process.
 public protocol TodoStore: Sendable {
-    /// The live results of the store's to-dos.
+    /// The kind of the store's table.
+    associatedtype Table: QueryableSource<Todo>
+
+    /// The table of to-dos, which answers the clients' queries.
+    var todos: Table { get }
+
+    /// The live results of all the store's to-dos, in the server's default order (for readers in the process).
     var controller: FetchedResultsController<Todo> { get }
 
     /// Adds a to-do made of `input` (all fields set), and returns it with its id.

@@ -30,3 +30,11 @@ public struct Todo: FetchableEntity, Codable, Hashable {
             diagnostics: diagnostics)
     }
 }
+
+extension Todo: QueryableEntity {
+    /// The columns clients may name in `/todos`' queries: those of the table.
+    public static let queryColumns: [QueryColumn<Todo>] = [
+        QueryColumn("id", \.id), QueryColumn("title", \.title), QueryColumn("project", \.project),
+        QueryColumn("priority", \.priority),
+    ]
+}
