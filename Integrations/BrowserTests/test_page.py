@@ -53,6 +53,8 @@ from typing import Any, Callable
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 INTEGRATIONS = Path(__file__).resolve().parent.parent
 DEFAULT_BINARY = INTEGRATIONS / ".build" / "debug" / "LiveResultsServer"
@@ -343,8 +345,9 @@ class Api:
             raise Failure(f"{method} {path} {body} answered {got} {answer!r}, not {status}")
         return answer
 
-    def results(self) -> dict[str, Any]:
-        return self.expect("GET", "/todos", None, 200)
+    def results(self, query: str = "") -> dict[str, Any]:
+        """`GET /todos?query`: the whole results of a live query's window (the server's default without one)."""
+        return self.expect("GET", "/todos" + (f"?{query}" if query else ""), None, 200)
 
 
 # ---- The views being compared ---------------------------------------------------------------------------
@@ -448,7 +451,8 @@ def wait_until_consistent(driver: webdriver.Chrome, api: Api, cluster: PostgresC
     seen: dict[str, Any] = {}
 
     def consistent() -> tuple[PageView, str] | None:
-        results = api.results()
+        # The page streams a live query (its filter, order and window): GET of the same query shares its versions.
+        results = api.results(driver.execute_script("return queryString()"))
         server = sections_of_results(results)
         page = read_page(driver)
         seen.update(server=server, version=results["version"], page=page)
@@ -813,6 +817,63 @@ def step_page_controls(s: Scenario) -> None:
     log(f"  form, ▲ and ✕ wrote through the page; a refused write showed {message!r}, cleared by the next")
 
 
+def step_live_queries(s: Scenario) -> None:
+    """The page's live query (§18): a project filter, an order and "show more", as a person uses them. Each
+    view must equal `GET /todos` of the same query, stay live under writes, and grow by a page per click.
+    """
+    assert s.driver and s.cluster and s.api
+    driver, api, cluster = s.driver, s.api, s.cluster
+    cluster.psql("INSERT INTO todos (title, project, priority) "
+                 "SELECT 'bulk ' || lpad(n::text, 3, '0'), 'Bulk', n % 5 FROM generate_series(1, 60) n")
+
+    def shown() -> list[int]:
+        return [id for _, rows in read_page(driver).sections for id, _, _ in rows]
+
+    def served(query: str) -> list[int]:
+        return [id for _, rows in sections_of_results(api.results(query)) for id, _, _ in rows]
+
+    def expect_view(query: str, count: int, more: bool, what: str) -> None:
+        def matches() -> bool:
+            if driver.execute_script("return queryString()") != query:
+                return False
+            ids = served(query)
+            more_shown = not driver.find_element(By.ID, "more").get_attribute("hidden")
+            return len(ids) == count and shown() == ids and more_shown == more
+        wait_until(matches, WRITE_TIMEOUT, f"{what}: the page shows GET /todos?{query} ({count} rows, "
+                   f"'Show more' {'shown' if more else 'hidden'})")
+
+    project = driver.find_element(By.ID, "project-filter")
+    project.clear()
+    project.send_keys("Bulk", Keys.TAB)  # a change event, as leaving the field makes
+    expect_view("project=eq.Bulk&limit=50", 50, True, "the project filter")
+    if any(name != "Bulk" for name, _ in read_page(driver).sections):
+        raise Failure("the filtered page shows another project")
+
+    driver.find_element(By.ID, "more").click()
+    expect_view("project=eq.Bulk&limit=100", 60, False, "'Show more'")
+
+    Select(driver.find_element(By.ID, "order")).select_by_value("title")
+    expect_view("project=eq.Bulk&order=title&limit=100", 60, False, "ordering by title")
+    if [title for _, rows in read_page(driver).sections for _, title, _ in rows][:2] != ["bulk 001", "bulk 002"]:
+        raise Failure("the page is not ordered by title")
+
+    # Live under writes: a row leaves the filter, one is renamed to the front, one joins it.
+    cluster.psql("UPDATE todos SET project = 'Elsewhere' WHERE title = 'bulk 010'; "
+                 "UPDATE todos SET title = 'bulk 000' WHERE title = 'bulk 059'; "
+                 "INSERT INTO todos (title, project, priority) VALUES ('bulk 061', 'Bulk', 1)")
+    expect_view("project=eq.Bulk&order=title&limit=100", 60, False, "writes to the filtered view")
+    if read_page(driver).sections[0][1][0][1] != "bulk 000":
+        raise Failure("the renamed row did not move to the front")
+
+    # Back to every project, in the default order; the bulk rows go, so the next steps see the whole table.
+    Select(driver.find_element(By.ID, "order")).select_by_value("")
+    project.clear()
+    project.send_keys(Keys.TAB)
+    cluster.psql("DELETE FROM todos WHERE project IN ('Bulk', 'Elsewhere')")
+    page, version = s.consistent("the view back to every project")
+    log(f"  filter, 'Show more' and order followed GET of their queries; back to all at {version}")
+
+
 def step_database_outage(s: Scenario) -> None:
     """PostgreSQL goes away and comes back while the server stays up.
 
@@ -904,7 +965,8 @@ def step_stop_server(s: Scenario) -> None:
 
 
 STEPS = [step_start_database, step_start_server, step_open_page, step_writes, step_untouched_row, step_burst,
-         step_page_controls, step_database_outage, step_restart, step_screenshot, step_stop_server]
+         step_page_controls, step_live_queries, step_database_outage, step_restart, step_screenshot,
+         step_stop_server]
 
 
 # ---- Running --------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
                              [--query-timeout SECONDS] [--shutdown-timeout SECONDS] [--idle-timeout SECONDS]
                              [--allow-host NAME]… [--allow-origin ORIGIN]… [--changes notify|wal]
+                             [--maximum-limit N] [--maximum-queries N]
       --port              the port to listen on (8080; 0 lets the system choose); else $PORT
       --host              the address to listen on (127.0.0.1); else $HOST
       --postgres          keep the to-dos in PostgreSQL's table todos (created when missing), else in memory;
@@ -22,6 +23,8 @@ let usage = """
       --idle-timeout      how long a connection may stay idle or take to send a request (30)
       --allow-host        a Host name requests may name (repeatable; any when none is given)
       --allow-origin      an origin besides the server's own that may write, http://host:port (repeatable)
+      --maximum-limit     the largest window of /todos a client may ask for, and the window without ?limit= (500)
+      --maximum-queries   the most live queries of /todos at once; one more, all streamed, gets 503 (1000)
     """
 
 /// Writes `message` and the usage to standard error, and exits with status 2.
@@ -46,6 +49,12 @@ func seconds(_ value: String, from source: String) -> Duration {
     return .milliseconds(Int64(seconds * 1_000))
 }
 
+/// `value` as a positive count.
+func count(_ value: String, from source: String) -> Int {
+    guard let count = Int(value), count > 0 else { fail("\(source) wants a whole number above 0, not \(value)") }
+    return count
+}
+
 /// The configuration the command line asks for; the environment's `PORT`, `HOST` and `DATABASE_URL` fill
 /// in what it leaves out.
 func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.Configuration {
@@ -61,7 +70,7 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         }
         let options = [
             "--port", "--host", "--postgres", "--changes", "--query-timeout", "--shutdown-timeout", "--idle-timeout",
-            "--allow-host", "--allow-origin",
+            "--allow-host", "--allow-origin", "--maximum-limit", "--maximum-queries",
         ]
         guard options.contains(argument) else { fail("unknown option \(argument)") }
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
@@ -73,6 +82,8 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         case "--idle-timeout": configuration.idleTimeout = seconds(value, from: argument)
         case "--allow-host": configuration.allowedHosts.insert(value)
         case "--allow-origin": configuration.allowedOrigins.insert(value)
+        case "--maximum-limit": configuration.maximumLimit = count(value, from: argument)
+        case "--maximum-queries": configuration.maximumLiveQueries = count(value, from: argument)
         case "--changes":
             guard let changes = PostgresTodoStore.Changes(rawValue: value) else {
                 fail("--changes wants notify or wal, not \(value)")

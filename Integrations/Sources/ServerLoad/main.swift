@@ -12,7 +12,10 @@
 // for S seconds (30): PATCHes of priority, title or project, POSTs, DELETEs of random rows. Each write puts its
 // sequence number in the title (`w123`) and its send time is kept; the latency of a write for a client is the
 // time from sending it to applying the update that shows it there (a deletion: the update that removes the row).
-// At the end every replica must equal `GET /todos` (sections and order), else the exit status is 1. The
+// The clients follow live queries (§18): even-numbered ones the whole list, odd-numbered ones one project
+// (`?project=eq.project K`, K from 0 to 9), so the server keeps 11 queries and routes each write only to those
+// it can change. At the end every replica must equal `GET /todos` of its query (sections and order), else the
+// exit status is 1. The
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
 // second, 5 seconds) is the CI smoke run. Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster.
 import AsyncHTTPClient
@@ -366,11 +369,14 @@ final class StreamClient: Sendable {
     }
 
     let replica = ResultsReplica<Todo>()
+    /// The live query the client follows, as URL parameters.
+    let query: String
     private let state: Mutex<State>
     private let log: WriteLog
     private let decoder: SharedDecoder
 
-    init(log: WriteLog, decoder: SharedDecoder) {
+    init(query: String, log: WriteLog, decoder: SharedDecoder) {
+        self.query = query
         self.log = log
         self.decoder = decoder
         state = Mutex(State(seen: Array(repeating: 0, count: log.count)))
@@ -618,6 +624,12 @@ func seed(rows: Int, base: String, http: HTTPClient) async throws {
 }
 
 /// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`).
+/// The largest window the server is started with: every client's window holds its whole query.
+let maximumLimit = 1_000_000
+
+/// The live query of the whole list.
+let wholeList = "limit=\(maximumLimit)"
+
 func load(
     _ name: String, server: ServerProcess, options: Options, seedThroughAPI: Bool, http: HTTPClient
 ) async throws -> RunResult {
@@ -632,17 +644,21 @@ func load(
             "seeded \(options.rows) rows with POSTs (8 at a time) in "
                 + String(format: "%.1f s", seconds(from: start, to: now())))
     }
-    let initial = try await get("\(server.base)/todos", http: http)
+    let initial = try await get("\(server.base)/todos?\(wholeList)", http: http)
     guard case .results(let sections) = initial.content else { throw Failure("GET /todos: not whole results") }
     let ids = sections.flatMap { $0.entities.map(\.id) }
     let log = WriteLog(count: options.writes, rows: ids)
 
     // The clients, each on a connection of its own, and the first update of each.
     let decoder = SharedDecoder()
-    let clients = (0..<options.clients).map { _ in StreamClient(log: log, decoder: decoder) }
+    let clients = (0..<options.clients).map { index in
+        StreamClient(
+            query: index.isMultiple(of: 2) ? wholeList : "project=eq.project%20\(index / 2 % 10)&\(wholeList)",
+            log: log, decoder: decoder)
+    }
     let opening = now()
     let following = clients.map { client in
-        Task { await client.follow("\(server.base)/todos/events", http: http) }
+        Task { await client.follow("\(server.base)/todos/events?\(client.query)", http: http) }
     }
     defer { following.forEach { $0.cancel() } }
     while clients.contains(where: { $0.replica.version == nil && $0.snapshot.failure == nil }) {
@@ -658,7 +674,7 @@ func load(
 
     // The poller starts a second early; the writes run for the stated time.
     let poller = Poller()
-    let polling = Task { await poller.run("\(server.base)/todos", http: http) }
+    let polling = Task { await poller.run("\(server.base)/todos?\(wholeList)", http: http) }
     defer { polling.cancel() }
     try await Task.sleep(for: .seconds(1))
     let start = now()
@@ -673,19 +689,25 @@ func load(
     polling.cancel()
     let elapsed = seconds(from: start, to: end)
 
-    // Until every replica is at the version GET /todos shows, twice in a row.
-    var final = try await get("\(server.base)/todos", http: http)
+    // Until every replica is at the version GET /todos of its query shows, twice in a row.
+    let queries = Set(clients.map(\.query))
+    func finals() async throws -> [String: ResultsUpdate<Todo>] {
+        var finals: [String: ResultsUpdate<Todo>] = [:]
+        for query in queries { finals[query] = try await get("\(server.base)/todos?\(query)", http: http) }
+        return finals
+    }
+    var final = try await finals()
     let settling = now()
     while true {
         while clients.contains(where: {
-            $0.replica.version != final.version && $0.snapshot.failure == nil && !$0.snapshot.ended
+            $0.replica.version != final[$0.query]?.version && $0.snapshot.failure == nil && !$0.snapshot.ended
         }) {
             guard seconds(from: settling, to: now()) < 60 else { break }
             try await Task.sleep(for: .milliseconds(20))
         }
         try await Task.sleep(for: .milliseconds(200))
-        let again = try await get("\(server.base)/todos", http: http)
-        if again.version == final.version || seconds(from: settling, to: now()) >= 60 {
+        let again = try await finals()
+        if again.mapValues(\.version) == final.mapValues(\.version) || seconds(from: settling, to: now()) >= 60 {
             final = again
             break
         }
@@ -731,9 +753,19 @@ func load(
     var superseded = 0
     var lost = 0
     var equal = 0
-    guard case .results(let finalSections) = final.content else { throw Failure("GET /todos: not whole results") }
+    var finalSectionsByQuery: [String: [ResultsUpdate<Todo>.Section]] = [:]
+    for (query, update) in final {
+        guard case .results(let sections) = update.content else { throw Failure("GET /todos?\(query): not whole results") }
+        finalSectionsByQuery[query] = sections
+    }
+    let finalSections = finalSectionsByQuery[wholeList] ?? []
     for (index, client) in clients.enumerated() {
         let state = client.snapshot
+        let clientSections = finalSectionsByQuery[client.query] ?? []
+        // A project's client must see the last write of each row its query ends with; the whole list's, every
+        // last write (a deletion too).
+        let ending = Set(clientSections.flatMap { $0.entities.map(\.id) })
+        let followsAll = client.query == wholeList
         var own: [Double] = []
         own.reserveCapacity(succeeded.count)
         for sequence in succeeded {
@@ -741,7 +773,7 @@ func load(
                 own.append(seconds(from: writes.sent[sequence], to: state.seen[sequence]))
             } else if rowsWrites[writes.ids[sequence]]?.last != sequence {
                 superseded += 1
-            } else {
+            } else if followsAll || ending.contains(writes.ids[sequence]) {
                 lost += 1
             }
         }
@@ -754,15 +786,15 @@ func load(
             result.failures.append("client \(index): the stream ended")
         }
         let replicaSections = client.replica.sections.map { ($0.name, Array($0.objects)) }
-        if replicaSections.count == finalSections.count
-            && zip(replicaSections, finalSections).allSatisfy({ pair in
+        if replicaSections.count == clientSections.count
+            && zip(replicaSections, clientSections).allSatisfy({ pair in
                 pair.0.0 == pair.1.name && pair.0.1 == pair.1.entities
             })
         {
             equal += 1
         } else if result.failures.count < 10 {
             result.failures.append(
-                "client \(index): replica (\(client.replica.fetchedObjects.count) rows, version \(String(describing: client.replica.version))) differs from GET /todos (version \(final.version))"
+                "client \(index): replica (\(client.replica.fetchedObjects.count) rows, version \(String(describing: client.replica.version))) differs from GET /todos?\(client.query) (version \(String(describing: final[client.query]?.version)))"
             )
         }
     }
@@ -814,7 +846,7 @@ func load(
     result.equal = "\(equal)/\(clients.count)"
     let finalRows = finalSections.reduce(0) { $0 + $1.entities.count }
     result.lines.append(
-        "replicas equal to GET /todos (\(finalRows) rows, \(finalSections.count) sections): \(result.equal), "
+        "replicas equal to GET /todos of their query (\(queries.count) queries; the whole list \(finalRows) rows, \(finalSections.count) sections): \(result.equal), "
             + String(format: "settled %.1f s after the last write", settled))
     return result
 }
@@ -822,7 +854,7 @@ func load(
 func run(_ store: String, options: Options, http: HTTPClient) async throws -> RunResult {
     let name = "\(store == "memory" ? "in memory" : "PostgreSQL")"
     guard store == "postgres" else {
-        let server = try await ServerProcess([])
+        let server = try await ServerProcess(["--maximum-limit", "\(maximumLimit)"])
         do {
             var result = try await load(name, server: server, options: options, seedThroughAPI: true, http: http)
             if let status = await server.stop(), status != 0 {
@@ -851,7 +883,7 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
         let seeded = seconds(from: start, to: now())
         let url =
             "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
-        let server = try await ServerProcess(["--postgres", url])
+        let server = try await ServerProcess(["--postgres", url, "--maximum-limit", "\(maximumLimit)"])
         do {
             var result = try await load(name, server: server, options: options, seedThroughAPI: false, http: http)
             result.lines.insert(

@@ -31,6 +31,8 @@ extension TodoPage {
   li .title { flex: 1; }
   li .priority { font: 0.8rem ui-monospace, monospace; color: #555; }
   li button { border: none; background: none; cursor: pointer; color: #888; }
+  #view { display: flex; gap: 0.5rem; margin: 0.5rem 0; font-size: 0.9rem; align-items: center; }
+  #more { margin: 1rem 0; }
   #message { color: #a00; min-height: 1.2em; }
   #empty { color: #888; }
 </style>
@@ -47,16 +49,47 @@ extension TodoPage {
   <input name="priority" type="number" value="2" required>
   <button>Add</button>
 </form>
+<form id="view">
+  <label>Project <input id="project-filter" placeholder="all projects"></label>
+  <label>Order <select id="order">
+    <option value="">priority</option>
+    <option value="priority.desc">priority, highest first</option>
+    <option value="title">title</option>
+    <option value="id">oldest first</option>
+  </select></label>
+</form>
 <div id="message"></div>
 <p id="empty" hidden>Nothing to do.</p>
 <main id="sections"></main>
+<button id="more" hidden>Show more</button>
 <script>
 "use strict";
 // The to-dos of /todos, kept live from /todos/events (Server-Sent Events). Each update is applied as the
-// design's §14 says, with DOM operations: the rows that did not change are never touched.
+// design's §14 says, with DOM operations: the rows that did not change are never touched. The stream is a
+// live query (§18): the project filter, the order and the window ("show more" grows it) are its parameters.
 const sectionsElement = document.getElementById("sections");
-const live = { version: null, state: "connecting", updates: 0, resyncs: 0, source: null, retry: 0 };
+const PAGE = 50;
+const live = {
+  version: null, state: "connecting", updates: 0, resyncs: 0, source: null, retry: 0,
+  query: { project: "", order: "", limit: PAGE },
+};
 window.liveResults = live;
+
+// The query's parameters, in PostgREST's syntax.
+function queryString() {
+  const parameters = [];
+  if (live.query.project) parameters.push("project=eq." + encodeURIComponent(live.query.project));
+  if (live.query.order) parameters.push("order=" + live.query.order);
+  parameters.push("limit=" + live.query.limit);
+  return parameters.join("&");
+}
+
+function shownCount() { return sectionsElement.querySelectorAll("li").length; }
+
+// "Show more" is offered while the window is full: there may be more beyond it.
+function showMore() {
+  document.getElementById("more").hidden = shownCount() < live.query.limit;
+}
 
 function showState(state) {
   live.state = state;
@@ -199,6 +232,7 @@ function apply(update) {
   live.updates += 1;
   showVersion(update.version);
   showEmptiness();
+  showMore();
 }
 
 // ---- The connection -----------------------------------------------------------------------------------
@@ -207,7 +241,7 @@ function apply(update) {
 // (sending Last-Event-ID); when it gives up (the server was down), the page opens a new one, with backoff.
 function connect() {
   if (live.source) live.source.close();
-  const url = "todos/events" + (live.version ? "?since=" + encodeURIComponent(live.version) : "");
+  const url = "todos/events?" + queryString() + (live.version ? "&since=" + encodeURIComponent(live.version) : "");
   const source = new EventSource(url);
   live.source = source;
   source.onopen = () => { live.retry = 0; showState("live"); };
@@ -279,6 +313,24 @@ sectionsElement.addEventListener("click", (event) => {
   if (button.classList.contains("down")) write("PATCH", "todos/" + id, { priority: priority + 1 });
 });
 
+// A new query (another filter, order or window) starts from its whole results.
+function requery(change) {
+  Object.assign(live.query, change);
+  showVersion(null);
+  connect();
+}
+
+document.getElementById("view").addEventListener("submit", (event) => event.preventDefault());
+document.getElementById("project-filter").addEventListener("change", (event) => {
+  requery({ project: event.target.value.trim(), limit: PAGE });
+});
+document.getElementById("order").addEventListener("change", (event) => {
+  requery({ order: event.target.value });
+});
+document.getElementById("more").addEventListener("click", () => {
+  requery({ limit: live.query.limit + PAGE });
+});
+
 connect();
 </script>
 </body>
@@ -287,5 +339,5 @@ connect();
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-bmpMZuIU8GJn8vNF+8X02aFUPbcwKye6e+FqHQckGA4='; style-src 'sha256-H/nHDyDlZ1Bdu5TSel+32Bcj34SxbeqQEEVT/jM+ppc='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-GRJSCYK/pcSo4yscqyfNwbCRt3bvmNFjfTnMKh6JAnM='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }

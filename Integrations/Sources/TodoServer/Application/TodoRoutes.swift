@@ -10,15 +10,16 @@ public enum TodoRoutes {
     /// The largest body a write may send: 64 KiB (a larger one gets `413`).
     public static let maximumBodySize = 64 * 1_024
 
-    /// The largest window of `/todos` a client may ask for, and the window of a request that names no `limit`.
-    public static let maximumLimit = 500
+    /// The largest window of `/todos` a client may ask for, and the window of a request that names no `limit`,
+    /// unless the router is given another.
+    public static let defaultMaximumLimit = 500
 
     /// A router serving `store`: `GET /`, `GET /todos` (+ `/events`, `/updates`), `POST /todos`,
     /// `PATCH /todos/{id}`, `DELETE /todos/{id}`, `GET /health`.
     ///
     /// `/todos` serves live queries: each client asks for its filter on `project`, `priority` and `title`, its
     /// order by `priority`, `title` and `id` (by priority, then id, when it names none) and its window (at most
-    /// ``maximumLimit``), in PostgREST's syntax (`?project=eq.Home&order=priority.desc&limit=50`); the results
+    /// `maximumLimit`), in PostgREST's syntax (`?project=eq.Home&order=priority.desc&limit=50`); the results
     /// are sectioned by project.
     ///
     /// Every request is logged at `info` with its status and duration; a failure the server did not expect
@@ -29,13 +30,14 @@ public enum TodoRoutes {
     /// - Parameters:
     ///   - store: Where the to-dos are.
     ///   - options: The streams' limits.
+    ///   - maximumLimit: The largest window of `/todos`; ``defaultMaximumLimit`` by default.
     ///   - allowedHosts: The `Host` names requests may name (with or without the port); empty, the default:
     ///     any. Others get `403`.
     ///   - allowedOrigins: The origins besides the server's own that may write (`http://host:port`); none
     ///     by default. A write with another `Origin` gets `403`.
     public static func router(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
-        allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
+        maximumLimit: Int = defaultMaximumLimit, allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
     ) throws -> (router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint) {
         let router = Router(context: LiveResultsRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())

@@ -30,6 +30,12 @@ public struct TodoServer: Sendable {
         public var allowedHosts: Set<String> = []
         /// The origins besides the server's own that may write; none by default.
         public var allowedOrigins: Set<String> = []
+        /// The largest window of `/todos` a client may ask for, and the window of a request without `limit`;
+        /// 500 by default.
+        public var maximumLimit = TodoRoutes.defaultMaximumLimit
+        /// The most live queries of `/todos` at once; one more, when every one is streamed, gets `503`. 1,000
+        /// by default.
+        public var maximumLiveQueries = 1_000
         /// How the PostgreSQL store learns of changes: `notify` (the trigger and `LISTEN`, the default) or
         /// `wal` (the write-ahead log, through a `PostgresChangeFeed`; the server needs `wal_level = logical`).
         public var changes: PostgresTodoStore.Changes
@@ -100,8 +106,11 @@ public struct TodoServer: Sendable {
     private func serve(
         _ store: some TodoStore, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
+        var options = LiveResultsOptions()
+        options.maximumLiveQueries = configuration.maximumLiveQueries
         let (router, endpoint) = try TodoRoutes.router(
-            store, allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
+            store, options: options, maximumLimit: configuration.maximumLimit,
+            allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
         let idle = configuration.idleTimeout.components
         let idleTimeout = TimeAmount.nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
         let webSocketResponder = router.buildResponder()
