@@ -755,7 +755,9 @@ func load(
     var equal = 0
     var finalSectionsByQuery: [String: [ResultsUpdate<Todo>.Section]] = [:]
     for (query, update) in final {
-        guard case .results(let sections) = update.content else { throw Failure("GET /todos?\(query): not whole results") }
+        guard case .results(let sections) = update.content else {
+            throw Failure("GET /todos?\(query): not whole results")
+        }
         finalSectionsByQuery[query] = sections
     }
     let finalSections = finalSectionsByQuery[wholeList] ?? []

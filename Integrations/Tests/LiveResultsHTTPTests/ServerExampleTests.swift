@@ -85,7 +85,10 @@ struct ServerExampleTests {
             let remote = RemoteResults<Todo>(client: client, path: "todos/events")
             let changes = ContractChecker(observing: remote.observeChanges)
             remote.start()
-            #expect(await eventually { remote.state.isConnected && Array(remote.fetchedObjects) == Array(store.controller.fetchedObjects) })
+            #expect(
+                await eventually {
+                    remote.state.isConnected && Array(remote.fetchedObjects) == Array(store.controller.fetchedObjects)
+                })
             var ids: [Int64] = []
             for step in 0..<30 {
                 switch step % 3 {

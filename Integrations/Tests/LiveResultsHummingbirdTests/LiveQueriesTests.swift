@@ -45,11 +45,14 @@ struct LiveQueriesTests {
         }
     }
 
-    @Test("bad queries get 400 with a JSON error that starts with the parameter's name", arguments: [
-        ("owner=eq.1", "owner"), ("id=eq.1", "id"), ("priority=like.1", "priority"), ("priority=eq.abc", "priority"),
-        ("limit=-1", "limit"), ("limit=501", "limit"), ("limit=1&limit=2", "limit"), ("order=owner", "order"),
-        ("priority=in.(1,", "priority"), ("title=is.nothing", "title"),
-    ])
+    @Test(
+        "bad queries get 400 with a JSON error that starts with the parameter's name",
+        arguments: [
+            ("owner=eq.1", "owner"), ("id=eq.1", "id"), ("priority=like.1", "priority"),
+            ("priority=eq.abc", "priority"),
+            ("limit=-1", "limit"), ("limit=501", "limit"), ("limit=1&limit=2", "limit"), ("order=owner", "order"),
+            ("priority=in.(1,", "priority"), ("title=is.nothing", "title"),
+        ])
     func badQueries(query: String, parameter: String) async throws {
         try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in
             for route in ["todos", "todos/events"] {
@@ -186,7 +189,9 @@ struct LiveQueriesTests {
     }
 
     /// Serves `router` on a loopback port while `body` runs.
-    static func serving(_ router: Router<BasicRequestContext>, _ body: @Sendable (Int) async throws -> Void) async throws {
+    static func serving(_ router: Router<BasicRequestContext>, _ body: @Sendable (Int) async throws -> Void)
+        async throws
+    {
         var logger = Logger(label: "live-queries-tests")
         logger.logLevel = .warning
         let (ports, signal) = AsyncStream<Int>.makeStream()

@@ -48,7 +48,8 @@ struct QueryTests {
     func longInList() async throws {
         try await withDatabase { client, _ in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
-            try await client.query("INSERT INTO todos (title, project, priority) SELECT 't' || n, 'p', n FROM generate_series(1, 2000) n")
+            try await client.query(
+                "INSERT INTO todos (title, project, priority) SELECT 't' || n, 'p', n FROM generate_series(1, 2000) n")
             let table = PostgresLiveTable<Todo>(client: client, table: "todos")
             let query = try LiveQuery<Todo>(filters: [
                 LiveQueryFilter(column: "priority", condition: .in((0..<1_000).map { .integer(Int64($0 * 2)) }))
@@ -59,7 +60,9 @@ struct QueryTests {
 
     static func randomQuery(using generator: inout some RandomNumberGenerator) throws -> LiveQuery<Todo> {
         var filters: [LiveQueryFilter] = []
-        let text = { (generator: inout SystemRandomNumberGenerator) in QueryValue.text(Self.titles.randomElement(using: &generator)!) }
+        let text = { (generator: inout SystemRandomNumberGenerator) in
+            QueryValue.text(Self.titles.randomElement(using: &generator)!)
+        }
         var system = SystemRandomNumberGenerator()
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             let condition: LiveQueryCondition
@@ -70,8 +73,12 @@ struct QueryTests {
             case 2: (column, condition) = ("title", .greaterThanOrEqual(text(&system)))
             case 3: (column, condition) = ("title", .in([text(&system), text(&system)]))
             case 4: (column, condition) = ("priority", .notEqual(.integer(Int64.random(in: -2...3, using: &generator))))
-            case 5: (column, condition) = ("priority", .lessThanOrEqual(.integer(Int64.random(in: -2...3, using: &generator))))
-            case 6: (column, condition) = ("priority", .greaterThan(.integer(Int64.random(in: -2...3, using: &generator))))
+            case 5:
+                (column, condition) = (
+                    "priority", .lessThanOrEqual(.integer(Int64.random(in: -2...3, using: &generator)))
+                )
+            case 6:
+                (column, condition) = ("priority", .greaterThan(.integer(Int64.random(in: -2...3, using: &generator))))
             case 7: (column, condition) = ("project", .in([.text("Ünï"), .text("Home")]))
             default: (column, condition) = ("project", .notEqual(.text("Work")))
             }

@@ -35,7 +35,7 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     /// - Parameters:
     ///   - filters: The conditions, ANDed.
     ///   - order: The order; the id column ascending ends it unless it names the id.
-    ///   - sectionedBy: A text column that names the sections, or `nil`.
+    ///   - sectionColumn: A text column that names the sections, or `nil`.
     /// - Throws: ``LiveQueryError`` naming the column that the entity does not declare, whose kind does not
     ///   match a filter's values, that has no order but orders the query, or that cannot name sections (not
     ///   text).
@@ -98,9 +98,13 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     }
 
     /// Queries are equal when their keys are.
+    ///
+    /// - Complexity: O(1).
     public static func == (lhs: LiveQuery, rhs: LiveQuery) -> Bool { lhs.key == rhs.key }
 
     /// Hashes the key.
+    ///
+    /// - Complexity: O(1).
     public func hash(into hasher: inout Hasher) { hasher.combine(key) }
 
     // MARK: Normalising
@@ -146,5 +150,7 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
 
 extension LiveQuery: CustomStringConvertible {
     /// The ``key``.
+    ///
+    /// - Complexity: O(1).
     public var description: String { key }
 }

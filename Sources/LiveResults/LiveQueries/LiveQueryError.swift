@@ -4,8 +4,12 @@
 /// `400 Bad Request`'s message.
 public struct LiveQueryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The query parameter, or the column, at fault.
+    ///
+    /// - Complexity: O(1).
     public var parameter: String
     /// What is wrong, after the parameter's name.
+    ///
+    /// - Complexity: O(1).
     public var problem: String
 
     /// An error about `parameter`.
@@ -17,5 +21,7 @@ public struct LiveQueryError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     /// `parameter` followed by the problem.
+    ///
+    /// - Complexity: O(1).
     public var description: String { "\(parameter) \(problem)" }
 }

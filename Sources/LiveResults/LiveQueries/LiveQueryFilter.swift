@@ -7,8 +7,12 @@
 /// Conditions follow SQL: a column that is `NULL` matches only ``LiveQueryCondition/isNull``.
 public struct LiveQueryFilter: Hashable, Sendable {
     /// The column's name.
+    ///
+    /// - Complexity: O(1).
     public var column: String
     /// What the column's value must satisfy.
+    ///
+    /// - Complexity: O(1).
     public var condition: LiveQueryCondition
 
     /// A filter on `column`.
@@ -63,6 +67,8 @@ public enum LiveQueryCondition: Hashable, Sendable {
     }
 
     /// PostgREST's name of the operator.
+    ///
+    /// - Complexity: O(1).
     public var operatorName: String {
         switch self {
         case .equal: "eq"

@@ -1,8 +1,12 @@
 /// One column of a live query's order: `priority.desc`.
 public struct LiveQueryOrdering: Hashable, Sendable {
     /// The column's name.
+    ///
+    /// - Complexity: O(1).
     public var column: String
     /// Whether larger values come first.
+    ///
+    /// - Complexity: O(1).
     public var descending: Bool
 
     /// The order by `column`, ascending unless `descending`.

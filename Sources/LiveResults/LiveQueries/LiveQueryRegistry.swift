@@ -119,8 +119,9 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
                 return entry
             }
             if state.entries.count >= maximumQueries {
-                guard let idle = state.entries.filter({ $0.value.holders == 0 })
-                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+                guard
+                    let idle = state.entries.filter({ $0.value.holders == 0 })
+                        .min(by: { $0.value.idleSince! < $1.value.idleSince! })
                 else { throw LiveQueryRegistryError.full(maximum: maximumQueries) }
                 evicted = state.entries.removeValue(forKey: idle.key)
             }
@@ -209,7 +210,9 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
 
     /// The window at `range` of entry `serial` of `key`: the one its holders share, or a new one of the
     /// caller's own when the entry shares its most windows already.
-    fileprivate func window(_ range: WindowRange, key: String, serial: Int, controller: FetchedResultsController<Entity>)
+    fileprivate func window(
+        _ range: WindowRange, key: String, serial: Int, controller: FetchedResultsController<Entity>
+    )
         -> LiveWindow<Entity>
     {
         state.withLock { state in

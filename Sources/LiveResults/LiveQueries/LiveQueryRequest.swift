@@ -24,8 +24,12 @@
 /// counts once).
 public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
     /// The query, normalised.
+    ///
+    /// - Complexity: O(1).
     public var query: LiveQuery<Entity>
     /// The window of its results.
+    ///
+    /// - Complexity: O(1).
     public var window: WindowRange
 
     /// The parameters that are not filters.
@@ -101,7 +105,8 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
             let elements = try listElements(operand, parameter: parameter)
             guard elements.count <= rules.maximumListLength else {
                 throw LiveQueryError(
-                    parameter: parameter, problem: "lists at most \(rules.maximumListLength) values, not \(elements.count)")
+                    parameter: parameter,
+                    problem: "lists at most \(rules.maximumListLength) values, not \(elements.count)")
             }
             var values: [QueryValue] = []
             values.reserveCapacity(elements.count)
@@ -135,7 +140,13 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
                 current.append(character)
                 escaped = false
             } else if quoted {
-                if character == "\\" { escaped = true } else if character == "\"" { quoted = false } else { current.append(character) }
+                if character == "\\" {
+                    escaped = true
+                } else if character == "\"" {
+                    quoted = false
+                } else {
+                    current.append(character)
+                }
             } else if character == "\"" {
                 guard Substring(current).trimmingWhitespace().isEmpty else {
                     throw LiveQueryError(parameter: parameter, problem: "has a quote inside a value: in.\(text)")
@@ -167,11 +178,13 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
                 switch item[item.index(after: dot)...].trimmingWhitespace() {
                 case "asc": descending = false
                 case "desc": descending = true
-                default: throw LiveQueryError(parameter: "order", problem: "wants column.asc or column.desc, not \(item)")
+                default:
+                    throw LiveQueryError(parameter: "order", problem: "wants column.asc or column.desc, not \(item)")
                 }
             }
             guard rules.orders.contains(String(column)) else {
-                throw LiveQueryError(parameter: "order", problem: "cannot be by \(column.isEmpty ? "nothing" : String(column))")
+                throw LiveQueryError(
+                    parameter: "order", problem: "cannot be by \(column.isEmpty ? "nothing" : String(column))")
             }
             order.append(LiveQueryOrdering(column: String(column), descending: descending))
         }
@@ -183,7 +196,9 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
         guard let count = Int(Substring(text).trimmingWhitespace()), count >= 0 else {
             throw LiveQueryError(parameter: parameter, problem: "must be a non-negative integer")
         }
-        guard count <= maximum else { throw LiveQueryError(parameter: parameter, problem: "must be at most \(maximum)") }
+        guard count <= maximum else {
+            throw LiveQueryError(parameter: parameter, problem: "must be at most \(maximum)")
+        }
         return count
     }
 }

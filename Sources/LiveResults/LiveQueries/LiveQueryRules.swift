@@ -9,16 +9,28 @@
 /// ```
 public struct LiveQueryRules: Sendable {
     /// The columns a client may filter on.
+    ///
+    /// - Complexity: O(1).
     public var filters: Set<String>
     /// The columns a client may order by.
+    ///
+    /// - Complexity: O(1).
     public var orders: Set<String>
     /// The text column that names every query's sections, or `nil` for one section.
+    ///
+    /// - Complexity: O(1).
     public var sectionedBy: String?
     /// The order of a query that names none (the id column ends it).
+    ///
+    /// - Complexity: O(1).
     public var defaultOrder: [LiveQueryOrdering]
     /// The largest window a client may ask for; also the window of a query that names no `limit`.
+    ///
+    /// - Complexity: O(1).
     public var maximumLimit: Int
     /// The most values an `in` list may hold: 1,000 by default.
+    ///
+    /// - Complexity: O(1).
     public var maximumListLength: Int
 
     /// Rules allowing `filters`, `orders` and windows up to `maximumLimit`.

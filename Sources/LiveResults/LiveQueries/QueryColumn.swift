@@ -26,7 +26,8 @@ public struct QueryColumn<Entity>: Sendable {
     /// A column whose values are `keyPath`'s.
     ///
     /// - Complexity: O(1).
-    public init<Value: QueryValueConvertible & Comparable>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable) {
+    public init<Value: QueryValueConvertible & Comparable>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable)
+    {
         self.name = name
         self.kind = Value.queryValueKind
         self._value = { $0[keyPath: keyPath].queryValue }

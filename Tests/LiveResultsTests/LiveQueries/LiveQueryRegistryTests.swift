@@ -9,10 +9,13 @@ struct LiveQueryRegistryTests {
         var filters: [LiveQueryFilter] = []
         let projects: [QueryValue] = ["a", "b", "c", "d"].map { .text($0) }
         switch Int.random(in: 0..<4, using: &generator) {
-        case 0: filters.append(LiveQueryFilter(column: "project", condition: .equal(projects.randomElement(using: &generator)!)))
+        case 0:
+            filters.append(
+                LiveQueryFilter(column: "project", condition: .equal(projects.randomElement(using: &generator)!)))
         case 1:
             filters.append(
-                LiveQueryFilter(column: "project", condition: .in(Array(projects.shuffled(using: &generator).prefix(2)))))
+                LiveQueryFilter(
+                    column: "project", condition: .in(Array(projects.shuffled(using: &generator).prefix(2)))))
         case 2: filters.append(LiveQueryFilter(column: "project", condition: .notEqual(.text("a"))))
         default: break
         }
@@ -23,9 +26,11 @@ struct LiveQueryRegistryTests {
         case 3: filters.append(LiveQueryFilter(column: "title", condition: .greaterThanOrEqual(.text("y"))))
         default: break
         }
-        let order = [LiveQueryOrdering(column: "priority", descending: Bool.random(using: &generator)),
-                     LiveQueryOrdering(column: "title", descending: Bool.random(using: &generator))]
-            .shuffled(using: &generator).prefix(Int.random(in: 0...2, using: &generator))
+        let order = [
+            LiveQueryOrdering(column: "priority", descending: Bool.random(using: &generator)),
+            LiveQueryOrdering(column: "title", descending: Bool.random(using: &generator)),
+        ]
+        .shuffled(using: &generator).prefix(Int.random(in: 0...2, using: &generator))
         return try LiveQuery(filters: filters, order: Array(order), sectionedBy: "project")
     }
 
@@ -46,7 +51,9 @@ struct LiveQueryRegistryTests {
         }
     }
 
-    @Test("120 queries over random writes: every controller equals its query's reference after every step", arguments: [1, 2, 3] as [UInt64])
+    @Test(
+        "120 queries over random writes: every controller equals its query's reference after every step",
+        arguments: [1, 2, 3] as [UInt64])
     func randomizedRouting(seed: UInt64) async throws {
         var generator = SeededGenerator(seed: seed)
         let store = QueryRowStore()
@@ -104,7 +111,9 @@ struct LiveQueryRegistryTests {
         let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(200))
         var first: LiveQueryResults? = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
         let second = try await registry.results(
-            for: LiveQuery(filters: [LiveQueryFilter(column: "project", condition: .in([.text("a")])), .equal("project", "a")])
+            for: LiveQuery(filters: [
+                LiveQueryFilter(column: "project", condition: .in([.text("a")])), .equal("project", "a"),
+            ])
         )
         #expect(second.query != first!.query)  // `in` and `eq` are different filters
         let again = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
@@ -171,7 +180,9 @@ struct LiveQueryRegistryTests {
         var most = 0
         for priority in 0..<10_000 {
             let results = try await registry.results(
-                for: LiveQuery(filters: [LiveQueryFilter(column: "priority", condition: .equal(.integer(Int64(priority))))]))
+                for: LiveQuery(filters: [
+                    LiveQueryFilter(column: "priority", condition: .equal(.integer(Int64(priority))))
+                ]))
             most = max(most, registry.liveQueryCount)
             withExtendedLifetime(results) {}
         }
@@ -183,7 +194,8 @@ struct LiveQueryRegistryTests {
     func concurrentHolders() async throws {
         let store = QueryRowStore()
         for id in 1...20 {
-            store.write(QueryRow(id: Int64(id), project: ["a", "b"][id % 2], priority: id % 3, title: "t", score: 0, done: nil))
+            store.write(
+                QueryRow(id: Int64(id), project: ["a", "b"][id % 2], priority: id % 3, title: "t", score: 0, done: nil))
         }
         let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(1))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -199,7 +211,10 @@ struct LiveQueryRegistryTests {
             group.addTask {
                 for round in 0..<400 {
                     let id = Int64(round % 20 + 1)
-                    store.write(QueryRow(id: id, project: ["a", "b"][round % 2], priority: round % 3, title: "t", score: 0, done: nil))
+                    store.write(
+                        QueryRow(
+                            id: id, project: ["a", "b"][round % 2], priority: round % 3, title: "t", score: 0, done: nil
+                        ))
                 }
             }
             try await group.waitForAll()

@@ -141,7 +141,9 @@ struct LiveQueryRequestTests {
     func ordering() async throws {
         let query = try request("order=priority.desc,title").query
         let rows = (1...6).map {
-            QueryRow(id: Int64($0), project: $0 % 2 == 0 ? "b" : "a", priority: $0 % 3, title: "t\(7 - $0)", score: 0, done: nil)
+            QueryRow(
+                id: Int64($0), project: $0 % 2 == 0 ? "b" : "a", priority: $0 % 3, title: "t\(7 - $0)", score: 0,
+                done: nil)
         }
         let controller = FetchedResultsController(
             definition: FetchDefinition(request: { rows.reversed() }), sortDescriptors: query.sortDescriptors,

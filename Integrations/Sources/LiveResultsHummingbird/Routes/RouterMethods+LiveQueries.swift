@@ -60,7 +60,8 @@ extension RouterMethods {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         _addLiveQueries(
-            source, at: path, rules: LiveQueryRules(
+            source, at: path,
+            rules: LiveQueryRules(
                 filters: Set(filters), orders: Set(orders), sectionedBy: sectionedBy, defaultOrder: defaultOrder,
                 maximumLimit: maximumLimit),
             authorize: authorize, options: options
@@ -78,11 +79,13 @@ extension RouterMethods {
         let registry = LiveQueryRegistry(
             source: source, indexing: Array(rules.filters), maximumQueries: options.maximumLiveQueries,
             gracePeriod: options.liveQueryGracePeriod)
-        let endpoint = LiveResultsEndpoint(maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
+        let endpoint = LiveResultsEndpoint(
+            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
         let encoder = _UpdateEncoder<Source.Entity>(encoder: options.encoder, keeping: 64)
         let resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity> = { request, context in
             let conditions = try await authorize?(request, context) ?? []
-            return try await _LiveQueryResolution.source(for: request, registry: registry, rules: rules, conditions: conditions)
+            return try await _LiveQueryResolution.source(
+                for: request, registry: registry, rules: rules, conditions: conditions)
         }
         _addUpdateRoutes(at: path, endpoint: endpoint, encoder: encoder, options: options, source: resolve)
         return (endpoint, encoder, resolve)
@@ -106,7 +109,8 @@ extension RouterMethods where Context: WebSocketRequestContext {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         let (endpoint, encoder, resolve) = _addLiveQueries(
-            source, at: path, rules: LiveQueryRules(
+            source, at: path,
+            rules: LiveQueryRules(
                 filters: Set(filters), orders: Set(orders), sectionedBy: sectionedBy, defaultOrder: defaultOrder,
                 maximumLimit: maximumLimit),
             authorize: authorize, options: options)

@@ -60,7 +60,8 @@ extension RouterMethods {
     /// `GET path` (the whole results) and `GET path/events` (Server-Sent Events) of the source each request
     /// finds with `source`.
     func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
-        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
+        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
+        options: LiveResultsOptions,
         source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
     ) {
         let routes = group(path)
@@ -123,7 +124,8 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// `GET path/updates`, a WebSocket of the source each request finds with `source` (called once before the
     /// upgrade, so that a bad request is refused with its reason, and once after).
     func _addWebSocketRoute<Entity: FetchableEntity & Codable>(
-        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
+        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
+        options: LiveResultsOptions,
         source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
     ) {
         group(path).ws("updates") { request, context in
