@@ -46,18 +46,50 @@ final class _FeedSubscription: Sendable {
     let idColumn: String
     private let deliver: @Sendable ([Item]) -> Void
     private let report: @Sendable (any Error) -> Void
+    private let afterDeliveries: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let state = PthreadLock(State())
 
     init(
         table: ObjectIdentifier, qualifiedTable: String, idColumn: String,
-        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void
+        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void,
+        afterDeliveries: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.table = table
         self.qualifiedTable = qualifiedTable
         self.idColumn = idColumn
         self.deliver = deliver
         self.report = report
+        self.afterDeliveries = afterDeliveries
     }
+
+    /// How a fetch's snapshot met the subscription (``meet(_:invalidating:)``).
+    enum Meeting {
+        /// The subscription awaited a fetch: it skips what this snapshot sees.
+        case released
+        /// A fetch met it before: it skips what `snapshot` sees (`nil`: it refetches, having met a replaced slot
+        /// or started after a fetch).
+        case metBefore(_Snapshot?)
+    }
+
+    /// A fetch of the table took `snapshot`: a subscription awaiting a fetch is released with it; one that a
+    /// fetch met before says with which snapshot.
+    func meet(_ snapshot: _Snapshot, invalidating: Bool) -> Meeting {
+        state.withLock { state in
+            switch state.phase {
+            case .awaitingFetch:
+                state.phase = .released(snapshot, invalidating: invalidating)
+                return .released
+            case .released(let before, let refetches):
+                return .metBefore(refetches ? nil : before)
+            case .live(let before):
+                return .metBefore(before)
+            }
+        }
+    }
+
+    /// Runs `action` once every transaction handed to the subscriber so far has reached it. Called by the
+    /// reading task, after ``flush()``.
+    func whenDelivered(_ action: @escaping @Sendable () -> Void) { afterDeliveries(action) }
 
     /// The OID of the table, once the reading task looked it up.
     var relation: UInt32? {
