@@ -3,17 +3,18 @@ import LiveResultsLockSupport
 /// One subscription of a table to a ``PostgresChangeFeed``: which relation it follows, and where it stands with
 /// respect to its table's fetches.
 ///
-/// Until the first fetch of its table recorded its snapshot, the transactions the feed reads for it are held;
-/// then those the snapshot sees (they are in the fetch's result) are dropped, the others delivered, and every
-/// later one the snapshot sees is skipped too. So the fetch and the feed meet exactly: a transaction is in
-/// the fetch's result or delivered after it, never both, never neither. The same holds after each
-/// `.invalidated` the feed sends (a `TRUNCATE`, a replaced slot). A fetch that another reason starts (the
-/// application refetches) finds the subscription live: transactions delivered during it are replayed onto its
-/// result, as with notifications.
+/// Until a fetch of its table takes its snapshot, the transactions the feed reads for it are held; then those
+/// the snapshot sees (they are in the fetch's result) are dropped, the others delivered, and every later one
+/// the snapshot sees is skipped too. So the fetch and the feed meet exactly: a transaction is in the fetch's
+/// result or delivered after it, never both, never neither. The same holds after each `.invalidated` the feed
+/// sends (a `TRUNCATE`, a replaced slot). The fetch that releases it may be another controller's: a later fetch
+/// that finds it released (``meet(_:invalidating:)`` says `.metBefore`) waits until the subscription has
+/// received everything its own snapshot sees (``whenDelivered(_:)``), so that those transactions are replayed
+/// onto its result, never delivered after it.
 ///
 /// Only the feed's reading task delivers (``offer(xid:items:)``, ``flush()``, ``invalidate()``), so deliveries
-/// keep the commit order; a fetch only records its snapshot (``release(snapshot:invalidating:)``), which the
-/// reading task applies at its next step.
+/// keep the commit order; a fetch only records its snapshot (``meet(_:invalidating:)``), which the reading task
+/// applies at its next step.
 final class _FeedSubscription: Sendable {
     typealias Item = _TransactionBatch.Item
 
