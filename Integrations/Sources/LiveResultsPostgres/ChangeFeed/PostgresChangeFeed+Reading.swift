@@ -133,7 +133,7 @@ final class _FeedReader: @unchecked Sendable {
         }
         let status = try await connection.query(
             "SELECT coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = \(slotName)"
-        ).collect().first?.decode(String.self)
+        ).first?.decode(String.self)
         var replaced: String?
         if status == "lost" {
             replaced = "PostgreSQL invalidated it (max_slot_wal_keep_size)"
@@ -157,8 +157,7 @@ final class _FeedReader: @unchecked Sendable {
 
     /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``).
     private func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
-        let row = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(PostgresChangeFeed.positionSQL)"))
-            .collect().first
+        let row = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(PostgresChangeFeed.positionSQL)")).first
         guard let text = try row?.decode(String?.self) else { return nil }
         return Self.lsn(text)
     }
@@ -167,7 +166,7 @@ final class _FeedReader: @unchecked Sendable {
     private func lookUp(_ subscription: _FeedSubscription, on connection: _ClosedConnectionGuard) async throws {
         let oid = try await connection.query(
             "SELECT to_regclass(\(subscription.qualifiedTable))::oid::int8"
-        ).collect().first?.decode(Int64?.self)
+        ).first?.decode(Int64?.self)
         guard let oid, let relation = UInt32(exactly: oid) else {
             subscription.relation = 0
             subscription.reportMalformed(PostgresLiveTableError.tableNotFound(subscription.qualifiedTable))
@@ -187,7 +186,8 @@ final class _FeedReader: @unchecked Sendable {
         var count = 0
         var transaction: _FeedTransaction?
         var confirm: UInt64?
-        for try await var data in rows.decode(ByteBuffer.self) {
+        for row in rows {
+            var data = try row.decode(ByteBuffer.self)
             count += 1
             let message = try _PgOutputMessage.read(&data)
             switch message {

@@ -11,6 +11,9 @@ final class FeedLog: Sendable {
 
     func record(_ event: PostgresChangeFeedEvent) { events.withLock { $0.append(event) } }
 
+    /// Every event, with the time it was recorded.
+    var all: [PostgresChangeFeedEvent] { events.withLock { $0 } }
+
     /// The number of times the feed started reading its slot.
     var readings: Int { events.withLock { $0.count { if case .reading = $0 { true } else { false } } } }
     var failures: Int { events.withLock { $0.count { if case .connectionFailed = $0 { true } else { false } } } }
