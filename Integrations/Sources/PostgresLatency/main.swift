@@ -2,13 +2,16 @@
 // every second, on the same table under the same writes, in one run.
 //
 //   swift run -c release --package-path Integrations PostgresLatency [--rows N] [--rate W] [--seconds S]
-//       [--changes notify|wal]
+//       [--changes notify|wal] [--clients C] [--fsync on|off] [--idle S]
 //
 // A table of N rows (100,000) is followed by a FetchedResultsController; pgbench, a second process on a
 // second connection, updates random rows at W writes per second (500) for S seconds (30), each write
 // stamping the row with the server's clock_timestamp(). The latency of a write is the time from that stamp
 // to the change set that shows it (same host, same clock). The process's CPU time is read with getrusage.
 // `--changes wal` follows the table through the write-ahead log (PostgresChangeFeed) instead of LISTEN/NOTIFY.
+// `--clients C` runs pgbench with C connections (2); `--fsync on` starts the temporary cluster with PostgreSQL's
+// durability (the tests' cluster runs with fsync off); `--idle S` first measures the process's CPU for S seconds
+// with the source followed and no writes.
 // Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port.
 import Foundation
 import LiveResults
@@ -34,6 +37,9 @@ struct Options {
     var rate = 500
     var seconds = 30
     var changes = "notify"
+    var clients = 2
+    var fsync = false
+    var idle = 0
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -43,14 +49,23 @@ struct Options {
                 changes = text
                 continue
             }
+            if argument == "--fsync", let text, ["on", "off"].contains(text) {
+                fsync = text == "on"
+                continue
+            }
             let value = text.flatMap(Int.init)
             switch (argument, value) {
             case ("--rows", let value?): rows = value
             case ("--rate", let value?): rate = value
             case ("--seconds", let value?): seconds = value
+            case ("--clients", let value?) where value > 0: clients = value
+            case ("--idle", let value?): idle = value
             default:
                 print(
-                    "usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal]")
+                    """
+                    usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal] \
+                    [--clients C] [--fsync on|off] [--idle S]
+                    """)
                 exit(2)
             }
         }
@@ -107,7 +122,8 @@ func runWriter(_ server: PostgresTestServer, database: String, options: Options)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "\(bin)/pgbench")
     process.arguments = [
-        "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "2", "-j", "1",
+        "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "\(options.clients)",
+        "-j", "\(min(options.clients, 2))",
         "-R", "\(options.rate)", "-T", "\(options.seconds)", "-f", script.path, database,
     ]
     var environment = ProcessInfo.processInfo.environment
@@ -177,9 +193,13 @@ func phase(
 }
 
 let options = Options(CommandLine.arguments)
-let server = try PostgresTestServer.shared()
+let durable = try options.fsync ? TemporaryPostgres(settings: ["fsync": "on", "full_page_writes": "on"]) : nil
+let server = try durable.map(PostgresTestServer.init(cluster:)) ?? PostgresTestServer.shared()
 print(
-    "PostgreSQL at \(server.host):\(server.port); \(options.rows) rows, \(options.rate) writes/s for \(options.seconds) s"
+    """
+    PostgreSQL at \(server.host):\(server.port)\(options.fsync ? " (fsync on)" : ""); \(options.rows) rows, \
+    \(options.rate) writes/s by \(options.clients) clients for \(options.seconds) s
+    """
 )
 try await server.withDatabase { client, configuration in
     try await client.query(
@@ -213,6 +233,15 @@ try await server.withDatabase { client, configuration in
     let fetchStart = ContinuousClock.now
     try await live.performFetch()
     print("first fetch of \(live.fetchedObjects.count) rows: \(ContinuousClock.now - fetchStart)")
+    if options.idle > 0 {
+        let before = cpuSeconds()
+        try await Task.sleep(for: .seconds(options.idle))
+        let cpu = cpuSeconds() - before
+        print(
+            String(
+                format: "idle, no writes: process CPU %.4f s per second (%.3f s in %d s), %.2f %% of a core",
+                cpu / Double(options.idle), cpu, options.idle, 100 * cpu / Double(options.idle)))
+    }
     let listening = try await phase(source, server: server, database: database, options: options, controller: live)
     subscription.cancel()
     _ = live.reset()

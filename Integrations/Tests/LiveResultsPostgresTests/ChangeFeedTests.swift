@@ -44,7 +44,7 @@ struct ChangeFeedTests {
             #expect(live.recorder.all.count == 41)
             #expect(live.recorder.invalidations == 0)
             #expect(live.fetches.all.count == 1)
-            #expect(live.checker.violations == [])
+            #expect(live.violations == [])
             #expect(live.controller.statistics.malformedEvents == 0)
         }
     }
@@ -108,7 +108,7 @@ struct ChangeFeedTests {
             #expect(updates > 0)
             #expect(live.recorder.invalidations == 0)
             #expect(live.fetches.all.count == 1)
-            #expect(live.checker.violations == [])
+            #expect(live.violations == [])
         }
     }
 
@@ -136,7 +136,7 @@ struct ChangeFeedTests {
             #expect(live.fetches.all.count == 1)
             // Each transaction once: 60 writes, the marker.
             #expect(live.recorder.all.count == 61)
-            #expect(live.checker.violations == [])
+            #expect(live.violations == [])
         }
     }
 
@@ -192,7 +192,7 @@ struct ChangeFeedTests {
             #expect(try await eventually { try await live.matches(client) })
             #expect(live.recorder.invalidations == 1)
             #expect(live.fetches.all.count == 2)
-            #expect(live.checker.violations == [])
+            #expect(live.violations == [])
         }
     }
 
@@ -207,7 +207,7 @@ struct ChangeFeedTests {
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 1)")
             #expect(try await eventually { try await live.matches(client) && live.shown.count == 1 })
             #expect(live.recorder.invalidations == 1)
-            #expect(live.checker.violations == [])
+            #expect(live.violations == [])
         }
     }
 

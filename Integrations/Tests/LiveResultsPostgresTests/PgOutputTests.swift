@@ -138,4 +138,27 @@ struct PgOutputTests {
         #expect(wrapped.sees(0xFFFF_FFF0))
         #expect(!_Snapshot.none.sees(1))
     }
+
+    @Test("A snapshot sees everything an earlier one saw; not what a later or concurrent one saw")
+    func snapshotContainment() throws {
+        let earlier = try #require(_Snapshot("100:105:101,103"))
+        let later = try #require(_Snapshot("103:110:103,108"))
+        #expect(later.seesEverything(seenBy: earlier))
+        #expect(!earlier.seesEverything(seenBy: later))
+        #expect(earlier.seesEverything(seenBy: earlier))
+        #expect(earlier.seesEverything(seenBy: .none))
+        // 101 ended between the two, so the second sees more; 104 runs in the second, which the first saw ended.
+        let concurrent = try #require(_Snapshot("100:105:104"))
+        #expect(!concurrent.seesEverything(seenBy: earlier))
+        #expect(!earlier.seesEverything(seenBy: concurrent))
+    }
+
+    @Test("Log positions in PostgreSQL's text form")
+    func logPositions() {
+        #expect(_FeedReader.lsn("16/B374D848") == 0x16_B374_D848)
+        #expect(_FeedReader.lsn("0/0") == 0)
+        #expect(_FeedReader.lsn(_FeedReader.lsn(0x1_0000_0001)) == 0x1_0000_0001)
+        #expect(_FeedReader.lsn("16B374D848") == nil)
+        #expect(_FeedReader.lsn("1/123456789") == nil)
+    }
 }

@@ -107,7 +107,11 @@ final class _FeedReader: @unchecked Sendable {
             }
             // The chunk below starts after these lookups: fetches of those tables may take their snapshots.
             feed.resumeReadyFetches()
+            // A fetch waits for a position: everything that committed up to the one read now is in the chunk,
+            // when the chunk ends before its limit.
+            let position = feed.awaitsDeliveries ? try await currentPosition(on: connection) : nil
             let changes = try await readChunk(on: connection)
+            feed.advanced(to: changes < feed.chunkSize ? max(delivered, position ?? 0) : delivered)
             hasRead = true
             if changes < feed.chunkSize { try await Task.sleep(for: feed.readInterval) }
         }
@@ -129,7 +133,7 @@ final class _FeedReader: @unchecked Sendable {
         }
         let status = try await connection.query(
             "SELECT coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = \(slotName)"
-        ).collect().first?.decode(String.self)
+        ).first?.decode(String.self)
         var replaced: String?
         if status == "lost" {
             replaced = "PostgreSQL invalidated it (max_slot_wal_keep_size)"
@@ -151,11 +155,18 @@ final class _FeedReader: @unchecked Sendable {
         feed.slotReady(run: run, created: status == nil || replaced != nil, replaced: replaced != nil)
     }
 
+    /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``).
+    private func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
+        let row = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(PostgresChangeFeed.positionSQL)")).first
+        guard let text = try row?.decode(String?.self) else { return nil }
+        return Self.lsn(text)
+    }
+
     /// Finds the OID of a subscription's table (`to_regclass`, on the connection's `search_path`).
     private func lookUp(_ subscription: _FeedSubscription, on connection: _ClosedConnectionGuard) async throws {
         let oid = try await connection.query(
             "SELECT to_regclass(\(subscription.qualifiedTable))::oid::int8"
-        ).collect().first?.decode(Int64?.self)
+        ).first?.decode(Int64?.self)
         guard let oid, let relation = UInt32(exactly: oid) else {
             subscription.relation = 0
             subscription.reportMalformed(PostgresLiveTableError.tableNotFound(subscription.qualifiedTable))
@@ -175,7 +186,8 @@ final class _FeedReader: @unchecked Sendable {
         var count = 0
         var transaction: _FeedTransaction?
         var confirm: UInt64?
-        for try await var data in rows.decode(ByteBuffer.self) {
+        for row in rows {
+            var data = try row.decode(ByteBuffer.self)
             count += 1
             let message = try _PgOutputMessage.read(&data)
             switch message {
@@ -221,6 +233,15 @@ final class _FeedReader: @unchecked Sendable {
                 subscription.reportMalformed(error)
             }
         }
+    }
+
+    /// An LSN from PostgreSQL's text form, `16/B374D848`.
+    static func lsn(_ text: String) -> UInt64? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let high = UInt64(parts[0], radix: 16), let low = UInt64(parts[1], radix: 16),
+            high <= UInt32.max, low <= UInt32.max
+        else { return nil }
+        return high << 32 | low
     }
 
     /// An LSN as PostgreSQL writes it: `16/B374D848`.

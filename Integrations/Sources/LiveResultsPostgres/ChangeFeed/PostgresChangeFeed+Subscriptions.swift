@@ -9,20 +9,23 @@ extension PostgresChangeFeed {
             if state.task == nil {
                 state.run += 1
                 state.firstAttemptEnded = false
+                state.readThrough = 0
                 let run = state.run
                 state.task = Task { await self.read(run: run) }
             }
             return state.nextSubscriptionID
         }
         return EventSubscription { [self] in
-            let ended = state.withLock { state -> Task<Void, Never>? in
+            let (ended, waiters) = state.withLock { state -> (Task<Void, Never>?, [_Latch<_DeliveryWait>]) in
                 guard state.subscriptions.removeValue(forKey: id) != nil, state.subscriptions.isEmpty else {
-                    return nil
+                    return (nil, [])
                 }
-                defer { (state.task, state.currentSlot) = (nil, nil) }
-                return state.task
+                defer { (state.task, state.currentSlot, state.deliveryWaiters) = (nil, nil, []) }
+                return (state.task, state.deliveryWaiters.map(\.latch))
             }
             ended?.cancel()
+            // Nothing is delivered any more: fetches waiting for deliveries go on.
+            waiters.forEach { $0.open(with: .ended) }
             resumeReadyFetches()
             onRemove()
         }
@@ -48,15 +51,93 @@ extension PostgresChangeFeed {
         }
     }
 
-    /// A fetch of `table` read its rows in `snapshot`, having met slot `slot`: its subscriptions waiting for
-    /// a fetch skip what the snapshot sees from now on (or, if the slot was replaced meanwhile, refetch).
-    func fetched(table: ObjectIdentifier, snapshot: _Snapshot, slot: Int?) {
-        let (subscriptions, current) = state.withLock { state in
-            (state.subscriptions.values.filter { $0.table == table }, state.currentSlot)
+    /// A fetch of `table` took `snapshot`, having met slot `slot` (see ``_FetchMeeting``).
+    ///
+    /// The subscriptions of the table that await a fetch are released with the snapshot: they skip what it
+    /// sees from now on (or, if the slot was replaced meanwhile, refetch). The others met an earlier fetch;
+    /// which of them belongs to the controller of this fetch cannot be told, so the fetch waits for all of
+    /// them: until each has received every transaction its snapshot sees (``waitForDeliveries(of:through:timeout:)``),
+    /// which the controller then replays onto the fetch's result. A subscription released by a snapshot that
+    /// this one does not contain (taken concurrently, recorded first) may skip what this fetch lacks: the fetch
+    /// reads again, in a new snapshot.
+    func meet(table: ObjectIdentifier, snapshot: _Snapshot, slot: Int?) -> _FetchMeeting {
+        state.withLock { state in
+            let invalidating = slot == nil || slot != state.currentSlot
+            var meeting = _FetchMeeting.exact
+            for subscription in state.subscriptions.values where subscription.table == table {
+                switch subscription.meet(snapshot, invalidating: invalidating) {
+                case .released:
+                    continue
+                case .metBefore(let before):
+                    if let before, !snapshot.seesEverything(seenBy: before) { return .readAgain }
+                    if slot != nil { meeting = .waitForDeliveries }
+                }
+            }
+            return meeting
         }
-        for subscription in subscriptions {
-            subscription.release(snapshot: snapshot, invalidating: slot == nil || slot != current)
+    }
+
+    /// Waits until the reading task has read the slot through `position` and handed what it read to the
+    /// subscriptions of `table`, and they have received it.
+    ///
+    /// Returns at once when the feed does not read; ends with the subscriptions (the last one cancelled) or a
+    /// replaced slot (they are sent `.invalidated`).
+    ///
+    /// - Throws: ``PostgresLiveTableError/timedOut(after:)`` once `timeout` has passed.
+    func waitForDeliveries(of table: ObjectIdentifier, through position: UInt64, timeout: Duration) async throws {
+        let latch = _Latch<_DeliveryWait>()
+        let registered = state.withLock { state -> Bool in
+            guard state.task != nil, state.currentSlot != nil else { return false }
+            state.deliveryWaiters.append((table, position, latch))
+            return true
         }
+        guard registered else { return }
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            latch.open(with: .timedOut)
+        }
+        let outcome = await latch.value(orOnCancellation: .cancelled)
+        timer.cancel()
+        state.withLock { $0.deliveryWaiters.removeAll { $0.latch === latch } }
+        switch outcome {
+        case .delivered, .ended: return
+        case .timedOut: throw PostgresLiveTableError.timedOut(after: timeout)
+        case .cancelled: throw CancellationError()
+        }
+    }
+
+    /// Whether a fetch waits for ``advanced(to:)``: the reading task then learns the position it reads up to.
+    var awaitsDeliveries: Bool { state.withLock { !$0.deliveryWaiters.isEmpty } }
+
+    /// The reading task has handed every transaction that committed up to `position` to the subscriptions:
+    /// each fetch waiting for that gets, after the deliveries queued to its table's subscriptions, a marker that
+    /// resumes it once they all ran. Called by the reading task only.
+    func advanced(to position: UInt64) {
+        let (ready, subscriptions) = state.withLock { state in
+            state.readThrough = max(state.readThrough, position)
+            let through = state.readThrough
+            let ready = state.deliveryWaiters.filter { $0.position <= through }
+            state.deliveryWaiters.removeAll { $0.position <= through }
+            return (ready, ready.isEmpty ? [] : Array(state.subscriptions.values))
+        }
+        for waiter in ready {
+            let table = subscriptions.filter { $0.table == waiter.table }
+            let countdown = _DeliveryCountdown(count: table.count, opening: waiter.latch)
+            for subscription in table {
+                // Transactions a fetch released since the last step go first.
+                subscription.flush()
+                subscription.whenDelivered { countdown.tick() }
+            }
+        }
+    }
+
+    /// The slot was replaced: the fetches waiting for deliveries go on (their subscriptions refetch).
+    func releaseDeliveryWaiters() {
+        let waiters = state.withLock { state in
+            defer { state.deliveryWaiters = [] }
+            return state.deliveryWaiters.map(\.latch)
+        }
+        waiters.forEach { $0.open(with: .ended) }
     }
 
     /// The current run reads its slot: `created` it (`replaced` when that replaces one the run read), or found
@@ -72,6 +153,7 @@ extension PostgresChangeFeed {
             return replaced ? Array(state.subscriptions.values) : []
         }
         subscriptions.forEach { $0.invalidate() }
+        if replaced { releaseDeliveryWaiters() }
     }
 
     /// The current run's attempt failed: fetches waiting for its first attempt go on without a slot.

@@ -107,6 +107,15 @@ public final class PostgresChangeFeed: Sendable {
         }
     }
 
+    /// SQL for the position up to which the log is written durably (on a standby, replayed): every transaction
+    /// that committed synchronously and that a snapshot taken before sees ends before it.
+    ///
+    /// A transaction committed with `synchronous_commit = off` can be visible before its commit record is
+    /// flushed; one such a fetch saw may reach the subscriptions after the fetch's result (a brief replay).
+    static var positionSQL: String {
+        "(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn() ELSE pg_current_wal_flush_lsn() END)::text"
+    }
+
     /// The names of ``Slot/temporary`` slots start with it.
     static var temporaryPrefix: String { "liveresults_tmp_" }
 }

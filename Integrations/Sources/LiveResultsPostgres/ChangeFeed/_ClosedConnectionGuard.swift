@@ -15,7 +15,7 @@ final class _ClosedConnectionGuard: Sendable {
         var description: String { "the change feed's connection closed" }
     }
 
-    private typealias Answer = Result<PostgresRowSequence, any Error>
+    private typealias Answer = Result<[PostgresRow], any Error>
 
     private let connection: PostgresConnection
     /// Whether the connection closed, and the latch of the query being awaited.
@@ -32,9 +32,12 @@ final class _ClosedConnectionGuard: Sendable {
         }
     }
 
-    /// Runs `query`; throws ``Closed`` when the connection closes first.
+    /// Runs `query` and reads its rows; throws ``Closed`` when the connection closes first.
+    ///
+    /// The rows are read in the query's task too: a connection the server ends while its rows stream can leave
+    /// that stream waiting for ever as well (seen when the feed's connection was terminated under load).
     @discardableResult
-    func query(_ query: PostgresQuery) async throws -> PostgresRowSequence {
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let latch = _Latch<Answer>()
         let closed = state.withLock { state in
             state.current = latch
@@ -43,7 +46,7 @@ final class _ClosedConnectionGuard: Sendable {
         guard !closed else { throw Closed() }
         Task { [connection] in
             do {
-                latch.open(with: .success(try await connection.query(query, logger: _silentLogger)))
+                latch.open(with: .success(try await connection.query(query, logger: _silentLogger).collect()))
             } catch {
                 latch.open(with: .failure(error))
             }

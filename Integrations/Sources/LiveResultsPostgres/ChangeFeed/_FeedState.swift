@@ -16,6 +16,12 @@ struct _FeedState: Sendable {
     var firstAttemptEnded = false
     /// Fetches waiting for the slot and for their table's subscriptions to be looked up, by table.
     var fetchWaiters: [(table: ObjectIdentifier, continuation: CheckedContinuation<Int?, Never>)] = []
+    /// The log position up to which the current run has read the slot and handed every committed transaction
+    /// to its subscriptions; 0 at the start of a run.
+    var readThrough: UInt64 = 0
+    /// Fetches waiting until the run has read through a position and their table's subscriptions have
+    /// received what it read (see ``PostgresChangeFeed/waitForDeliveries(of:through:timeout:)``).
+    var deliveryWaiters: [(table: ObjectIdentifier, position: UInt64, latch: _Latch<_DeliveryWait>)] = []
 
     /// What a fetch of `table` that starts now meets: `.some(slot)` to go on with (`nil`: no slot), or
     /// `.none` to wait for the reading task.

@@ -3,17 +3,18 @@ import LiveResultsLockSupport
 /// One subscription of a table to a ``PostgresChangeFeed``: which relation it follows, and where it stands with
 /// respect to its table's fetches.
 ///
-/// Until the first fetch of its table recorded its snapshot, the transactions the feed reads for it are held;
-/// then those the snapshot sees (they are in the fetch's result) are dropped, the others delivered, and every
-/// later one the snapshot sees is skipped too. So the fetch and the feed meet exactly: a transaction is in
-/// the fetch's result or delivered after it, never both, never neither. The same holds after each
-/// `.invalidated` the feed sends (a `TRUNCATE`, a replaced slot). A fetch that another reason starts (the
-/// application refetches) finds the subscription live: transactions delivered during it are replayed onto its
-/// result, as with notifications.
+/// Until a fetch of its table takes its snapshot, the transactions the feed reads for it are held; then those
+/// the snapshot sees (they are in the fetch's result) are dropped, the others delivered, and every later one
+/// the snapshot sees is skipped too. So the fetch and the feed meet exactly: a transaction is in the fetch's
+/// result or delivered after it, never both, never neither. The same holds after each `.invalidated` the feed
+/// sends (a `TRUNCATE`, a replaced slot). The fetch that releases it may be another controller's: a later fetch
+/// that finds it released (``meet(_:invalidating:)`` says `.metBefore`) waits until the subscription has
+/// received everything its own snapshot sees (``whenDelivered(_:)``), so that those transactions are replayed
+/// onto its result, never delivered after it.
 ///
 /// Only the feed's reading task delivers (``offer(xid:items:)``, ``flush()``, ``invalidate()``), so deliveries
-/// keep the commit order; a fetch only records its snapshot (``release(snapshot:invalidating:)``), which the
-/// reading task applies at its next step.
+/// keep the commit order; a fetch only records its snapshot (``meet(_:invalidating:)``), which the reading task
+/// applies at its next step.
 final class _FeedSubscription: Sendable {
     typealias Item = _TransactionBatch.Item
 
@@ -46,18 +47,50 @@ final class _FeedSubscription: Sendable {
     let idColumn: String
     private let deliver: @Sendable ([Item]) -> Void
     private let report: @Sendable (any Error) -> Void
+    private let afterDeliveries: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let state = PthreadLock(State())
 
     init(
         table: ObjectIdentifier, qualifiedTable: String, idColumn: String,
-        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void
+        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void,
+        afterDeliveries: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.table = table
         self.qualifiedTable = qualifiedTable
         self.idColumn = idColumn
         self.deliver = deliver
         self.report = report
+        self.afterDeliveries = afterDeliveries
     }
+
+    /// How a fetch's snapshot met the subscription (``meet(_:invalidating:)``).
+    enum Meeting {
+        /// The subscription awaited a fetch: it skips what this snapshot sees.
+        case released
+        /// A fetch met it before: it skips what `snapshot` sees (`nil`: it refetches, having met a replaced slot
+        /// or started after a fetch).
+        case metBefore(_Snapshot?)
+    }
+
+    /// A fetch of the table took `snapshot`: a subscription awaiting a fetch is released with it; one that a
+    /// fetch met before says with which snapshot.
+    func meet(_ snapshot: _Snapshot, invalidating: Bool) -> Meeting {
+        state.withLock { state in
+            switch state.phase {
+            case .awaitingFetch:
+                state.phase = .released(snapshot, invalidating: invalidating)
+                return .released
+            case .released(let before, let refetches):
+                return .metBefore(refetches ? nil : before)
+            case .live(let before):
+                return .metBefore(before)
+            }
+        }
+    }
+
+    /// Runs `action` once every transaction handed to the subscriber so far has reached it. Called by the
+    /// reading task, after ``flush()``.
+    func whenDelivered(_ action: @escaping @Sendable () -> Void) { afterDeliveries(action) }
 
     /// The OID of the table, once the reading task looked it up.
     var relation: UInt32? {

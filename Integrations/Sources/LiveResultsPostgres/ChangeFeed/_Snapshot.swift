@@ -40,6 +40,18 @@ struct _Snapshot: Equatable, Sendable {
         return !running.contains(full)
     }
 
+    /// Whether this snapshot sees every committed transaction that `other` sees: `other` was taken before it.
+    ///
+    /// Conservative: `false` when that cannot be told from the two snapshots alone.
+    func seesEverything(seenBy other: _Snapshot) -> Bool {
+        guard other.xmax <= xmax else { return false }
+        // What this one does not see below `other.xmax` is what it had running; `other` must not see those.
+        for xid in running where xid < other.xmax {
+            if xid < other.xmin || !other.running.contains(xid) { return false }
+        }
+        return true
+    }
+
     static func widen(_ xid: UInt32, near reference: UInt64) -> UInt64 {
         let difference = Int64(Int32(bitPattern: xid &- UInt32(truncatingIfNeeded: reference)))
         return UInt64(bitPattern: Int64(bitPattern: reference) &+ difference)

@@ -16,8 +16,10 @@ extension PostgresLiveTable {
         let delivery = _NotificationDelivery(table: self, subscriber: subscriber, names: names)
         let subscription = _FeedSubscription(
             table: ObjectIdentifier(self), qualifiedTable: names.qualifiedTable, idColumn: names.idColumn.name,
-            deliver: { delivery.enqueue($0) }, report: { subscriber.reportMalformedEvent($0) })
-        // A fetch that ran before this subscription met no snapshot of it: one refetch, once the feed reads.
+            deliver: { delivery.enqueue($0) }, report: { subscriber.reportMalformedEvent($0) },
+            afterDeliveries: { delivery.afterQueued($0) })
+        // A fetch that started before this subscription may have met no snapshot of it: one refetch, once the
+        // feed reads.
         if hasFetched.isSet { subscription.release(snapshot: _Snapshot.none, invalidating: true) }
         return feed.add(subscription) { delivery.stop() }
     }
@@ -26,40 +28,60 @@ extension PostgresLiveTable {
     /// feed then uses to skip what the fetch read: the fetch and the feed meet exactly.
     ///
     /// Waits first for the feed's slot and its lookup of this table's subscriptions, so that what the snapshot
-    /// does not see is read after both.
+    /// does not see is read after both. The snapshot releases the subscriptions that await a fetch; when some
+    /// met an earlier fetch (another controller's, or this one's first), the fetch then waits until they have
+    /// received every transaction its snapshot sees, so that none reaches a controller after this result
+    /// (see ``PostgresChangeFeed/meet(table:snapshot:slot:)``).
     func decodeRows(
         _ query: PostgresQuery, meeting feed: PostgresChangeFeed, connected: @escaping @Sendable () -> Void
     ) async throws -> (entities: [Entity], lastJSON: String?) {
-        let slot = await feed.slotForFetch(of: ObjectIdentifier(self))
-        return try await client.withConnection { connection in
+        let table = ObjectIdentifier(self)
+        // Before the wait: a subscription that starts from now on may come after this fetch's snapshot.
+        hasFetched.set()
+        let slot = await feed.slotForFetch(of: table)
+        let (entities, lastJSON, position) = try await client.withConnection { connection in
             connected()
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: _silentLogger)
-            do {
-                let snapshotText =
-                    try await connection.query("SELECT pg_current_snapshot()::text", logger: _silentLogger)
-                    .collect().first?.decode(String.self) ?? ""
-                // PostgreSQL writes it as `_Snapshot` reads it; were it not, seeing nothing only risks a replay.
-                let snapshot = _Snapshot(snapshotText) ?? .none
-                var entities: [Entity] = []
-                var lastJSON: String?
-                let rows = try await connection.query(query, logger: _silentLogger)
-                for try await (json, id) in rows.decode((String, String?).self) {
-                    entities.append(try decodeRow(json, id: id))
-                    lastJSON = json
-                }
-                try await connection.query("COMMIT", logger: _silentLogger)
-                hasFetched.set()
-                feed.fetched(table: ObjectIdentifier(self), snapshot: snapshot, slot: slot)
-                return (entities, lastJSON)
-            } catch {
-                // A connection that failed is closed before it goes back to the pool (see `closeBeforeRelease`).
+            // A snapshot recorded concurrently that sees more than this one: read again (rare; bounded).
+            var attempt = 0
+            while true {
+                attempt += 1
+                try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: _silentLogger)
                 do {
-                    try await connection.query("ROLLBACK", logger: _silentLogger)
+                    let (snapshotText, positionText) =
+                        try await connection.query(
+                            PostgresQuery(
+                                unsafeSQL: "SELECT pg_current_snapshot()::text, \(PostgresChangeFeed.positionSQL)"),
+                            logger: _silentLogger
+                        ).collect().first?.decode((String, String?).self) ?? ("", nil)
+                    // PostgreSQL writes it as `_Snapshot` reads it; were it not, seeing nothing only risks a replay.
+                    let snapshot = _Snapshot(snapshotText) ?? .none
+                    let meeting = feed.meet(table: table, snapshot: snapshot, slot: slot)
+                    if case .readAgain = meeting, attempt < 5 {
+                        try await connection.query("COMMIT", logger: _silentLogger)
+                        continue
+                    }
+                    var entities: [Entity] = []
+                    var lastJSON: String?
+                    let rows = try await connection.query(query, logger: _silentLogger)
+                    for try await (json, id) in rows.decode((String, String?).self) {
+                        entities.append(try decodeRow(json, id: id))
+                        lastJSON = json
+                    }
+                    try await connection.query("COMMIT", logger: _silentLogger)
+                    let position = positionText.flatMap(_FeedReader.lsn(_:))
+                    return (entities, lastJSON, meeting == .exact ? nil : position)
                 } catch {
-                    await Self.closeBeforeRelease(connection)
+                    // A connection that failed is closed before it goes back to the pool (see `closeBeforeRelease`).
+                    do {
+                        try await connection.query("ROLLBACK", logger: _silentLogger)
+                    } catch {
+                        await Self.closeBeforeRelease(connection)
+                    }
+                    throw error
                 }
-                throw error
             }
         }
+        if let position { try await feed.waitForDeliveries(of: table, through: position, timeout: queryTimeout) }
+        return (entities, lastJSON)
     }
 }

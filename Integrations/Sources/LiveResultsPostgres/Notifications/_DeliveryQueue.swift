@@ -69,9 +69,10 @@ struct _DeliveryQueue: Sendable {
         return queue[head]
     }
 
-    /// The subscription ended: nothing more is delivered.
-    mutating func stop() {
+    /// The subscription ended: nothing more is delivered. Returns the markers that were queued, to run.
+    mutating func stop() -> [_DeliveryMarker] {
         isStopped = true
-        (queue, head) = ([], 0)
+        defer { (queue, head) = ([], 0) }
+        return queue[head...].flatMap { $0 }.compactMap { if case .marker(let marker) = $0 { marker } else { nil } }
     }
 }

@@ -55,13 +55,26 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
         if state.withLock({ $0.enqueue(items) }) { deliverQueue() }
     }
 
-    /// The subscription ended: nothing more is delivered.
-    func stop() { state.withLock { $0.stop() } }
+    /// Runs `action` once every transaction queued before it has reached the subscriber; at once when the
+    /// subscription ended.
+    func afterQueued(_ action: @escaping @Sendable () -> Void) {
+        let marker = _DeliveryMarker(action)
+        let (deliver, stopped) = state.withLock { ($0.enqueue([.marker(marker)]), $0.isStopped) }
+        if stopped { marker.run() }
+        if deliver { deliverQueue() }
+    }
+
+    /// The subscription ended: nothing more is delivered (the markers queued run now).
+    func stop() { state.withLock { $0.stop() }.forEach { $0.run() } }
 
     /// Delivers the queue on this thread until it is empty, or hands it to a task at the first
     /// transaction that is large or needs a fetch.
     private func deliverQueue() {
         while let items = state.withLock({ $0.next() }) {
+            if case .marker(let marker)? = items.first {
+                marker.run()
+                continue
+            }
             guard items.count <= Self.largestOnEventLoop, !items.contains(where: { $0.needsFetch }) else {
                 Task { await deliverQueue(startingWith: items) }
                 return
@@ -81,6 +94,10 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
 
     /// Delivers a transaction after fetching the rows it lacks.
     private func deliverWithFetch(_ items: [Item]) async {
+        if case .marker(let marker)? = items.first {
+            marker.run()
+            return
+        }
         var fetched: [Entity.ID: Entity] = [:]
         if let wanted = _TransactionBatch.rowsToFetch(items, idColumn: names.idColumn.name) {
             do {
@@ -119,6 +136,8 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
                 // A row that is gone was deleted since; its own notification follows.
                 guard let id = decodeID(id) else { continue }
                 events.append(fetched[id].map { isInsert ? .inserted($0) : .updated($0) } ?? .deleted(id))
+            case .marker(let marker):
+                marker.run()
             }
         }
         return events

@@ -18,6 +18,9 @@ struct _TransactionBatch: Sendable {
         case deleted(id: String)
         /// A row too large for its notification, to fetch by its id (JSON).
         case fetch(id: String, isInsert: Bool)
+        /// Not an event: an action to run once every transaction queued before it reached the subscriber
+        /// (alone in its transaction; a change feed's fetch waits on it).
+        case marker(_DeliveryMarker)
 
         var needsFetch: Bool {
             if case .fetch = self { true } else { false }

@@ -1,0 +1,134 @@
+import Foundation
+import LiveResults
+import LiveResultsLockSupport
+import LiveResultsPostgres
+import LiveResultsTestSupport
+import PostgresNIO
+import PostgresTestSupport
+import Testing
+
+/// Counts what the writers of a fault run committed.
+final class WriterCounts: Sendable {
+    private let counts = PthreadLock<[Int: Int]>([:])
+    private let failures = PthreadLock(0)
+
+    func committed(writer: Int) { counts.withLock { $0[writer, default: 0] += 1 } }
+    func failed() { failures.withLock { $0 += 1 } }
+    var all: [Int: Int] { counts.withLock { $0 } }
+    var failedAttempts: Int { failures.withLock { $0 } }
+    var total: Int { all.values.reduce(0, +) }
+}
+
+@Suite("PostgresChangeFeed under load and faults (fsync on)")
+struct ChangeFeedFaultTests {
+    /// Writers insert rows numbered per writer (`project` names the writer, `priority` is its sequence number) at a
+    /// few hundred transactions per second, while the feed's connection is terminated five times and PostgreSQL
+    /// restarted once. A `.named` slot resumes each time: no `.invalidated`, no refetch; every sequence number
+    /// arrives once, in order per writer; the controller ends equal to `SELECT`.
+    @Test("Fault run: 5 × pg_terminate_backend and a restart under a few hundred transactions/s; each write once")
+    func faultRun() async throws {
+        try await withDurableDatabase { cluster, client, configuration in
+            try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
+            // A retried insert whose first attempt committed after all is a no-op: sequence numbers stay unique.
+            try await client.query("CREATE UNIQUE INDEX todos_sequence ON todos (project, priority)")
+            let live = try await FeedTodos(client: client, slot: .named("fault_run"), checked: false)
+            defer { live.cancel() }
+            let writerCount = 6
+            // Each writer paces itself at this rate; a transaction that fails is tried again.
+            let perWriter = 60.0
+            let counts = WriterCounts()
+            let stop = Flag()
+            let start = ContinuousClock.now
+            try await PostgresTestServer.withClient(configuration) { writerClient in
+                let writers = Task {
+                    await withTaskGroup(of: Void.self) { group in
+                        for writer in 0..<writerCount {
+                            group.addTask {
+                                var sequence = 0
+                                var next = ContinuousClock.now
+                                while !stop.isSet {
+                                    do {
+                                        let project = "W\(writer)"
+                                        let title = "w\(writer)-\(sequence)"
+                                        let seq = sequence
+                                        // postgres-nio can leave a query on a connection the server closed for ever.
+                                        _ = try await writerClient.withTimeout(.seconds(2)) { client in
+                                            try await client.query(
+                                                """
+                                                INSERT INTO todos (title, project, priority) VALUES (\(title), \(project), \(seq))
+                                                ON CONFLICT (project, priority) DO NOTHING
+                                                """)
+                                        }
+                                        counts.committed(writer: writer)
+                                        sequence += 1
+                                        next = next.advanced(by: .seconds(1 / perWriter))
+                                        if next > .now { try? await Task.sleep(until: next) } else { next = .now }
+                                    } catch {
+                                        counts.failed()
+                                        try? await Task.sleep(for: .milliseconds(50))
+                                        next = .now
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                var terminations = 0
+                for step in 0..<6 {
+                    try await Task.sleep(for: .seconds(2))
+                    if step == 3 {
+                        // Blocks while pg_ctl runs: not on the tasks' threads.
+                        let restarted = await withCheckedContinuation {
+                            (continuation: CheckedContinuation<Result<Void, any Error>, Never>) in
+                            DispatchQueue.global().async {
+                                continuation.resume(returning: Result { try cluster.restart(mode: .fast) })
+                            }
+                        }
+                        try restarted.get()
+                        continue
+                    }
+                    if try await eventually(timeout: .seconds(10), { try await terminateFeedReader(writerClient) > 0 })
+                    {
+                        terminations += 1
+                    }
+                }
+                try await Task.sleep(for: .seconds(1))
+                stop.set()
+                await writers.value
+                let elapsed = ContinuousClock.now - start
+                try await writerClient.query("INSERT INTO todos (title, project, priority) VALUES ('last', 'Z', 0)")
+                let arrived = await eventually(timeout: .seconds(40)) {
+                    live.recorder.written.contains { $0.title == "last" }
+                }
+                #expect(arrived, "feed events: \(live.feedLog.all)")
+                let expected = try await LiveTodos.select(writerClient)
+                #expect(live.shown == expected)
+                #expect(terminations == 5)
+                let rate = Double(counts.total) / (elapsed / .seconds(1))
+                print(
+                    "fault run: \(counts.total) transactions in \(elapsed) (\(Int(rate))/s),",
+                    "\(counts.failedAttempts) failed attempts, \(live.feedLog.failures) feed reconnections")
+                #expect(rate > 150)
+            }
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.feedLog.replacements == 0)
+            #expect(live.fetches.all.count == 1)
+            // Every sequence number once, in order, per writer: 0, 1, 2, … up to what the table holds.
+            let written = live.recorder.written
+            let final = Array(live.controller.fetchedObjects)
+            for writer in 0..<writerCount {
+                let project = "W\(writer)"
+                let delivered = written.filter { $0.project == project }.map(\.priority)
+                let stored = final.filter { $0.project == project }.count
+                #expect(stored > 0)
+                #expect(
+                    delivered == Array(0..<stored), "writer \(writer): \(delivered.count) deliveries, \(stored) rows")
+            }
+            live.cancel()
+            #expect(
+                await eventually {
+                    (try? await client.query("SELECT pg_drop_replication_slot('fault_run')")) != nil
+                })
+        }
+    }
+}
