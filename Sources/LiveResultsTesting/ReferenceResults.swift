@@ -224,8 +224,10 @@ public struct ReferenceResults<Entity: FetchableEntity> {
             if mine.objects.map(\.id) != theirs.objects.map(\.id) {
                 return "section \(index) is [\(theirs)], the reference has [\(mine)]"
             }
-            let item = zip(mine.objects, theirs.objects).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
-            return "the entity at [\(index), \(item)] is \(theirs.objects[item]), the reference has \(mine.objects[item])"
+            let item =
+                zip(mine.objects, theirs.objects).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? 0
+            return
+                "the entity at [\(index), \(item)] is \(theirs.objects[item]), the reference has \(mine.objects[item])"
         }
         return nil
     }

@@ -14,7 +14,8 @@ struct ReferenceModel {
     var sortsByTitleToo = false {
         didSet {
             results.resort(
-                using: sortsByTitleToo ? [SortDescriptor(\Item.score), SortDescriptor(\.title)] : [SortDescriptor(\.score)])
+                using: sortsByTitleToo
+                    ? [SortDescriptor(\Item.score), SortDescriptor(\.title)] : [SortDescriptor(\.score)])
         }
     }
 

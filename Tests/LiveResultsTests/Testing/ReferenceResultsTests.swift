@@ -8,15 +8,22 @@ import Testing
     @Test func theGeneratorIsSplitMix64() {
         // The first outputs of SplitMix64 from seed 0, as its reference implementation prints them.
         var random = SeededRandom(seed: 0)
-        #expect([random.next(), random.next(), random.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [random.next(), random.next(), random.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F,
+            ])
         var (first, second) = (SeededRandom(seed: 99), SeededRandom(seed: 99))
-        #expect((0..<100).map { _ in Int.random(in: 0..<1000, using: &first) } == (0..<100).map { _ in Int.random(in: 0..<1000, using: &second) })
+        #expect(
+            (0..<100).map { _ in Int.random(in: 0..<1000, using: &first) }
+                == (0..<100).map { _ in Int.random(in: 0..<1000, using: &second) })
     }
 
     @Test func sectionsThenSortDescriptorsThenInsertionOrder() {
         var reference = ReferenceResults<Item>(
             sortDescriptors: [SortDescriptor(\.score)], sectionNameKeyPath: \.section, sectionOrder: .descending)
-        reference.fetch([Item(1, section: "a", score: 2), Item(2, section: "b", score: 1), Item(3, section: "a", score: 2)])
+        reference.fetch([
+            Item(1, section: "a", score: 2), Item(2, section: "b", score: 1), Item(3, section: "a", score: 2),
+        ])
         reference.apply([.inserted(Item(4, section: "a", score: 2)), .inserted(Item(5, section: "a", score: 0))])
         #expect(reference.sections.map(\.description) == ["b: 2", "a: 5,1,3,4"])
         // An update keeps the insertion position: #1 stays before #3 and #4 among the ties.
@@ -46,7 +53,8 @@ import Testing
     @Test func theDifferenceNamesWhatDiffers() async throws {
         let controller = FetchedResultsController.make(FakeStore([Item(1, section: "a"), Item(2, section: "b")]))
         try await controller.performFetch()
-        var reference = ReferenceResults<Item>(sortDescriptors: [SortDescriptor(\.score)], sectionNameKeyPath: \.section)
+        var reference = ReferenceResults<Item>(
+            sortDescriptors: [SortDescriptor(\.score)], sectionNameKeyPath: \.section)
         reference.fetch([Item(1, section: "a"), Item(2, section: "b")])
         #expect(reference.difference(from: controller.snapshot) == nil)
         reference.apply(.updated(Item(2, section: "b", title: "new")))
@@ -74,7 +82,8 @@ import Testing
         let isIncluded: @Sendable (Item) -> Bool = { $0.score != 7 }
         func randomItem(_ id: Int) -> Item {
             Item(
-                id, section: ["a", "b", "c"].randomElement(using: &random)!, score: Int.random(in: 0..<8, using: &random),
+                id, section: ["a", "b", "c"].randomElement(using: &random)!,
+                score: Int.random(in: 0..<8, using: &random),
                 title: ["x", "y"].randomElement(using: &random)!)
         }
         let store = FakeStore((0..<40).map { _ in randomItem(Int.random(in: 0..<60, using: &random)) })
@@ -102,7 +111,8 @@ import Testing
             default:
                 let known = Array(controller.fetchedObjects)
                 let events: [EntityEvent<Item>] = (0..<Int.random(in: 1...4, using: &random)).map { _ in
-                    let id = known.randomElement(using: &random).flatMap { Bool.random(using: &random) ? $0.id : nil }
+                    let id =
+                        known.randomElement(using: &random).flatMap { Bool.random(using: &random) ? $0.id : nil }
                         ?? Int.random(in: 0..<60, using: &random)
                     switch Int.random(in: 0..<6, using: &random) {
                     case 0: return .inserted(randomItem(id))
