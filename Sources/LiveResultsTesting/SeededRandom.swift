@@ -12,22 +12,23 @@
 /// ```
 ///
 /// The numbers of `next()` are fixed by this algorithm; what the standard library derives from them
-/// (`Int.random(in:using:)`, `shuffled(using:)`) is the same for a given toolchain.
+/// (`Int.random(in:using:)`, `shuffled(using:)`) is the same for a given toolchain. `next()` is inlinable, so a
+/// benchmark's workload pays no call for it.
 public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
-    private var state: UInt64
+    @usableFromInline var state: UInt64
 
     /// A generator that starts from `seed`.
     ///
     /// - Parameter seed: Any value; two generators with the same seed give the same numbers.
     /// - Complexity: O(1).
-    public init(seed: UInt64) {
+    @inlinable public init(seed: UInt64) {
         state = seed
     }
 
     /// The next 64 random bits.
     ///
     /// - Complexity: O(1).
-    public mutating func next() -> UInt64 {
+    @inlinable public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
