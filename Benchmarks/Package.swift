@@ -22,7 +22,10 @@ let package = Package(
         .target(name: "CHeapInfo"),
         .target(
             name: "BenchmarkSupport",
-            dependencies: ["CHeapInfo", .product(name: "LiveResults", package: "LiveResults")]
+            dependencies: [
+                "CHeapInfo", .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+            ]
         ),
         .executableTarget(
             name: "LiveResultsBenchmarks",

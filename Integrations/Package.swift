@@ -74,10 +74,15 @@ let package = Package(
             name: "LiveResultsServer",
             dependencies: ["TodoServer", .product(name: "Hummingbird", package: "hummingbird")]
         ),
-        // Checks the change-set contract on every delivery of a controller, for the integrations' tests.
+        // Checks the change-set contract on every delivery of a controller, for the integrations' tests, with the
+        // root's LiveResultsTesting (the one copy of the checker).
         .target(
             name: "LiveResultsTestSupport",
-            dependencies: ["LiveResultsLockSupport", .product(name: "LiveResults", package: "LiveResults")]
+            dependencies: [
+                "LiveResultsLockSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+            ]
         ),
         // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
         .target(
@@ -144,6 +149,7 @@ let package = Package(
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -171,6 +177,7 @@ let package = Package(
                 "LiveResultsGRDB",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

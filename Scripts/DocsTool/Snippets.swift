@@ -187,8 +187,10 @@ func manifest(repository: String, groups: [SnippetGroup]) -> String {
     // SwiftPM names a path dependency after its folder.
     let identity = (repository as NSString).lastPathComponent
     let library = ".product(name: \"LiveResults\", package: \"\(identity)\")"
+    // The snippets of *Testing with LiveResults* import the second product, as a user's tests do.
+    let testing = ".product(name: \"LiveResultsTesting\", package: \"\(identity)\")"
     let targets = groups.map { group in
-        "        .executableTarget(name: \"\(group.name)\", dependencies: [\"SnippetPrelude\", \"UIKit\", \(library)]),"
+        "        .executableTarget(name: \"\(group.name)\", dependencies: [\"SnippetPrelude\", \"UIKit\", \(library), \(testing)]),"
     }
     return """
         // swift-tools-version:6.0

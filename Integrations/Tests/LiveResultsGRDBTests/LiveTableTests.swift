@@ -22,7 +22,7 @@ struct LiveTableTests {
             #expect(try await live.shown == live.selected(writer))
             // Another connection on the same file: its commits are seen at the writer's next commit.
             let other = try await offThePool { try DatabaseQueue(path: path) }
-            var random = SeededGenerator(state: 29)
+            var random = SeededGenerator(seed: 29)
             var nextID: Int64 = 1000
             for round in 0..<60 {
                 let seed = random.next()
@@ -31,7 +31,7 @@ struct LiveTableTests {
                 let firstID = nextID
                 let target: any DatabaseWriter = useOther ? other : writer
                 try await target.write { db in
-                    var random = SeededGenerator(state: seed)
+                    var random = SeededGenerator(seed: seed)
                     for step in 0..<Int.random(in: 1...5, using: &random) {
                         let team = "T\(Int.random(in: 0..<4, using: &random))"
                         let score = Int.random(in: 0..<9, using: &random)

@@ -16,7 +16,7 @@ struct ChangeFeedTests {
             let live = try await FeedTodos(client: client)
             defer { live.cancel() }
             #expect(try await live.matches(client))
-            var random = SeededGenerator(state: 36)
+            var random = SeededGenerator(seed: 36)
             for round in 0..<40 {
                 var statements: [PostgresQuery] = []
                 for _ in 0..<Int.random(in: 1...4, using: &random) {
@@ -64,7 +64,7 @@ struct ChangeFeedTests {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<3 {
                         group.addTask {
-                            var random = SeededGenerator(state: UInt64(writer))
+                            var random = SeededGenerator(seed: UInt64(writer))
                             while !stop.isSet {
                                 let id = Int64.random(in: 1...30, using: &random)
                                 // Some transactions stay open a little: they run while the fetch takes its snapshot.

@@ -37,7 +37,7 @@ struct LiveTableTests {
             try await createSeededTodos(client, count: 40)
             let live = try await LiveTodos(client: client)
             #expect(try await live.matches(client))
-            var random = SeededGenerator(state: 26)
+            var random = SeededGenerator(seed: 26)
             for round in 0..<60 {
                 var statements: [PostgresQuery] = []
                 for _ in 0..<Int.random(in: 1...4, using: &random) {
@@ -80,7 +80,7 @@ struct LiveTableTests {
             try await withThrowingTaskGroup(of: Void.self) { writers in
                 for writer in 0..<3 {
                     writers.addTask {
-                        var random = SeededGenerator(state: 260 + UInt64(writer))
+                        var random = SeededGenerator(seed: 260 + UInt64(writer))
                         for round in 0..<25 {
                             if writer == 0 && round == 12 { try await terminateListener(client) }
                             try await transactionRetryingDeadlocks(
@@ -236,7 +236,7 @@ struct LiveTableTests {
             try await PostgresTestServer.withClient(configuration) { other in
                 let first = try await LiveTodos(client: client)
                 let second = try await LiveTodos(client: other)
-                var random = SeededGenerator(state: 7)
+                var random = SeededGenerator(seed: 7)
                 for index in 0..<200 {
                     let writer = index.isMultiple(of: 2) ? client : other
                     let priority = Int.random(in: 0..<5, using: &random)

@@ -43,7 +43,7 @@ struct NotificationTests {
 
     @Test("The trigger's form, read without a JSON decoder, says what JSONDecoder reads in it (random payloads)")
     func readerAgreesWithDecoder() throws {
-        var random = SeededGenerator(state: 26)
+        var random = SeededGenerator(seed: 26)
         let ids = [#"42"#, #"-7"#, #"1.5e3"#, #""abc""#, #""q\"uo\\te\u00e9 é""#, #"null"#, #"true"#, #""""#]
         let titles = ["Buy milk", "quote \" and \\ backslash", "é ü 😀", "{\"not\":\"json\"}", ""]
         for _ in 0..<500 {

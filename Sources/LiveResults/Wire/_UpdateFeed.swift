@@ -8,8 +8,8 @@
 /// ones with the later versions undone (``rewound(to:from:pending:)``).
 ///
 /// It holds no snapshot per version: a version's results exist only while a catch-up is computed, so
-/// a change copies no node for the history (session 13; before, each version kept a snapshot, and every
-/// change with a stream open copied its path and later freed it: three times the cost of a delegate).
+/// a change copies no node for the history (a snapshot per version made every change with a stream open
+/// copy its path and later free it: three times the cost of a delegate).
 @usableFromInline struct _UpdateFeed<Entity: FetchableEntity>: Sendable {
     /// What a delivered version changed: how to turn it back into the version before it.
     @usableFromInline struct Delta: Sendable {

@@ -13,7 +13,7 @@
     ///
     /// Each payload is one object, shared by every stream: an enum whose payloads were the change set and
     /// the arrays themselves was copied and destroyed through generic, unspecialized value witnesses,
-    /// some 5,000 instructions per version and stream (session 13).
+    /// some 5,000 instructions per version and stream.
     @usableFromInline enum Item: Sendable {
         /// The whole results of a version.
         case whole(_VersionResults<Entity>)

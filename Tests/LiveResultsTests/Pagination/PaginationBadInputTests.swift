@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// Pages that fail, repeat themselves, arrive late or come in floods (issue 17, "bad input"): each has a
@@ -121,6 +122,7 @@ struct PaginationBadInputTests {
         try await fixture.fetch()
         let gate = fixture.server.holdRequests()
         let controller = fixture.controller
+        let recorder = LiveResultsTesting.ChangeRecorder(controller)
         let results = try await withThrowingTaskGroup(of: ChangeSet<Item>.self) { group in
             for _ in 0..<50 { group.addTask { try await controller.loadNextPage() } }
             #expect(await fixture.server.started(2))
@@ -137,14 +139,13 @@ struct PaginationBadInputTests {
         #expect(Set(pages.map(\.insertedItemIDs)).isSubset(of: [[3, 4], [5, 6]]))
         // A caller that came after page 2 landed may have loaded page 3 already: the change sets chain
         // in the order of the pages.
-        let before = fixture.model
-        let new = SnapshotModel(controller.snapshot)
-        var model: SnapshotModel<Item>? = before
-        for page in [[3, 4], [5, 6]] {
-            guard let changes = pages.first(where: { $0.insertedItemIDs == page }) else { continue }
-            model = model?.applying(changes, takingContentFrom: new)
-        }
-        #expect(model == new, "the pages' change sets lead from the first page to what is shown")
+        let loaded = [[3, 4], [5, 6]].filter { page in pages.contains { $0.insertedItemIDs == page } }
+        #expect(await EventHarness.eventually { recorder.changeSets.count == loaded.count })
+        #expect(recorder.changeSets.map(\.insertedItemIDs) == loaded)
+        try recorder.verifyChain()
+        #expect(
+            SnapshotModel(recorder.snapshots.last!) == SnapshotModel(controller.snapshot),
+            "the pages' change sets lead from the first page to what is shown")
         #expect(fixture.controller.pagination.pagesLoaded == requests.count)
     }
 

@@ -36,53 +36,6 @@ struct SnapshotModel<Entity: FetchableEntity>: Equatable, CustomStringConvertibl
         }
         return nil
     }
-
-    /// Applies a change set by the four steps of the contract, taking inserted and moved entities from
-    /// `new` (the contract moves positions; content comes from the new snapshot).
-    func applying(_ changes: ChangeSet<Entity>, takingContentFrom new: SnapshotModel) -> SnapshotModel? {
-        var sections = self.sections.map { (name: $0.name, items: $0.items.map(Optional.some)) }
-        // 1. remove deleted and moved-from items (old coordinates), highest first.
-        let removals = (changes.deletedItems + changes.movedItems.map(\.from)).sorted(by: >)
-        guard Set(removals).count == removals.count else { return nil }
-        for path in removals {
-            guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
-            else { return nil }
-            sections[path.section].items.remove(at: path.item)
-        }
-        // 2. remove deleted sections (must be empty now), highest first.
-        for index in changes.deletedSections.sorted(by: >) {
-            guard sections.indices.contains(index), sections[index].items.isEmpty else { return nil }
-            sections.remove(at: index)
-        }
-        // 3. insert empty sections at new coordinates, ascending.
-        for (index, name) in zip(changes.insertedSections, changes.insertedSectionNames).sorted(by: { $0.0 < $1.0 }) {
-            guard index <= sections.count else { return nil }
-            sections.insert((name, []), at: index)
-        }
-        // 4. insert inserted and moved-to items at new coordinates, ascending.
-        let insertions = (changes.insertedItems + changes.movedItems.map(\.to)).sorted()
-        for path in insertions {
-            guard sections.indices.contains(path.section), path.item <= sections[path.section].items.count else {
-                return nil
-            }
-            guard new.sections.indices.contains(path.section),
-                new.sections[path.section].items.indices.contains(path.item)
-            else { return nil }
-            sections[path.section].items.insert(new.sections[path.section].items[path.item], at: path.item)
-        }
-        // Survivors take their new content; the contract reports content changes as updates.
-        var result: [(name: String, items: [Entity])] = []
-        for (section, entry) in sections.enumerated() {
-            guard entry.items.allSatisfy({ $0 != nil }) else { return nil }
-            let items = entry.items.map { $0! }
-            let refreshed = items.enumerated().map { item, entity in
-                new.sections.indices.contains(section) && new.sections[section].items.indices.contains(item)
-                    ? new.sections[section].items[item] : entity
-            }
-            result.append((entry.name, refreshed))
-        }
-        return SnapshotModel(sections: result)
-    }
 }
 
 /// Checks every clause of the change-set contract between two snapshots, with the one checker users have

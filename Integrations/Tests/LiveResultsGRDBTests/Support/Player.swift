@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
+import LiveResultsTesting
 
 /// The records of the tests: players in teams, ranked by score. The id is the rowid.
 struct Player: Codable, FetchableRecord, PersistableRecord, FetchableEntity {
@@ -24,15 +25,5 @@ struct Player: Codable, FetchableRecord, PersistableRecord, FetchableEntity {
     }
 }
 
-/// A seeded random number generator (SplitMix64): the same stream for the same seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// `LiveResultsTesting`'s SplitMix64, so that a failing random test can be replayed.
+typealias SeededGenerator = SeededRandom

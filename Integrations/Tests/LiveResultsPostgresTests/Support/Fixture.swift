@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
@@ -134,15 +135,5 @@ func transaction(_ client: PostgresClient, _ statements: [PostgresQuery]) async 
     }
 }
 
-/// A seeded generator (SplitMix64), so that a failing random test can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// `LiveResultsTesting`'s SplitMix64, so that a failing random test can be replayed.
+typealias SeededGenerator = SeededRandom
