@@ -29,26 +29,18 @@ extension _ControllerState {
         }
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
-                if let action = observer(changes, core.storage, callbackScheduler) { appendPending(.action(action)) }
+                if let action = observer(changes, core.storage, callbackScheduler) {
+                    engine.appendPending(.action(action))
+                }
             }
         }
         let delegate = delegate
-        let callsBack = delegate != nil || !observerList.isEmpty
-        guard callsBack || !changeSubscriberList.isEmpty else { return }
-        appendPending(
-            .delivery(
-                DeliveryRecord(
-                    Delivery(
-                        changes: changes,
-                        snapshot: callsBack ? snapshot : nil,
-                        delegate: delegate,
-                        scheduler: callbackScheduler,
-                        changeSubscribers: changeSubscriberList,
-                        observers: observerList,
-                        version: observedVersion
-                    ), reusing: &spareRecord)
-            )
-        )
+        guard
+            let delivery = engine.subscribers.delivery(
+                changes, after: { snapshot }, delegate: delegate, scheduler: callbackScheduler,
+                version: observedVersion)
+        else { return }
+        engine.append(delivery)
     }
 
     /// Freezes what readers see and holds every change set back until ``resume(at:)``. Changes held by
@@ -110,7 +102,7 @@ extension _ControllerState {
         }
         if updates.isRecording { core.undo = _VersionUndo() }
         guard !waiters.isEmpty else { return }
-        appendPending(.action { [waiters] in waiters.forEach { $0.resume() } })
+        engine.appendPending(.action { [waiters] in waiters.forEach { $0.resume() } })
     }
 
     /// Sets the coalescing interval; a negative one counts as zero. Turning coalescing off delivers what
