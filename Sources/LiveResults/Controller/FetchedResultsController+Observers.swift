@@ -53,7 +53,8 @@ extension FetchedResultsController {
     @inlinable public func changes(
         bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy
     ) -> ResultsChanges<Entity> {
-        let changes = _ControllerState<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
+        let changes = _ControllerState<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) {
+            subscriber in
             _state.withLock { state in
                 // What coalescing held goes to the earlier observers: this one starts from the current results.
                 state.flushCoalesced(at: .now)

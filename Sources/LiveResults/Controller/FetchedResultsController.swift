@@ -321,7 +321,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.enqueue(result.changes)
             let coalescing = state.isCoalescing
             return (
-                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.engine.startDelivering(), coalescing
+                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.engine.startDelivering(),
+                coalescing
             )
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }

@@ -94,6 +94,17 @@ extension LiveResultsProtocol {
     @inlinable public var _controller: FetchedResultsController<Entity>? { nil }
 }
 
+extension LiveResultsProtocol {
+    /// ``observeChanges(_:)`` through ``_observeVersionedChanges(_:)``, for the results that implement the latter.
+    @inlinable func _observeChangesUnversioned(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
+        let (snapshot, _, subscription) = _observeVersionedChanges { changes, snapshot, _ in handler(changes, snapshot)
+        }
+        return (snapshot, subscription)
+    }
+}
+
 extension FetchedResultsController: LiveResultsProtocol {
     /// The controller itself.
     ///

@@ -142,8 +142,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let (snapshot, _, subscription) = _observeVersionedChanges { changes, snapshot, _ in handler(changes, snapshot) }
-        return (snapshot, subscription)
+        _observeChangesUnversioned(handler)
     }
 
     /// ``observeChanges(_:)`` with the version each change set leads to: the number of change sets the view

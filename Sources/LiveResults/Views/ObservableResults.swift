@@ -136,7 +136,9 @@ public final class ObservableResults<Entity: FetchableEntity> {
         // the controller's.
         let around = controller?._observedResults()
         let observed =
-            if let around, results === controller as AnyObject? { (snapshot: around.snapshot, version: around.version) } else {
+            if let around, results === controller as AnyObject? {
+                (snapshot: around.snapshot, version: around.version)
+            } else {
                 results._versionedSnapshot()
             }
         if observed.version > version {

@@ -127,8 +127,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let (snapshot, _, subscription) = _observeVersionedChanges { changes, snapshot, _ in handler(changes, snapshot) }
-        return (snapshot, subscription)
+        _observeChangesUnversioned(handler)
     }
 
     /// ``observeChanges(_:)`` with the window's version each change set leads to (see ``version``).
@@ -143,7 +142,10 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
             controller._withObservedStorage { storage in
                 _registry.state.withLock { state -> (UInt64?, (FetchedResultsSnapshot<Entity>, UInt64)) in
                     guard state.windows[_id] != nil else {
-                        return (nil, (FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(0..<0, in: storage)), 0))
+                        return (
+                            nil,
+                            (FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(0..<0, in: storage)), 0)
+                        )
                     }
                     let id = add(&state.windows[_id]!.subscribers)
                     let window = state.windows[_id]!

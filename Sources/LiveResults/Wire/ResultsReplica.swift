@@ -149,8 +149,7 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let (snapshot, _, subscription) = _observeVersionedChanges { changes, snapshot, _ in handler(changes, snapshot) }
-        return (snapshot, subscription)
+        _observeChangesUnversioned(handler)
     }
 
     /// ``observeChanges(_:)`` with the version each change set leads to: the number of non-empty change sets
@@ -163,7 +162,8 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
         let (read, subscription) = _DeliveryEngine<Entity, Never>.Subscribers.observe(handler) { add in
-            _state.withLock { state in (add(&state.engine.subscribers), (state.results.snapshot, state.engine.version)) }
+            _state.withLock { state in (add(&state.engine.subscribers), (state.results.snapshot, state.engine.version))
+            }
         } unregister: { [weak self] id in
             self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
         }

@@ -74,7 +74,7 @@ struct ObservableResultsSourcesTests {
         let first = await EventHarness.eventually { Self.ids(model.snapshot) == [[1, 2, 3], [4, 5, 6]] }
         #expect(first)
         #expect(model.lastChanges?.insertedItemIDs.count == 6)
-        var updates = controller.updates(since: replica.version).makeAsyncIterator()
+        let updates = controller.updates(since: replica.version).makeAsyncIterator()
         controller.apply(.updated(Item(1, section: "b", score: 9)))
         let before = model.snapshot
         try replica.apply(try #require(await updates.next()))
