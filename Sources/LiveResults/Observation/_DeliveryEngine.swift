@@ -261,17 +261,22 @@
     /// - Returns: Whether it queued a delivery.
     @discardableResult
     @inlinable mutating func enqueue(
-        _ changes: ChangeSet<Entity>, after snapshot: () -> FetchedResultsSnapshot<Entity>, delegate: Delegate?,
-        delegateTakesSnapshot: Bool = true, scheduler: CallbackScheduler
+        _ changes: consuming ChangeSet<Entity>, after snapshot: () -> FetchedResultsSnapshot<Entity>,
+        delegate: Delegate?, delegateTakesSnapshot: Bool = true, scheduler: CallbackScheduler
     ) -> Bool {
         guard !changes.isEmpty else { return false }
         version += 1
-        guard
-            let delivery = subscribers.delivery(
-                changes, after: snapshot, delegate: delegate, delegateTakesSnapshot: delegateTakesSnapshot,
-                scheduler: scheduler, version: version)
-        else { return false }
-        append(delivery)
+        let takesSnapshot = !subscribers.observerList.isEmpty || (delegateTakesSnapshot && delegate != nil)
+        guard takesSnapshot || delegate != nil || !subscribers.changeSubscriberList.isEmpty else { return false }
+        // Made in its record: a delivery made by ``Subscribers/delivery(_:after:delegate:delegateTakesSnapshot:scheduler:version:)``,
+        // returned and then stored, was copied and destroyed (a few thousand instructions per change set).
+        let record = DeliveryRecord(
+            Delivery(
+                changes: consume changes, snapshot: takesSnapshot ? snapshot() : nil, delegate: delegate,
+                scheduler: scheduler, changeSubscribers: subscribers.changeSubscriberList,
+                observers: subscribers.observerList, version: version),
+            reusing: &spareRecord)
+        appendPending(.delivery(record))
         return true
     }
 

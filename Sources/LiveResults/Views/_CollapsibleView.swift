@@ -29,7 +29,7 @@
         // The display only for the handlers: the delegate does not take it.
         let display = engine.subscribers.observerList.isEmpty ? nil : display(of: storage)
         return engine.enqueue(
-            changes, after: { display.unsafelyUnwrapped }, delegate: delegate, delegateTakesSnapshot: false,
+            consume changes, after: { display.unsafelyUnwrapped }, delegate: delegate, delegateTakesSnapshot: false,
             scheduler: callbackScheduler)
     }
 
