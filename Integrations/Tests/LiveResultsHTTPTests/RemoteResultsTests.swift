@@ -142,7 +142,7 @@ struct RemoteResultsTests {
             let remote = RemoteResults<Item>(
                 client: TransportKind.urlSession.client("http://127.0.0.1:\(port)"), path: "events/good",
                 backoff: Self.quick)
-            let model = await ObservableRemoteResults(remote)
+            let model = await ObservableResults(remote.replica)
             var changes = remote.changes.makeAsyncIterator()
             remote.start()
             let first = try #require(await changes.next())
@@ -152,7 +152,7 @@ struct RemoteResultsTests {
             #expect(await eventually { await model.fetchedObjects.map(\.id) == [1, 2, 3] })
             #expect(await model.lastChanges == second)
             remote.stop()
-            #expect(await eventually { if case .stopped = await model.state { true } else { false } })
+            #expect(await eventually { if case .stopped = remote.state { true } else { false } })
         }
     }
 }

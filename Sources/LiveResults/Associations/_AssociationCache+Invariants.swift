@@ -43,8 +43,8 @@ extension FetchedResultsController {
     /// delivered. For the library's tests; not API.
     @_spi(Testing) @inlinable public var _associationsAreIdle: Bool {
         _state.withLock { state in
-            state.associations.values.allSatisfy(\.inFlight.isEmpty) && !state.hasPendingDeliveries
-                && !state.isDelivering
+            state.associations.values.allSatisfy(\.inFlight.isEmpty) && !state.engine.hasPendingDeliveries
+                && !state.engine.isDelivering
         }
     }
 }

@@ -53,19 +53,18 @@ extension FetchedResultsController {
     @inlinable public func changes(
         bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy
     ) -> ResultsChanges<Entity> {
-        let subscriber = _ChangeSubscriber<Entity>(bufferingPolicy)
-        let id = _state.withLock { state in
-            // What coalescing held goes to the earlier observers: this one starts from the current results.
-            state.flushCoalesced(at: .now)
-            defer { state.nextContinuationID += 1 }
-            state.changeSubscribers[state.nextContinuationID] = subscriber
-            return state.nextContinuationID
+        let changes = _ControllerState<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) {
+            subscriber in
+            _state.withLock { state in
+                // What coalescing held goes to the earlier observers: this one starts from the current results.
+                state.flushCoalesced(at: .now)
+                return state.engine.subscribers.add(subscriber)
+            }
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
         }
         deliverPending()
-        return ResultsChanges(
-            _subscription: _ChangeSubscription(subscriber: subscriber) { [weak self] in
-                _ = self?._state.withLock { $0.changeSubscribers.removeValue(forKey: id) }
-            })
+        return changes
     }
 
     /// Calls `handler` with every change set delivered from now on, and the snapshot right after it,
@@ -103,22 +102,17 @@ extension FetchedResultsController {
     @inlinable func _observeChanges(
         _ handler: @escaping _ControllerState<Entity>.ChangeObserver
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
-        let cancelled = _CancellationFlag()
-        let (id, snapshot, version) = _state.withLock { state in
-            // What coalescing held goes to the earlier observers: this one starts from the current results.
-            state.flushCoalesced(at: .now)
-            defer { state.nextContinuationID += 1 }
-            state.observers[state.nextContinuationID] = { changes, snapshot, version in
-                if !cancelled.isSet { handler(changes, snapshot, version) }
+        let (read, subscription) = _ControllerState<Entity>.Engine.Subscribers.observe(handler) { add in
+            _state.withLock { state in
+                // What coalescing held goes to the earlier observers: this one starts from the current results.
+                state.flushCoalesced(at: .now)
+                return (add(&state.engine.subscribers), (state.visibleSnapshot, state.observedVersion))
             }
-            return (state.nextContinuationID, state.visibleSnapshot, state.observedVersion)
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
         }
         deliverPending()
-        let subscription = EventSubscription { [weak self] in
-            cancelled.set()
-            _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
-        }
-        return (snapshot, version, subscription)
+        return (read.0, read.1, subscription)
     }
 
     /// What the observers have now, read at one moment: the results of the last change set queued for
@@ -164,93 +158,50 @@ extension FetchedResultsController {
         var coalescingDeadline: ContinuousClock.Instant?
         let first = _state.withLock { state -> _ControllerState<Entity>.Pending? in
             if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
-            return state.startDelivering()
+            return state.engine.startDelivering()
         }
         if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
-        if let first { deliverPending(startingWith: first) }
+        if let first { _deliverPending(startingWith: first) }
+    }
+}
+
+/// The controller delivers through its engine, in `_ControllerState`; its windows' deliveries go through the
+/// same queue.
+extension FetchedResultsController: _DeliveryHost {
+    @inlinable func _withEngine<Result>(
+        _ body: (inout _DeliveryEngine<Entity, any FetchedResultsControllerDelegate<Entity>>) -> Result
+    ) -> Result {
+        _state.withLock { body(&$0.engine) }
     }
 
-    /// Delivers `first`, which ``_ControllerState/startDelivering()`` took, then whatever was queued
-    /// behind it, and ends the delivering turn.
-    @inlinable func deliverPending(startingWith first: _ControllerState<Entity>.Pending) {
-        var next: _ControllerState<Entity>.Pending? = first
-        while let item = next {
-            switch item {
-            case .delivery(let record):
-                deliver(record)
-                // The record's memory serves the next delivery.
-                next = _state.withLock { state in
-                    state.recycle(record)
-                    return state.nextDelivery()
-                }
-            case .action(let action):
-                action()
-                next = _state.withLock { $0.nextDelivery() }
-            }
-        }
-    }
-
-    /// Delivers one change set, taking it out of its record (whose memory the caller then reuses or frees):
-    /// to the `changes` sequences at once, to the handlers and the delegate
-    /// where the scheduler says. With the immediate scheduler, nothing is allocated for it, and nothing
-    /// of it is copied.
-    @inlinable func deliver(_ record: _ControllerState<Entity>.DeliveryRecord) {
-        if record.isForChangeSubscribersOnly {
-            // The last `changes` sequence takes the delivery's change set itself, not a copy.
-            let (changes, subscribers) = record.takeChanges()
-            return yield(changes, to: subscribers)
-        }
-        let delivery = record.take()
-        for subscriber in delivery.changeSubscribers {
-            subscriber.yield(delivery.changes)
-        }
-        if case .immediate = delivery.scheduler.kind {
-            call(delivery)
-        } else {
-            delivery.scheduler.schedule { [self] in call(delivery) }
-        }
-    }
-
-    /// Hands `changes` to each of `subscribers`, moving it into the last one.
-    @inlinable func yield(_ changes: consuming ChangeSet<Entity>, to subscribers: [_ChangeSubscriber<Entity>]) {
-        guard let last = subscribers.last else { return }
-        for subscriber in subscribers.dropLast() {
-            subscriber.yield(copy changes)
-        }
-        last.yield(changes)
-    }
-
-    /// Calls the handlers, then the delegate, with one change set: the delegate's per-change callbacks
-    /// straight from the change set's arrays, with no list of changes built for them.
-    @inlinable func call(_ delivery: _ControllerState<Entity>.Delivery) {
-        // The delivery's fields are read where they are used: a local copy would retain each array.
-        for observer in delivery.observers {
-            observer(delivery.changes, delivery.snapshot.unsafelyUnwrapped, delivery.version)
-        }
-        guard let delegate = delivery.delegate else { return }
+    /// Calls the delegate with one change set: its per-change callbacks straight from the change set's
+    /// arrays, with no list of changes built for them.
+    @inlinable func _callDelegate(
+        _ delegate: any FetchedResultsControllerDelegate<Entity>, with changes: ChangeSet<Entity>,
+        snapshot: FetchedResultsSnapshot<Entity>?
+    ) {
         delegate.controllerWillChangeContent(self)
-        for (index, name) in zip(delivery.changes.deletedSections, delivery.changes.deletedSectionNames) {
+        for (index, name) in zip(changes.deletedSections, changes.deletedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .delete(index), name: name))
         }
-        for (index, name) in zip(delivery.changes.insertedSections, delivery.changes.insertedSectionNames) {
+        for (index, name) in zip(changes.insertedSections, changes.insertedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .insert(index), name: name))
         }
-        for (index, name) in zip(delivery.changes.updatedSections, delivery.changes.updatedSectionNames) {
+        for (index, name) in zip(changes.updatedSections, changes.updatedSectionNames) {
             delegate.controller(self, didChange: SectionChange(kind: .update(index), name: name))
         }
-        for (indexPath, id) in zip(delivery.changes.deletedItems, delivery.changes.deletedItemIDs) {
+        for (indexPath, id) in zip(changes.deletedItems, changes.deletedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .delete(indexPath), id: id))
         }
-        for (indexPath, id) in zip(delivery.changes.insertedItems, delivery.changes.insertedItemIDs) {
+        for (indexPath, id) in zip(changes.insertedItems, changes.insertedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .insert(indexPath), id: id))
         }
-        for (move, id) in zip(delivery.changes.movedItems, delivery.changes.movedItemIDs) {
+        for (move, id) in zip(changes.movedItems, changes.movedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .move(from: move.from, to: move.to), id: id))
         }
-        for (indexPath, id) in zip(delivery.changes.updatedItems, delivery.changes.updatedItemIDs) {
+        for (indexPath, id) in zip(changes.updatedItems, changes.updatedItemIDs) {
             delegate.controller(self, didChange: ItemChange(kind: .update(indexPath), id: id))
         }
-        delegate.controller(
-            self, didChangeContentWith: delivery.changes, snapshot: delivery.snapshot.unsafelyUnwrapped)
+        delegate.controller(self, didChangeContentWith: changes, snapshot: snapshot.unsafelyUnwrapped)
     }
 }

@@ -321,13 +321,14 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.enqueue(result.changes)
             let coalescing = state.isCoalescing
             return (
-                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.startDelivering(), coalescing
+                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.engine.startDelivering(),
+                coalescing
             )
         }
         if ignored > 0 { report(.eventsIgnored(count: ignored)) }
         if invalidated { refetchInBackground() }
         if let first {
-            deliverPending(startingWith: first)
+            _deliverPending(startingWith: first)
         } else if coalescing {
             deliverPending()
         }
@@ -400,22 +401,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     deinit {
-        let (changeSubscribers, undelivered, spareRecord, updateStreams) = _state.withLock { state in
-            (
-                state.changeSubscriberList, state.takeUndelivered(), state.spareRecord.take(),
-                Array(state.updates.subscribers.values)
-            )
+        let (remains, updateStreams) = _state.withLock { state in
+            (state.engine.close(), Array(state.updates.subscribers.values))
         }
-        // Frees what no one will deliver now (a change set queued by a pause, say, with no delivery after it).
-        for case .delivery(let record) in undelivered {
-            _ = record.take()
-            record.free()
-        }
-        spareRecord?.free()
-        // Ends every `changes` sequence, so that `for await` loops over them finish.
-        for subscriber in changeSubscribers {
-            subscriber.finish()
-        }
+        // Frees what no one will deliver now (a change set queued by a pause, say, with no delivery after it),
+        // and ends every `changes` sequence, so that `for await` loops over them finish.
+        remains.finish()
         // Update streams end after what they queued: a consumer reads up to the controller's last version.
         for stream in updateStreams {
             stream.end()

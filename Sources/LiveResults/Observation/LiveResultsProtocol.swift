@@ -37,12 +37,110 @@ public protocol LiveResultsProtocol<Entity>: AnyObject, Sendable {
     func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription)
+
+    /// ``observeChanges(_:)`` with the version each change set leads to: a count of the change sets the
+    /// results delivered, which ``_versionedSnapshot()`` names too. For ``ObservableResults``, which shows
+    /// each change set once, whether a delivery or a direct read brings it first; not API.
+    ///
+    /// - Returns: The results the first change set the handler receives applies to, their version, and the
+    ///   subscription.
+    /// - Complexity: O(1) to subscribe (O(log *n*) for a window, O(*s* log *n*) for a collapsible view's *s*
+    ///   sections).
+    func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription)
+
+    /// The results the observers have now, with their version (see ``_observeVersionedChanges(_:)``); not API.
+    ///
+    /// - Complexity: As ``snapshot``.
+    func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64)
+
+    /// The controller whose results these are (the controller itself, a window's or a collapsible view's),
+    /// or `nil` (a replica); not API.
+    ///
+    /// - Complexity: O(1).
+    var _controller: FetchedResultsController<Entity>? { get }
 }
 
-extension FetchedResultsController: LiveResultsProtocol {}
+extension LiveResultsProtocol {
+    /// ``observeChanges(_:)``, each change set numbered by this subscription from 1 on: for results of your
+    /// own, which count no versions. Results read directly then never count as newer than a delivery.
+    ///
+    /// - Complexity: O(1) to subscribe, as ``observeChanges(_:)``.
+    @inlinable public func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let count = _Lock<UInt64>(0)
+        let (snapshot, subscription) = observeChanges { changes, snapshot in
+            let version = count.withLock { count in
+                count += 1
+                return count
+            }
+            handler(changes, snapshot, version)
+        }
+        return (snapshot, 0, subscription)
+    }
 
-extension LiveWindow: LiveResultsProtocol {}
+    /// The results now, as version 0 (see ``_observeVersionedChanges(_:)``).
+    ///
+    /// - Complexity: As ``snapshot``.
+    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        (snapshot, 0)
+    }
+
+    /// None.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var _controller: FetchedResultsController<Entity>? { nil }
+}
+
+extension LiveResultsProtocol {
+    /// ``observeChanges(_:)`` through ``_observeVersionedChanges(_:)``, for the results that implement the latter.
+    @inlinable func _observeChangesUnversioned(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
+        let (snapshot, _, subscription) = _observeVersionedChanges { changes, snapshot, _ in handler(changes, snapshot)
+        }
+        return (snapshot, subscription)
+    }
+}
+
+extension FetchedResultsController: LiveResultsProtocol {
+    /// The controller itself.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var _controller: FetchedResultsController<Entity>? { self }
+
+    /// The results the observers have (while paused, the frozen ones) with their version.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        let observed = _observedResults()
+        return (observed.snapshot, observed.version)
+    }
+
+    /// See ``LiveResultsProtocol/_observeVersionedChanges(_:)``.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        _observeChanges(handler)
+    }
+}
+
+extension LiveWindow: LiveResultsProtocol {
+    /// The window's controller.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var _controller: FetchedResultsController<Entity>? { controller }
+}
 
 extension ResultsReplica: LiveResultsProtocol {}
 
-extension CollapsibleSections: LiveResultsProtocol {}
+extension CollapsibleSections: LiveResultsProtocol {
+    /// The view's controller.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var _controller: FetchedResultsController<Entity>? { controller }
+}

@@ -133,7 +133,8 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     }
 
     /// Calls `handler` with every change set of the display from now on and the display right after it, until
-    /// the returned subscription is cancelled or released; handlers run before the delegate, in order.
+    /// the returned subscription is cancelled or released; handlers run before the delegate, in order, where
+    /// ``callbackScheduler`` says.
     ///
     /// - Returns: The display the first change set the handler receives applies to, and the subscription.
     /// - Complexity: O(*s* log *n*) for *s* sections, for the display returned; each change set delivered then
@@ -141,25 +142,54 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let cancelled = _CancellationFlag()
-        let (snapshot, id) = withDisplay { view, snapshot in
-            defer { view.nextContinuationID += 1 }
-            view.observers[view.nextContinuationID] = { changes, snapshot in
-                if !cancelled.isSet { handler(changes, snapshot) }
-            }
-            return (view.display(of: snapshot._storage), view.nextContinuationID)
-        }
-        let subscription = EventSubscription { [weak self] in
-            cancelled.set()
-            _ = self?._state.withLock { $0.observers.removeValue(forKey: id) }
-        }
-        return (snapshot, subscription)
+        _observeChangesUnversioned(handler)
     }
 
-    /// The object that receives the view's change sets. Held weakly.
+    /// ``observeChanges(_:)`` with the version each change set leads to: the number of change sets the view
+    /// queued for its observers. For ``ObservableResults``; not API.
+    ///
+    /// - Returns: The display the first change set the handler receives applies to, its version, and the
+    ///   subscription.
+    /// - Complexity: O(*s* log *n*) for *s* sections.
+    @inlinable public func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let (read, subscription) = _CollapsibleView<Entity>.Engine.Subscribers.observe(handler) { add in
+            withDisplay { view, snapshot in
+                (add(&view.engine.subscribers), (view.display(of: snapshot._storage), view.engine.version))
+            }
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
+        }
+        return (read.0, read.1, subscription)
+    }
+
+    /// The display now, with its version (see ``_observeVersionedChanges(_:)``); not API.
+    ///
+    /// - Complexity: O(*s* log *n*) for *s* sections.
+    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        withDisplay { view, snapshot in (view.display(of: snapshot._storage), view.engine.version) }
+    }
+
+    /// The object that receives the view's change sets, where ``callbackScheduler`` says. Held weakly.
     @inlinable public var delegate: (any CollapsibleSectionsDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set { _state.withLock { $0.delegate = newValue } }
+    }
+
+    /// Where the view's handlers and delegate run: ``CallbackScheduler/immediate`` by default. `changes`
+    /// sequences receive each change set at once, wherever this says.
+    ///
+    /// ```swift
+    /// list.callbackScheduler = .async(onQueue: DispatchQueue(label: "ui"))
+    /// ```
+    ///
+    /// A change set made before it is set is delivered where it was queued to be.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public var callbackScheduler: CallbackScheduler {
+        get { _state.withLock { $0.callbackScheduler } }
+        set { _state.withLock { $0.callbackScheduler = newValue } }
     }
 
     /// The view's change sets from now on, each exactly once, in order; each access starts a new
@@ -167,13 +197,18 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     /// until read; the sequence finishes when the view is released (after what it buffered).
     ///
     /// - Complexity: O(1): it registers the subscription.
-    @inlinable public var changes: ResultsChanges<Entity> {
-        let subscriber = _ChangeSubscriber<Entity>(.unbounded)
-        let id = _state.withLock { $0.add(subscriber) }
-        return ResultsChanges(
-            _subscription: _ChangeSubscription(subscriber: subscriber) { [weak self] in
-                _ = self?._state.withLock { $0.changeSubscribers.removeValue(forKey: id) }
-            })
+    @inlinable public var changes: ResultsChanges<Entity> { changes(bufferingPolicy: .unbounded) }
+
+    /// The view's change sets from now on, buffered by `bufferingPolicy` until read (see
+    /// ``FetchedResultsController/changes(bufferingPolicy:)``).
+    ///
+    /// - Complexity: O(1) to subscribe, and per change set delivered.
+    @inlinable public func changes(bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy) -> ResultsChanges<Entity> {
+        _CollapsibleView<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
+            _state.withLock { $0.engine.subscribers.add(subscriber) }
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
+        }
     }
 
     @inlinable func present(
@@ -201,25 +236,26 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
 
     /// Delivers queued change sets in order, one thread at a time, outside the lock.
     @inlinable func deliverPending() {
-        var starting = true
-        // Each delivery is bound straight from what the lock returns: moved, not copied, and destroyed once (an
-        // optional kept across iterations was destroyed, empty, twice more per delivery, through its value witness).
-        while let delivery = _state.withLock({ $0.nextDelivery(starting: starting) }) {
-            starting = false
-            deliver(delivery)
-        }
-    }
-
-    /// Hands one change set to the `changes` subscriptions, then to the delegate.
-    @inlinable func deliver(_ delivery: borrowing _CollapsibleView<Entity>.Delivery) {
-        for subscriber in delivery.changeSubscribers { subscriber.yield(delivery.changes) }
-        if let observed = delivery.observed {
-            for handler in observed.handlers { handler(delivery.changes, observed.snapshot) }
-        }
-        delivery.delegate?.collapsibleSections(self, didChangeContentWith: delivery.changes)
+        _deliverQueued()
     }
 
     deinit {
-        for subscriber in _state.withLock({ Array($0.changeSubscribers.values) }) { subscriber.finish() }
+        _state.withLock { $0.engine.close() }.finish()
+    }
+}
+
+/// The view delivers through an engine of its own, under its lock.
+extension CollapsibleSections: _DeliveryHost {
+    @inlinable func _withEngine<Result>(
+        _ body: (inout _DeliveryEngine<Entity, any CollapsibleSectionsDelegate<Entity>>) -> Result
+    ) -> Result {
+        _state.withLock { body(&$0.engine) }
+    }
+
+    @inlinable func _callDelegate(
+        _ delegate: any CollapsibleSectionsDelegate<Entity>, with changes: ChangeSet<Entity>,
+        snapshot: FetchedResultsSnapshot<Entity>?
+    ) {
+        delegate.collapsibleSections(self, didChangeContentWith: changes)
     }
 }

@@ -53,7 +53,7 @@ extension FetchedResultsController {
     ) -> Result {
         let result = _state.withLock { state in
             let (result, action) = body(state.observedStorage, state.callbackScheduler)
-            if let action { state.appendPending(.action(action)) }
+            if let action { state.engine.appendPending(.action(action)) }
             return result
         }
         deliverPending()

@@ -110,19 +110,12 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(1) to subscribe; O(1) per change set delivered.
     @inlinable public func changes(bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy) -> ResultsChanges<Entity> {
-        let subscriber = _ChangeSubscriber<Entity>(bufferingPolicy)
-        let id = _registry.state.withLock { state -> UInt64? in
-            guard state.windows[_id] != nil else { return nil }
-            defer { state.nextID += 1 }
-            state.windows[_id]!.changeSubscribers[state.nextID] = subscriber
-            return state.nextID
+        _ControllerState<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
+            _registry.state.withLock { $0.windows[_id]?.subscribers.add(subscriber) }
+        } unregister: { [weak self] id in
+            guard let self else { return }
+            _registry.state.withLock { $0.windows[_id]?.subscribers.remove(subscriber: id) }
         }
-        if id == nil { subscriber.finish() }
-        return ResultsChanges(
-            _subscription: _ChangeSubscription(subscriber: subscriber) { [weak self] in
-                guard let self, let id else { return }
-                _ = _registry.state.withLock { $0.windows[_id]?.changeSubscribers.removeValue(forKey: id) }
-            })
     }
 
     /// Calls `handler` with every change set of the window from now on, and the window's snapshot right after
@@ -134,26 +127,50 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let cancelled = _CancellationFlag()
-        let (snapshot, id) = controller._withObservedStorage { storage in
-            _registry.state.withLock { state -> (FetchedResultsSnapshot<Entity>, UInt64?) in
-                guard let window = state.windows[_id] else {
-                    return (FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(0..<0, in: storage)), nil)
+        _observeChangesUnversioned(handler)
+    }
+
+    /// ``observeChanges(_:)`` with the window's version each change set leads to (see ``version``).
+    ///
+    /// - Returns: The snapshot the first change set the handler receives applies to, its version, and the
+    ///   subscription.
+    /// - Complexity: O(log *n*).
+    @inlinable public func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let (read, subscription) = _ControllerState<Entity>.Engine.Subscribers.observe(handler) { add in
+            controller._withObservedStorage { storage in
+                _registry.state.withLock { state -> (UInt64?, (FetchedResultsSnapshot<Entity>, UInt64)) in
+                    guard state.windows[_id] != nil else {
+                        return (
+                            nil,
+                            (FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(0..<0, in: storage)), 0)
+                        )
+                    }
+                    let id = add(&state.windows[_id]!.subscribers)
+                    let window = state.windows[_id]!
+                    let slice = _WindowSlice(window.positions, in: storage)
+                    return (id, (FetchedResultsSnapshot(_storage: storage, _window: slice), window.sequence))
                 }
-                defer { state.nextID += 1 }
-                state.windows[_id]!.observers[state.nextID] = { changes, snapshot, _ in
-                    if !cancelled.isSet { handler(changes, snapshot) }
-                }
-                let slice = _WindowSlice(window.positions, in: storage)
-                return (FetchedResultsSnapshot(_storage: storage, _window: slice), state.nextID)
+            }
+        } unregister: { [weak self] id in
+            guard let self else { return }
+            _registry.state.withLock { $0.windows[_id]?.subscribers.remove(observer: id) }
+        }
+        return (read.0, read.1, subscription)
+    }
+
+    /// The window's results and their version, read at one moment: what ``ObservableResults`` starts from.
+    ///
+    /// - Complexity: O(log *n*).
+    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        controller._withObservedStorage { storage in
+            _registry.state.withLock { state in
+                let window = state.windows[_id]
+                let slice = _WindowSlice(window?.positions ?? 0..<0, in: storage)
+                return (FetchedResultsSnapshot(_storage: storage, _window: slice), window?.sequence ?? 0)
             }
         }
-        let subscription = EventSubscription { [weak self] in
-            cancelled.set()
-            guard let self, let id else { return }
-            _ = _registry.state.withLock { $0.windows[_id]?.observers.removeValue(forKey: id) }
-        }
-        return (snapshot, subscription)
     }
 
     /// Moves the window to other positions, and returns and delivers the one change set from the entities it
@@ -194,7 +211,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
             return state.windows.removeValue(forKey: _id)
         }
         guard let window else { return }
-        for subscriber in window.changeSubscriberList { subscriber.finish() }
+        for subscriber in window.subscribers.changeSubscriberList { subscriber.finish() }
         for subscriber in window.updateSubscribers.values { subscriber.end() }
     }
 

@@ -123,16 +123,3 @@ import Foundation
         return { [weak controller] in controller?._deliver(deliveries) }
     }
 }
-
-extension FetchedResultsController {
-    /// Delivers change sets of derived results (windows) through the controller's own delivery path.
-    @inlinable func _deliver(_ deliveries: [_ControllerState<Entity>.Delivery]) {
-        var spare: _ControllerState<Entity>.DeliveryRecord?
-        for delivery in deliveries {
-            let record = _ControllerState<Entity>.DeliveryRecord(delivery, reusing: &spare)
-            deliver(record)
-            spare = record
-        }
-        spare?.free()
-    }
-}

@@ -20,15 +20,8 @@ import Foundation
     @usableFromInline var positions: Range<Int>
 
     @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
-    @usableFromInline var observers: [UInt64: _ControllerState<Entity>.ChangeObserver] = [:] {
-        didSet { observerList = observers.sorted { $0.key < $1.key }.map(\.value) }
-    }
-    @usableFromInline var changeSubscribers: [UInt64: _ChangeSubscriber<Entity>] = [:] {
-        didSet { changeSubscriberList = changeSubscribers.sorted { $0.key < $1.key }.map(\.value) }
-    }
-    /// `observers` and `changeSubscribers` in the order they subscribed: the arrays each delivery shares.
-    @usableFromInline var observerList: [_ControllerState<Entity>.ChangeObserver] = []
-    @usableFromInline var changeSubscriberList: [_ChangeSubscriber<Entity>] = []
+    /// Its `changes` sequences and handlers; its deliveries go through the controller's queue.
+    @usableFromInline var subscribers = _ControllerState<Entity>.Engine.Subscribers()
     @usableFromInline var updateSubscribers: [UInt64: _UpdateSubscriber<Entity>] = [:]
 
     /// The origin of the window's versions: random per window, so that another window's version is not taken
@@ -50,7 +43,7 @@ import Foundation
 
     /// Whether anything observes the window's change sets.
     @inlinable var hasObservers: Bool {
-        delegate != nil || !observerList.isEmpty || !changeSubscriberList.isEmpty || !updateSubscribers.isEmpty
+        delegate != nil || !subscribers.isEmpty || !updateSubscribers.isEmpty
     }
 
     /// Counts a change set of the window as a new version, keeps it for catch-ups and hands it to the
@@ -69,11 +62,8 @@ import Foundation
                 subscriber.push(.changes(delivered)).waiter?.resume()
             }
         }
-        let callsBack = delegate != nil || !observerList.isEmpty
-        guard callsBack || !changeSubscriberList.isEmpty else { return nil }
-        return _ControllerState<Entity>.Delivery(
-            changes: changes, snapshot: callsBack ? snapshot : nil, delegate: delegate, scheduler: scheduler,
-            changeSubscribers: changeSubscriberList, observers: observerList, version: sequence)
+        return subscribers.delivery(
+            changes, after: { snapshot }, delegate: delegate, scheduler: scheduler, version: sequence)
     }
 
     /// Keeps the current version for a catch-up, dropping the oldest beyond the limit.

@@ -25,12 +25,13 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     @usableFromInline struct State: Sendable {
         @usableFromInline var results = _ReplicaStorage<Entity>()
         @usableFromInline var version: ResultsVersion?
+        /// The observers of the change sets that ``ResultsReplica/apply(_:)`` makes, and those waiting for them.
+        @usableFromInline var engine = _DeliveryEngine<Entity, Never>()
 
         @usableFromInline init() {}
     }
 
     @usableFromInline let _state = _Lock(State())
-    @usableFromInline let _deliveries = _ResultsDeliveries<Entity>()
 
     /// Creates an empty replica, with no version: its first update must be a whole-results one.
     @inlinable public init() {}
@@ -99,13 +100,15 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
                     let changes = results.changeSet(from: state.results)
                     swap(&results, &state.results)
                     state.version = update.version
-                    _deliveries.enqueue(changes, after: state.results.snapshot)
+                    let snapshot = state.results.snapshot
+                    state.engine.enqueue(changes, after: { snapshot }, delegate: nil, scheduler: .immediate)
                     return (changes, results)
                 case .changes(let base, let wire):
                     guard base == state.version else { throw Gap(version: state.version, base: base) }
                     let changes = try state.results.apply(wire)
                     state.version = update.version
-                    _deliveries.enqueue(changes, after: state.results.snapshot)
+                    let snapshot = state.results.snapshot
+                    state.engine.enqueue(changes, after: { snapshot }, delegate: nil, scheduler: .immediate)
                     return (changes, nil)
                 }
             } catch let error as _ReplicaError {
@@ -113,7 +116,7 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
             }
         }
         withExtendedLifetime(replaced) {}
-        _deliveries.deliverPending()
+        _deliverQueued()
         return changes
     }
 
@@ -123,7 +126,19 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     /// limit until read; the sequence finishes when the replica is released.
     ///
     /// - Complexity: O(1) to subscribe, and per change set.
-    @inlinable public var changes: ResultsChanges<Entity> { _deliveries.changes(bufferingPolicy: .unbounded) }
+    @inlinable public var changes: ResultsChanges<Entity> { changes(bufferingPolicy: .unbounded) }
+
+    /// The change sets that ``apply(_:)`` makes from now on, buffered by `bufferingPolicy` until read (see
+    /// ``FetchedResultsController/changes(bufferingPolicy:)``).
+    ///
+    /// - Complexity: O(1) to subscribe, and per change set.
+    @inlinable public func changes(bufferingPolicy: ResultsChanges<Entity>.BufferingPolicy) -> ResultsChanges<Entity> {
+        _DeliveryEngine<Entity, Never>.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
+            _state.withLock { $0.engine.subscribers.add(subscriber) }
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
+        }
+    }
 
     /// Calls `handler` with every change set that ``apply(_:)`` makes from now on and the results right after
     /// it, on the thread that applied it, before `apply` returns (unless a handler on another thread is
@@ -134,7 +149,36 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     @inlinable public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        _state.withLock { state in (state.results.snapshot, _deliveries.observe(handler)) }
+        _observeChangesUnversioned(handler)
+    }
+
+    /// ``observeChanges(_:)`` with the version each change set leads to: the number of non-empty change sets
+    /// the replica made (not its ``version``, which its server counts). For ``ObservableResults``; not API.
+    ///
+    /// - Returns: The results the first change set the handler receives applies to, their version, and the
+    ///   subscription.
+    /// - Complexity: O(1).
+    @inlinable public func _observeVersionedChanges(
+        _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
+    ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        let (read, subscription) = _DeliveryEngine<Entity, Never>.Subscribers.observe(handler) { add in
+            _state.withLock { state in (add(&state.engine.subscribers), (state.results.snapshot, state.engine.version))
+            }
+        } unregister: { [weak self] id in
+            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
+        }
+        return (read.0, read.1, subscription)
+    }
+
+    /// The results now, with their version (see ``_observeVersionedChanges(_:)``); not API.
+    ///
+    /// - Complexity: O(1).
+    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        _state.withLock { ($0.results.snapshot, $0.engine.version) }
+    }
+
+    deinit {
+        _state.withLock { $0.engine.close() }.finish()
     }
 
     // MARK: Reading
@@ -182,4 +226,15 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     ///
     /// - Complexity: O(log₁₆ *n*).
     @inlinable public func object(withID id: Entity.ID) -> Entity? { snapshot.object(withID: id) }
+}
+
+/// The replica delivers through an engine of its own, under its lock; it has no delegate.
+extension ResultsReplica: _DeliveryHost {
+    @inlinable func _withEngine<Result>(_ body: (inout _DeliveryEngine<Entity, Never>) -> Result) -> Result {
+        _state.withLock { body(&$0.engine) }
+    }
+
+    @inlinable func _callDelegate(
+        _ delegate: Never, with changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>?
+    ) {}
 }

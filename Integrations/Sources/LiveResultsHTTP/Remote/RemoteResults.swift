@@ -9,6 +9,7 @@ import LiveResultsLockSupport
 /// let todos = RemoteResults<Todo>(client: HTTPAPIClient(baseURL: server, transport: AsyncHTTPClientTransport()),
 ///                                 path: "todos/events")
 /// let (start, subscription) = todos.observeChanges { changes, snapshot in render(snapshot, changes) }
+/// let model = ObservableResults(todos.replica)   // the @Observable model, on the main actor
 /// todos.start()                          // follows until stop(); or `await todos.run()` in a task of yours
 /// todos.state                            // .connecting, .connected, .reconnecting(…), .failed(…)
 /// ```
@@ -253,30 +254,18 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         if parser.isMidEvent { onDiagnostic(.streamCut) }
     }
 
-    /// Applies `update` to the replica and delivers its change set, in order, outside the lock.
+    /// Applies `update` to the replica, which delivers its change set to the observers.
     private func apply(_ update: ResultsUpdate<Entity>) throws {
-        let (changes, snapshot, observers) = try storage.withLock { storage in
-            let changes = try replica.apply(update)
-            return (changes, replica.snapshot, Array(storage.observers.values))
-        }
-        guard !changes.isEmpty else { return }
-        for observer in observers {
-            observer(.changes(changes, snapshot))
-        }
+        try replica.apply(update)
     }
 
     private func setState(_ state: State) {
-        let observers = storage.withLock { storage in
-            storage.state = state
-            return Array(storage.observers.values)
-        }
-        for observer in observers {
-            observer(.state(state))
-        }
+        storage.withLock { $0.state = state }
     }
 
     /// Calls `handler` with every change set applied from now on, and the results after it, until the
-    /// returned subscription is cancelled or released.
+    /// returned subscription is cancelled or released: the replica's observers
+    /// (`ResultsReplica.observeChanges(_:)`).
     ///
     /// Handlers run on the task that follows the stream, one at a time and in order.
     ///
@@ -285,24 +274,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     public func observeChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        observe { event in
-            if case .changes(let changes, let snapshot) = event { handler(changes, snapshot) }
-        }
-    }
-
-    /// Calls `handler` with every change set and every state from now on.
-    func observe(
-        _ handler: @escaping @Sendable (_RemoteEvent<Entity>) -> Void
-    ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription) {
-        let (id, snapshot) = storage.withLock { storage in
-            defer { storage.nextObserverID += 1 }
-            storage.observers[storage.nextObserverID] = handler
-            return (storage.nextObserverID, replica.snapshot)
-        }
-        let subscription = EventSubscription { [weak self] in
-            _ = self?.storage.withLock { $0.observers.removeValue(forKey: id) }
-        }
-        return (snapshot, subscription)
+        replica.observeChanges(handler)
     }
 
     /// The change sets applied from now on, each kept until read (the buffer is not bounded); the
@@ -317,18 +289,10 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     }
 }
 
-/// What observers of a ``RemoteResults`` receive.
-enum _RemoteEvent<Entity: FetchableEntity & Codable>: Sendable {
-    case changes(ChangeSet<Entity>, FetchedResultsSnapshot<Entity>)
-    case state(RemoteResults<Entity>.State)
-}
-
 /// The mutable part of a ``RemoteResults``, behind its lock.
 struct _RemoteStorage<Entity: FetchableEntity & Codable> {
     var state = RemoteResults<Entity>.State.idle
     var task: Task<Void, Never>?
-    var observers: [Int: @Sendable (_RemoteEvent<Entity>) -> Void] = [:]
-    var nextObserverID = 0
 }
 
 /// `GET` of an event stream.
