@@ -95,7 +95,7 @@
     /// frees it (``_DeliveryHost/_deliver(_:)-(DeliveryRecord)``).
     ///
     /// Handing it on copies a pointer: no retain of the change set's arrays or the storage's parts, and
-    /// no reference count of its own. (In session 9 the delivery record as a struct was copied through
+    /// no reference count of its own. (A delivery record as a struct was copied through
     /// the generic `Pending` enum several times per change set, each copy retaining and releasing some
     /// 25 references: more than computing the change set; as a class, its deinit, generic and
     /// unspecialized, looked up its fields' metadata on every delivery.)
@@ -139,7 +139,7 @@
         ///
         /// The change set is moved on into a subscription's buffer. A whole `Delivery` taken out and
         /// destroyed went through the compiler's outlined (and merged, so unspecialized) copy of the change
-        /// set and destroy of the delivery: some 800 instructions per change set (session 13).
+        /// set and destroy of the delivery: some 800 instructions per change set.
         @inlinable func takeChanges() -> (changes: ChangeSet<Entity>, subscribers: [_ChangeSubscriber<Entity>]) {
             let delivery = UnsafeMutableRawPointer(pointer)
             func field<Value>(_ path: KeyPath<Delivery, Value>, _: Value.Type) -> UnsafeMutablePointer<Value> {
