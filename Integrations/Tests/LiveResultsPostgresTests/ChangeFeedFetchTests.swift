@@ -109,7 +109,7 @@ struct ChangeFeedFetchTests {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     for writer in 0..<3 {
                         group.addTask {
-                            var random = SeededGenerator(state: UInt64(writer) + 17)
+                            var random = SeededGenerator(seed: UInt64(writer) + 17)
                             while !stop.isSet {
                                 let id = Int64.random(in: 1...10, using: &random)
                                 if writer == 0 {

@@ -2,17 +2,19 @@
 /// windows' deliveries), a collapsible view, a replica. The engine's owner gives access to it under its lock
 /// and calls its delegate; the draining, the delivery itself and the subscriptions are the engine's, here,
 /// once for all of them.
-@usableFromInline protocol _DeliveryHost<Entity>: AnyObject, Sendable {
-    associatedtype Entity: FetchableEntity
+@usableFromInline protocol _DeliveryHost<_Entity>: AnyObject, Sendable {
+    /// The entities delivered. Underscored, as ``_Delegate``: a public conformer's member `Entity` must not
+    /// resolve to this internal protocol's associated type, which made client code see an internal type.
+    associatedtype _Entity: FetchableEntity
     /// The owner's delegate type (an existential), or `Never`.
-    associatedtype Delegate: Sendable
+    associatedtype _Delegate: Sendable
 
     /// Runs `body` under the owner's lock with the engine whose queue it drains.
-    func _withEngine<Result>(_ body: (inout _DeliveryEngine<Entity, Delegate>) -> Result) -> Result
+    func _withEngine<Result>(_ body: (inout _DeliveryEngine<_Entity, _Delegate>) -> Result) -> Result
 
     /// Calls `delegate` with one change set and the results right after it (`nil` when it does not take them).
     func _callDelegate(
-        _ delegate: Delegate, with changes: ChangeSet<Entity>, snapshot: FetchedResultsSnapshot<Entity>?)
+        _ delegate: _Delegate, with changes: ChangeSet<_Entity>, snapshot: FetchedResultsSnapshot<_Entity>?)
 }
 
 extension _DeliveryHost {
@@ -25,8 +27,8 @@ extension _DeliveryHost {
 
     /// Delivers `first`, which ``_DeliveryEngine/startDelivering()`` took, then whatever was queued
     /// behind it, and ends the delivering turn.
-    @inlinable func _deliverPending(startingWith first: _DeliveryEngine<Entity, Delegate>.Pending) {
-        var next: _DeliveryEngine<Entity, Delegate>.Pending? = first
+    @inlinable func _deliverPending(startingWith first: _DeliveryEngine<_Entity, _Delegate>.Pending) {
+        var next: _DeliveryEngine<_Entity, _Delegate>.Pending? = first
         while let item = next {
             switch item {
             case .delivery(let record):
@@ -46,7 +48,7 @@ extension _DeliveryHost {
     /// Delivers one change set, taking it out of its record (whose memory the caller then reuses or frees):
     /// to the `changes` sequences at once, to the handlers and the delegate where the scheduler says. With
     /// the immediate scheduler, nothing is allocated for it, and nothing of it is copied.
-    @inlinable func _deliver(_ record: _DeliveryEngine<Entity, Delegate>.DeliveryRecord) {
+    @inlinable func _deliver(_ record: _DeliveryEngine<_Entity, _Delegate>.DeliveryRecord) {
         if record.isForChangeSubscribersOnly {
             // The last `changes` sequence takes the delivery's change set itself, not a copy.
             let (changes, subscribers) = record.takeChanges()
@@ -64,10 +66,10 @@ extension _DeliveryHost {
     }
 
     /// Delivers change sets made outside the queue (a window's, queued as an action) the same way.
-    @inlinable func _deliver(_ deliveries: [_DeliveryEngine<Entity, Delegate>.Delivery]) {
-        var spare: _DeliveryEngine<Entity, Delegate>.DeliveryRecord?
+    @inlinable func _deliver(_ deliveries: [_DeliveryEngine<_Entity, _Delegate>.Delivery]) {
+        var spare: _DeliveryEngine<_Entity, _Delegate>.DeliveryRecord?
         for delivery in deliveries {
-            let record = _DeliveryEngine<Entity, Delegate>.DeliveryRecord(delivery, reusing: &spare)
+            let record = _DeliveryEngine<_Entity, _Delegate>.DeliveryRecord(delivery, reusing: &spare)
             _deliver(record)
             spare = record
         }
@@ -75,7 +77,7 @@ extension _DeliveryHost {
     }
 
     /// Hands `changes` to each of `subscribers`, moving it into the last one.
-    @inlinable func _yield(_ changes: consuming ChangeSet<Entity>, to subscribers: [_ChangeSubscriber<Entity>]) {
+    @inlinable func _yield(_ changes: consuming ChangeSet<_Entity>, to subscribers: [_ChangeSubscriber<_Entity>]) {
         guard let last = subscribers.last else { return }
         for subscriber in subscribers.dropLast() {
             subscriber.yield(copy changes)
@@ -84,7 +86,7 @@ extension _DeliveryHost {
     }
 
     /// Calls the handlers, then the delegate, with one change set.
-    @inlinable func _call(_ delivery: _DeliveryEngine<Entity, Delegate>.Delivery) {
+    @inlinable func _call(_ delivery: _DeliveryEngine<_Entity, _Delegate>.Delivery) {
         // The delivery's fields are read where they are used: a local copy would retain each array.
         for observer in delivery.observers {
             observer(delivery.changes, delivery.snapshot.unsafelyUnwrapped, delivery.version)
