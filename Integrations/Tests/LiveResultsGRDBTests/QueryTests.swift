@@ -21,7 +21,7 @@ struct QueryTests {
         arguments: [1, 2] as [UInt64])
     func sqlMatchesSwift(seed: UInt64) async throws {
         try await withDatabase(.queue) { writer, _ in
-            var generator = SeededGenerator(state: seed)
+            var generator = SeededGenerator(seed: seed)
             let players = (1...120).map { id in
                 Player(
                     id: Int64(id), name: Self.names.randomElement(using: &generator)!,
