@@ -129,20 +129,13 @@ struct ChangeFeedFetchTests {
                     try await group.waitForAll()
                 }
             }
-            try await Task.sleep(for: .milliseconds(200))
-            // The first fetches: B's, slow, starts while A's runs; writes go on during both.
-            slowB.isSlow = true
-            async let first: ChangeSet<Todo> = a.performFetch()
-            try await Task.sleep(for: .milliseconds(5))
-            try await b.performFetch()
-            _ = try await first
-            slowB.isSlow = false
-            // Refetches while the subscriptions are live, now and then a slow one of B.
-            for round in 0..<24 {
-                slowB.isSlow = round % 8 == 7
-                try await b.performFetch()
-                if round % 3 == 0 { try await a.performFetch() }
-                try await Task.sleep(for: .milliseconds(15))
+            // Whatever the fetches do (a timeout on a slow machine throws), the writers stop before the test ends.
+            do {
+                try await Self.fetchAndRefetch(a, b, slowB)
+            } catch {
+                stop.set()
+                _ = try? await writers.value
+                throw error
             }
             stop.set()
             try await writers.value
@@ -162,6 +155,28 @@ struct ChangeFeedFetchTests {
             #expect(checkerB.violations == [])
             #expect(expected.map(\.priority).reduce(0, +) > 50)
             #expect(feedLog.replacements == 0)
+        }
+    }
+
+    /// The first fetches of `a` and `b` (B's slow, starting while A's runs), then refetches while their
+    /// subscriptions are live, now and then a slow one of B.
+    private static func fetchAndRefetch(
+        _ a: FetchedResultsController<Todo>, _ b: FetchedResultsController<Todo>, _ slowB: SlowSwitch
+    ) async throws {
+        try await Task.sleep(for: .milliseconds(200))
+        // The first fetches: B's, slow, starts while A's runs; writes go on during both.
+        slowB.isSlow = true
+        async let first: ChangeSet<Todo> = a.performFetch()
+        try await Task.sleep(for: .milliseconds(5))
+        try await b.performFetch()
+        _ = try await first
+        slowB.isSlow = false
+        // Refetches while the subscriptions are live, now and then a slow one of B.
+        for round in 0..<24 {
+            slowB.isSlow = round % 8 == 7
+            try await b.performFetch()
+            if round % 3 == 0 { try await a.performFetch() }
+            try await Task.sleep(for: .milliseconds(15))
         }
     }
 }

@@ -10,7 +10,7 @@ final class Follower: Sendable {
     private let reader = Locked<Task<Void, Never>?>(nil)
 
     struct Record {
-        /// The bases of the updates applied, in order (`nil`: whole results).
+        /// The bases of the updates received, in order (`nil`: whole results).
         var bases: [ResultsVersion?] = []
         var failure: String?
         var ended = false
@@ -21,9 +21,11 @@ final class Follower: Sendable {
         let task = Task { [replica, record] in
             do {
                 for try await update in updates {
+                    // Recorded before the replica shows the update, so that a test that waits for the
+                    // replica's contents then finds the update among the bases.
+                    record.withLock { $0.bases.append(update.base) }
                     do {
                         _ = try replica.apply(update)
-                        record.withLock { $0.bases.append(update.base) }
                     } catch {
                         record.withLock { $0.failure = "\(error)" }
                         return
