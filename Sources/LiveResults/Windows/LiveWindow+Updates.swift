@@ -34,11 +34,7 @@ extension LiveWindow where Entity: Codable {
                     window.keepsHistory = true
                     window.hold(storage)
                 }
-                let held = version.flatMap { version in
-                    version.origin == window.origin && window.history.contains { $0.sequence == version.sequence }
-                        ? version.sequence : nil
-                }
-                subscriber.start(with: .catchUp(from: held))
+                subscriber.start(with: .catchUp(from: version.flatMap { window.heldSequence(for: $0) }))
                 window.updateSubscribers[state.nextID] = subscriber
                 state.windows[_id] = window
                 defer { state.nextID += 1 }
@@ -47,6 +43,9 @@ extension LiveWindow where Entity: Codable {
         }
         let subscription = _UpdateSubscription(
             subscriber: subscriber, origin: origin,
+            name: { [weak registry = _registry, id = _id] sequence in
+                registry?.state.withLock { $0.windows[id]?.name(of: sequence) }
+            },
             unsubscribe: { [weak self] in
                 subscriber.cancel()
                 guard let self, let id else { return }
@@ -76,7 +75,7 @@ extension LiveWindow where Entity: Codable {
             _registry.state.withLock { state in
                 let window = state.windows[_id]
                 return ResultsUpdate(
-                    version: ResultsVersion(origin: window?.origin ?? 0, sequence: window?.sequence ?? 0),
+                    version: window?.name(of: window!.sequence) ?? ResultsVersion(origin: 0, sequence: 0),
                     wholeResultsOf: _WindowState.entities(of: storage, at: window?.positions ?? 0..<0))
             }
         }
@@ -87,8 +86,50 @@ extension LiveWindow where Entity: Codable {
     /// - Complexity: O(1).
     @inlinable public var version: ResultsVersion {
         _registry.state.withLock { state in
-            let window = state.windows[_id]
-            return ResultsVersion(origin: window?.origin ?? 0, sequence: window?.sequence ?? 0)
+            state.windows[_id].map { $0.name(of: $0.sequence) } ?? ResultsVersion(origin: 0, sequence: 0)
+        }
+    }
+
+    /// Names the window's versions by its contents from now on, so that another process whose window holds
+    /// the same contents resolves them: a client that reconnects to any process of a service, with the
+    /// version it read from another, resumes with one catch-up when that process's window held those
+    /// contents among its recent versions (see ``updates(since:bufferLimit:)``), and gets the whole window
+    /// otherwise.
+    ///
+    /// A version is then named by `scope` (the query the window shows: windows of other scopes never
+    /// resolve it) and a 64-bit digest of the window's entities, each as its JSON with sorted keys. Two
+    /// windows with the same contents give the same name, and a catch-up from either is the same change set:
+    /// what a replica needs is the contents it has, not who made them. Processes that follow one database in
+    /// the same commit order (PostgreSQL's write-ahead log, or its notifications) pass through the same
+    /// contents, so their names meet. A process that has not yet reached a client's version, or whose
+    /// window changed more than its last 128 versions since, sends the whole window.
+    ///
+    /// ```swift
+    /// let window = results.window(.first(50))
+    /// window.nameVersionsByContents(scope: results.query.key)
+    /// for await update in window.updates(since: ResultsVersion(lastEventID)) { … }
+    /// ```
+    ///
+    /// It holds the window's versions from now on, as an update stream does.
+    ///
+    /// - Parameter scope: What the window shows, the same in every process: a live query's key.
+    /// - Complexity: O(*w*) encodings for a window of *w* entities, the first time; then O(*w*) for each
+    ///   version the window delivers.
+    @inlinable public func nameVersionsByContents(scope: String) {
+        let origin = _ContentDigest.of(scope)
+        let digest: _WindowState<Entity>.Digest = { storage, positions in
+            _ContentDigest.of(storage.stored(inGlobalRange: positions).lazy.map(\.entity))
+        }
+        controller._withObservedStorage { storage in
+            _registry.state.withLock { state in
+                guard var window = state.windows[_id] else { return }
+                if !window.keepsHistory {
+                    window.keepsHistory = true
+                    window.hold(storage)
+                }
+                window.nameVersionsByContents(origin: origin, digest: digest)
+                state.windows[_id] = window
+            }
         }
     }
 }

@@ -7,13 +7,19 @@ import Foundation
         @usableFromInline let sequence: UInt64
         @usableFromInline let storage: _SectionedStorage<Entity>
         @usableFromInline let positions: Range<Int>
+        /// The digest of the window's contents then, when versions are named by their contents.
+        @usableFromInline var digest: UInt64?
 
-        @inlinable init(sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>) {
+        @inlinable init(sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>, digest: UInt64?) {
             self.sequence = sequence
             self.storage = storage
             self.positions = positions
+            self.digest = digest
         }
     }
+
+    /// Digests the window's contents, for versions named by them: the entities of a storage at positions.
+    @usableFromInline typealias Digest = @Sendable (_SectionedStorage<Entity>, Range<Int>) -> UInt64?
 
     @usableFromInline var range: WindowRange
     /// The positions held in the results the controller's observers have.
@@ -32,6 +38,9 @@ import Foundation
     /// The versions a catch-up can start from, oldest first, once an update stream was opened.
     @usableFromInline var history: [HeldVersion] = []
     @usableFromInline var keepsHistory = false
+    /// The origin of versions named by the window's contents, and how to digest them; `nil` while versions
+    /// are the window's own (see ``LiveWindow/nameVersionsByContents(scope:)``).
+    @usableFromInline var contentNaming: (origin: UInt64, digest: Digest)?
 
     @inlinable init(range: WindowRange, positions: Range<Int>) {
         self.range = range
@@ -69,7 +78,43 @@ import Foundation
     /// Keeps the current version for a catch-up, dropping the oldest beyond the limit.
     @inlinable mutating func hold(_ storage: _SectionedStorage<Entity>) {
         if history.count >= Self.historyLimit { history.removeFirst(history.count - Self.historyLimit + 1) }
-        history.append(HeldVersion(sequence: sequence, storage: storage, positions: positions))
+        history.append(
+            HeldVersion(
+                sequence: sequence, storage: storage, positions: positions,
+                digest: contentNaming?.digest(storage, positions)))
+    }
+
+    /// Names the window's versions by their contents from now on, the held ones included.
+    ///
+    /// - Complexity: O(*h* *w*) for *h* held versions of *w* entities, the first time.
+    @inlinable mutating func nameVersionsByContents(origin: UInt64, digest: @escaping Digest) {
+        guard contentNaming?.origin != origin else { return }
+        contentNaming = (origin, digest)
+        for index in history.indices {
+            history[index].digest = digest(history[index].storage, history[index].positions)
+        }
+    }
+
+    /// What the stream names the version numbered `sequence`: after its contents when they are digested and
+    /// the version is held, else the window's own name.
+    @inlinable func name(of sequence: UInt64) -> ResultsVersion {
+        if let contentNaming, let held = history.last(where: { $0.sequence == sequence }), let digest = held.digest {
+            return ResultsVersion(origin: contentNaming.origin, sequence: digest)
+        }
+        return ResultsVersion(origin: origin, sequence: sequence)
+    }
+
+    /// The number of the held version that `version` names: one of the window's own, or, when versions are
+    /// named by contents, the latest held one with those contents (another process's window at the same
+    /// contents named it alike); `nil` when none is held.
+    ///
+    /// - Complexity: O(*h*) for *h* held versions.
+    @inlinable func heldSequence(for version: ResultsVersion) -> UInt64? {
+        if version.origin == origin, history.contains(where: { $0.sequence == version.sequence }) {
+            return version.sequence
+        }
+        guard let contentNaming, version.origin == contentNaming.origin else { return nil }
+        return history.last(where: { $0.digest == version.sequence })?.sequence
     }
 
     /// The window's entities at a held version, as a storage of their own; `nil` when it is not held.

@@ -74,13 +74,18 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
     @usableFromInline let origin: UInt64
     @usableFromInline let unsubscribe: @Sendable () -> Void
     @usableFromInline let resolve: Resolve
+    /// Names a version of the stream, when its versions are not ``origin``'s numbers (a window's versions
+    /// named by its contents); `nil` from it, too, names it by number.
+    @usableFromInline let name: (@Sendable (UInt64) -> ResultsVersion?)?
 
     @inlinable init(
-        subscriber: _UpdateSubscriber<Entity>, origin: UInt64, unsubscribe: @escaping @Sendable () -> Void,
-        resolve: @escaping Resolve
+        subscriber: _UpdateSubscriber<Entity>, origin: UInt64,
+        name: (@Sendable (UInt64) -> ResultsVersion?)? = nil,
+        unsubscribe: @escaping @Sendable () -> Void, resolve: @escaping Resolve
     ) {
         self.subscriber = subscriber
         self.origin = origin
+        self.name = name
         self.unsubscribe = unsubscribe
         self.resolve = resolve
     }
@@ -96,7 +101,7 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
     ///   delivered change set; O(*n*) for the whole results.
     @inlinable func update(_ item: _UpdateSubscriber<Entity>.Item, after base: UInt64?) -> ResultsUpdate<Entity>? {
         func version(_ sequence: UInt64) -> ResultsVersion {
-            ResultsVersion(origin: origin, sequence: sequence)
+            name?(sequence) ?? ResultsVersion(origin: origin, sequence: sequence)
         }
         switch item {
         case .whole(let results):
