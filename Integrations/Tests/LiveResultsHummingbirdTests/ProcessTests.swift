@@ -72,6 +72,50 @@ struct ProcessTests {
         }
     }
 
+    /// A client that follows a live query on one process reconnects, with the last version it read, to another
+    /// process of the same database: that process's window of the query went through the same contents (both
+    /// follow the write-ahead log in commit order), names its versions alike, and answers with one catch-up.
+    @Test("a client resumes a live query on another server process with one catch-up (the WAL feed)")
+    func resumeOnAnotherProcess() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { client, configuration in
+            let url =
+                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let first = try await ServerProcess(["--postgres", url, "--changes", "wal"])
+            let second = try await ServerProcess(["--postgres", url, "--changes", "wal"])
+            let query = "project=eq.Home&order=priority.desc&limit=4"
+            // Another client keeps the query live on the second process.
+            let other = Follower(try await EventStream.open("\(second.base)/todos/events?\(query)").updates)
+            let follower = Follower(try await EventStream.open("\(first.base)/todos/events?\(query)").updates)
+            for step in 0..<6 {
+                let server = step.isMultiple(of: 2) ? first : second
+                let project = step == 3 ? "Work" : "Home"
+                let reply = try await HTTP.send(
+                    .POST, "\(server.base)/todos",
+                    json: #"{"title": "t\#(step)", "project": "\#(project)", "priority": \#(step)}"#)
+                #expect(reply.status == 201)
+            }
+            #expect(await eventually { follower.replica.fetchedObjects.map(\.priority) == [5, 4, 2, 1] })
+            follower.stop()
+            let version = try #require(follower.replica.version)
+            // The same contents on the other process: the same version.
+            #expect(await eventually { other.replica.version == version })
+            _ = try await client.query("INSERT INTO todos (title, project, priority) VALUES ('sql', 'Home', 3)")
+            #expect(await eventually { other.replica.fetchedObjects.map(\.priority) == [5, 4, 3, 2] })
+            let resumed = try await EventStream.open(
+                "\(second.base)/todos/events?\(query)", lastEventID: version.description)
+            var events = resumed.events.makeAsyncIterator()
+            let catchUp = try #require(try await events.next()).update()
+            #expect(catchUp.base == version, "one catch-up, not the whole window")
+            _ = try follower.replica.apply(catchUp)
+            #expect(follower.replica.fetchedObjects.map(\.priority) == [5, 4, 3, 2])
+            #expect(follower.replica.version == other.replica.version)
+            other.stop()
+            #expect(await first.terminate() == 0)
+            #expect(await second.terminate() == 0)
+        }
+    }
+
     /// The table in the servers' order: project (as Swift compares strings, whatever the database's
     /// collation), priority, id.
     static func select(_ client: PostgresClient) async throws -> [Todo] {

@@ -25,9 +25,11 @@ extension RouterMethods {
     /// answered `400` with a JSON error whose message starts with the parameter's name.
     ///
     /// Requests that ask the same query after normalising (parameter order, whitespace, `in` lists) share one
-    /// controller of a `LiveQueryRegistry`, and the streams of one window share the window; a query nobody
-    /// streams stays live for ``LiveResultsOptions/liveQueryGracePeriod`` (a client that reconnects within it
-    /// resumes with one catch-up from its `Last-Event-ID`), and at most
+    /// controller of a `LiveQueryRegistry`, and the streams of one window share the window. A window's versions
+    /// are named by its contents (`LiveWindow.nameVersionsByContents(scope:)`), so a client that reconnects
+    /// resumes from its `Last-Event-ID` with one catch-up on any process of the service that has the query
+    /// live and went through those contents. A query nobody streams stays live for
+    /// ``LiveResultsOptions/liveQueryGracePeriod``, so that a client can resume within it, and at most
     /// ``LiveResultsOptions/maximumLiveQueries`` are live (`503` with `Retry-After` beyond, when all are
     /// streamed). A write reaches only the queries it can change: `eq` and `in` filters on the `filters`
     /// columns are indexed. A query whose results cannot be fetched (the database is out of reach) is
@@ -144,7 +146,11 @@ enum _LiveQueryResolution {
         } catch {
             throw _StreamRefusal(reason: "the query's results could not be fetched; try again later")
         }
-        return .window(results.window(asked.window), holding: results)
+        // Versions named by contents: a client that reconnects to another process of the service, following
+        // the same database, resumes with one catch-up when that process's window held its contents.
+        let window = results.window(asked.window)
+        window.nameVersionsByContents(scope: asked.query.key)
+        return .window(window, holding: results)
     }
 
     /// The request's query parameters, names and values percent-decoded, in order.
