@@ -38,12 +38,24 @@ struct Options {
     var seconds = 30
     var stores = ["memory", "postgres"]
     var writers = 4
+    /// Distinct live queries with filters on project and priority and windows of 20–100, which the clients
+    /// share; `nil`: the whole list and one query per project.
+    var queries: Int?
+    /// The run that kills one of two server processes and resumes its clients on the other.
+    var resume = false
+    /// How the resume run's servers follow the database: `wal` (the write-ahead log) or `notify`.
+    var changes = "wal"
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
             if argument == "--quick" {
                 (rows, clients, rate, seconds) = (2_000, 20, 50, 5)
+                continue
+            }
+            if argument == "--resume" {
+                resume = true
+                stores = ["postgres"]
                 continue
             }
             let text = iterator.next()
@@ -54,6 +66,8 @@ struct Options {
             case ("--rate", let value?, _): rate = value
             case ("--seconds", let value?, _): seconds = value
             case ("--writers", let value?, _): writers = value
+            case ("--queries", let value?, _): queries = value
+            case ("--changes", _, "wal"), ("--changes", _, "notify"): changes = text!
             case ("--store", _, "memory"): stores = ["memory"]
             case ("--store", _, "postgres"): stores = ["postgres"]
             case ("--store", _, "both"): stores = ["memory", "postgres"]
@@ -61,7 +75,7 @@ struct Options {
                 print(
                     """
                     usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
-                                      [--store memory|postgres|both] [--quick]
+                                      [--store memory|postgres|both] [--queries Q] [--resume [--changes wal|notify]] [--quick]
                     """)
                 exit(2)
             }
@@ -69,6 +83,21 @@ struct Options {
     }
 
     var writes: Int { rate * seconds }
+
+    /// The live query client `index` follows, as URL parameters.
+    ///
+    /// With `queries`, query `q` filters on one of the 50 pairs of project and priority and orders by one of four
+    /// orders (so up to 200 distinct queries, each a controller of the server), with a window of 20 to 100.
+    func query(forClient index: Int) -> String {
+        guard let queries else {
+            return index.isMultiple(of: 2) ? wholeList : "project=eq.project%20\(index / 2 % 10)&\(wholeList)"
+        }
+        let query = index % queries
+        let pair = query % 50
+        let order = ["id.desc", "title.asc", "title.desc", "id.asc"][query / 50 % 4]
+        let limit = 20 + 20 * ((query + query / 50) % 5)
+        return "project=eq.project%20\(pair % 10)&priority=eq.\(pair / 10)&order=\(order)&limit=\(limit)"
+    }
     /// The first part of the writes, after which the server's RSS should stay flat.
     var warmUp: Double { Double(seconds) / 6 }
 }
@@ -219,6 +248,10 @@ final class WriteLog: Sendable {
 
     func deletion(of id: Int64) -> Int? { state.withLock { $0.deletions[id] } }
 
+    func kind(of sequence: Int) -> WriteKind? {
+        state.withLock { sequence < $0.kinds.count ? $0.kinds[sequence] : nil }
+    }
+
     var snapshot: State { state.withLock { $0 } }
 }
 
@@ -362,10 +395,17 @@ final class StreamClient: Sendable {
     struct State {
         /// When each write was first seen here (0: not yet).
         var seen: [UInt64]
+        /// The writes first seen when their row slid into the client's window because another row left it:
+        /// not a write reaching the client (the departure is), so not timed.
+        var slid: Set<Int> = []
         var bytes = 0
         var updates = 0
         var failure: String?
         var ended = false
+        /// Whether the next update is the first of a connection, and how the connections after the first began.
+        var awaitsFirst = true
+        var catchUps = 0
+        var wholes = 0
     }
 
     let replica = ResultsReplica<Todo>()
@@ -385,10 +425,22 @@ final class StreamClient: Sendable {
     var counters: (bytes: Int, updates: Int) { state.withLock { ($0.bytes, $0.updates) } }
     var snapshot: State { state.withLock { $0 } }
 
-    /// Reads `url` until the stream ends or the task is cancelled.
-    func follow(_ url: String, http: HTTPClient) async {
+    /// Whether the client follows a window, where rows slide in as others leave.
+    var isWindowed: Bool { query.contains("limit=") && query != wholeList }
+
+    /// Forgets how the last connection ended, before the client connects again.
+    func beginConnection() {
+        state.withLock { state in
+            (state.failure, state.ended, state.awaitsFirst) = (nil, false, true)
+        }
+    }
+
+    /// Reads `url` until the stream ends or the task is cancelled; with `lastEventID`, resumes from it.
+    func follow(_ url: String, http: HTTPClient, lastEventID: ResultsVersion? = nil) async {
         do {
-            let response = try await http.execute(HTTPClientRequest(url: url), timeout: .hours(1))
+            var request = HTTPClientRequest(url: url)
+            if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID.description) }
+            let response = try await http.execute(request, timeout: .hours(1))
             guard response.status == .ok else { throw Failure("GET \(url): \(response.status)") }
             var parser = EventParser()
             for try await buffer in response.body {
@@ -407,6 +459,7 @@ final class StreamClient: Sendable {
 
     private func apply(_ update: ResultsUpdate<Todo>) throws {
         var seen: [Int] = []
+        var slid: [Int] = []
         switch update.content {
         case .results(let sections):
             try replica.apply(update)
@@ -421,8 +474,14 @@ final class StreamClient: Sendable {
                 if let sequence = log.deletion(of: before.object(at: path).id) { seen.append(sequence) }
             }
             try replica.apply(update)
-            for item in changes.insertedItems + changes.updatedItems {
+            for item in changes.updatedItems {
                 if let sequence = stampedSequence(in: item.entity.title) { seen.append(sequence) }
+            }
+            for item in changes.insertedItems {
+                guard let sequence = stampedSequence(in: item.entity.title) else { continue }
+                seen.append(sequence)
+                // In a window, only a created row enters by its own write; others slide in as rows leave.
+                if isWindowed && log.kind(of: sequence) != .create { slid.append(sequence) }
             }
             if !changes.movedItems.isEmpty {
                 let after = replica.snapshot
@@ -434,8 +493,13 @@ final class StreamClient: Sendable {
         let time = now()
         state.withLock { state in
             state.updates += 1
+            if state.awaitsFirst {
+                state.awaitsFirst = false
+                if update.base != nil { state.catchUps += 1 } else if state.updates > 1 { state.wholes += 1 }
+            }
             for sequence in seen where sequence < state.seen.count && state.seen[sequence] == 0 {
                 state.seen[sequence] = time
+                if slid.contains(sequence) { state.slid.insert(sequence) }
             }
         }
     }
@@ -623,13 +687,13 @@ func seed(rows: Int, base: String, http: HTTPClient) async throws {
     }
 }
 
-/// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`).
 /// The largest window the server is started with: every client's window holds its whole query.
 let maximumLimit = 1_000_000
 
 /// The live query of the whole list.
 let wholeList = "limit=\(maximumLimit)"
 
+/// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`).
 func load(
     _ name: String, server: ServerProcess, options: Options, seedThroughAPI: Bool, http: HTTPClient
 ) async throws -> RunResult {
@@ -652,9 +716,7 @@ func load(
     // The clients, each on a connection of its own, and the first update of each.
     let decoder = SharedDecoder()
     let clients = (0..<options.clients).map { index in
-        StreamClient(
-            query: index.isMultiple(of: 2) ? wholeList : "project=eq.project%20\(index / 2 % 10)&\(wholeList)",
-            log: log, decoder: decoder)
+        StreamClient(query: options.query(forClient: index), log: log, decoder: decoder)
     }
     let opening = now()
     let following = clients.map { client in
@@ -772,7 +834,9 @@ func load(
         own.reserveCapacity(succeeded.count)
         for sequence in succeeded {
             if state.seen[sequence] != 0 {
-                own.append(seconds(from: writes.sent[sequence], to: state.seen[sequence]))
+                if !state.slid.contains(sequence) {
+                    own.append(seconds(from: writes.sent[sequence], to: state.seen[sequence]))
+                }
             } else if rowsWrites[writes.ids[sequence]]?.last != sequence {
                 superseded += 1
             } else if followsAll || ending.contains(writes.ids[sequence]) {
@@ -823,7 +887,9 @@ func load(
         String(
             format: "stream per client: %.0f updates (%.2f per write), ", meanUpdates, meanUpdates / Double(log.count))
             + megabytes(Int(meanBytes))
-            + String(format: " (%.0f B per update, %.1f KB/s)", result.bytesPerUpdate, meanBytes / elapsed / 1024))
+            + String(
+                format: " (%.0f B per update, %.0f B per write, %.1f KB/s)", result.bytesPerUpdate,
+                meanBytes / Double(log.count), meanBytes / elapsed / 1024))
     result.lines.append(
         "poller: \(pollEnd.polls - pollStart.polls) polls, \(megabytes(pollBytes))"
             + String(format: " (%.1f KB/s; ", Double(pollBytes) / elapsed / 1024)
@@ -868,23 +934,7 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
             throw error
         }
     }
-    let postgres = try PostgresTestServer.shared()
-    return try await postgres.withDatabase { client, configuration in
-        try await client.query(
-            """
-            CREATE TABLE todos (id bigserial PRIMARY KEY, title text NOT NULL, project text NOT NULL, \
-            priority int NOT NULL)
-            """)
-        let start = now()
-        try await client.query(
-            """
-            INSERT INTO todos (title, project, priority) SELECT 'seed ' || i, 'project ' || (i % 10), i % 5 \
-            FROM generate_series(0, \(options.rows - 1)) i
-            """)
-        try await client.query("VACUUM ANALYZE todos")
-        let seeded = seconds(from: start, to: now())
-        let url =
-            "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+    return try await withSeededDatabase(rows: options.rows) { url, seeded in
         let server = try await ServerProcess(["--postgres", url, "--maximum-limit", "\(maximumLimit)"])
         do {
             var result = try await load(name, server: server, options: options, seedThroughAPI: false, http: http)
@@ -903,10 +953,147 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
     }
 }
 
+/// Runs `body` with the URL of a new database of the test cluster whose `todos` table holds `rows` seeded rows,
+/// and the seconds the seeding took.
+func withSeededDatabase(
+    rows: Int, _ body: @Sendable (_ url: String, _ seeded: Double) async throws -> RunResult
+) async throws -> RunResult {
+    let postgres = try PostgresTestServer.shared()
+    return try await postgres.withDatabase { client, configuration in
+        try await client.query(
+            """
+            CREATE TABLE todos (id bigserial PRIMARY KEY, title text NOT NULL, project text NOT NULL, \
+            priority int NOT NULL)
+            """)
+        let start = now()
+        try await client.query(
+            """
+            INSERT INTO todos (title, project, priority) SELECT 'seed ' || i, 'project ' || (i % 10), i % 5 \
+            FROM generate_series(0, \(rows - 1)) i
+            """)
+        try await client.query("VACUUM ANALYZE todos")
+        let url =
+            "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+        return try await body(url, seconds(from: start, to: now()))
+    }
+}
+
+// MARK: - Resuming on another process
+
+/// Waits until every client has applied the first update of its connection; throws after `limit` seconds or
+/// when a stream fails.
+func awaitOpening(_ clients: [StreamClient], limit: Double = 300) async throws {
+    let opening = now()
+    while clients.contains(where: { $0.snapshot.awaitsFirst && $0.snapshot.failure == nil }) {
+        guard seconds(from: opening, to: now()) < limit else { throw Failure("the streams did not open in \(limit) s") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    if let failure = clients.lazy.compactMap({ $0.snapshot.failure }).first {
+        throw Failure("a stream failed while opening: \(failure)")
+    }
+}
+
+/// How many of `clients` have a replica equal to `GET` of their query at `base`, once they are at its version
+/// (waiting up to `waiting` seconds for them).
+func equalToGET(_ clients: [StreamClient], base: String, http: HTTPClient, waiting: Double = 60) async throws -> Int {
+    var finals: [String: ResultsUpdate<Todo>] = [:]
+    for query in Set(clients.map(\.query)) { finals[query] = try await get("\(base)/todos?\(query)", http: http) }
+    let settling = now()
+    while clients.contains(where: { $0.replica.version != finals[$0.query]?.version && $0.snapshot.failure == nil }),
+        seconds(from: settling, to: now()) < waiting
+    {
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return clients.filter { client in
+        guard case .results(let sections) = finals[client.query]?.content else { return false }
+        let replica = client.replica.sections.map { ($0.name, Array($0.objects)) }
+        return replica.count == sections.count
+            && zip(replica, sections).allSatisfy { $0.0 == $1.name && $0.1 == $1.entities }
+    }.count
+}
+
+/// Two server processes on one database, both following its write-ahead log. The clients follow process A,
+/// and process B holds the same queries live (one client of its own each), as another process behind a load
+/// balancer would. After the writes, A is killed; a second later (an `EventSource` retries after a few), every
+/// client reconnects to B with the version it read last. Reports how many resumed with one catch-up rather
+/// than the whole window; every replica must then follow B to equal `GET` of its query.
+func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> RunResult {
+    try await withSeededDatabase(rows: options.rows) { url, _ in
+        var result = RunResult(name: "resume")
+        let arguments = ["--postgres", url, "--changes", options.changes, "--maximum-limit", "\(maximumLimit)"]
+        let (a, b) = (try await ServerProcess(arguments), try await ServerProcess(arguments))
+        do {
+            let initial = try await get("\(b.base)/todos?\(wholeList)", http: http)
+            guard case .results(let sections) = initial.content else { throw Failure("GET /todos: not whole results") }
+            let log = WriteLog(count: options.writes, rows: sections.flatMap { $0.entities.map(\.id) })
+            let decoder = SharedDecoder()
+            let clients = (0..<options.clients).map {
+                StreamClient(query: options.query(forClient: $0), log: log, decoder: decoder)
+            }
+            let keepers = Set(clients.map(\.query)).sorted().map { StreamClient(query: $0, log: log, decoder: decoder) }
+            var following = clients.map { client in
+                Task { await client.follow("\(a.base)/todos/events?\(client.query)", http: http) }
+            }
+            let keeping = keepers.map { client in
+                Task { await client.follow("\(b.base)/todos/events?\(client.query)", http: http) }
+            }
+            defer { (following + keeping).forEach { $0.cancel() } }
+            try await awaitOpening(clients + keepers)
+            // The writes go through B, which stays.
+            await drive(log: log, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
+            kill(a.pid, SIGKILL)
+            following.forEach { $0.cancel() }
+            try await Task.sleep(for: .seconds(1))
+            let killed = now()
+            clients.forEach { $0.beginConnection() }
+            following = clients.map { client in
+                Task {
+                    await client.follow(
+                        "\(b.base)/todos/events?\(client.query)", http: http, lastEventID: client.replica.version)
+                }
+            }
+            try await awaitOpening(clients)
+            let catchUps = clients.reduce(0) { $0 + $1.snapshot.catchUps }
+            let wholes = clients.reduce(0) { $0 + $1.snapshot.wholes }
+            result.lines.append(
+                "\(options.clients) clients of \(keepers.count) queries on process A, \(log.count) writes in "
+                    + "\(options.seconds) s, A killed: all reconnected to B in "
+                    + String(format: "%.1f s", seconds(from: killed, to: now()))
+                    + "; \(catchUps) resumed with one catch-up, \(wholes) got the whole window")
+            result.equal = "\(catchUps)/\(options.clients)"
+            if catchUps + wholes != options.clients {
+                result.failures.append("\(options.clients - catchUps - wholes) clients did not reconnect once")
+            }
+            // Then they follow B.
+            let more = WriteLog(count: options.rate, rows: log.snapshot.live)
+            await drive(log: more, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
+            _ = try await equalToGET(clients, base: b.base, http: http)
+            // What the database holds, as a process that has just fetched it shows it.
+            let fresh = try await ServerProcess(
+                ["--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)"])
+            let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 5)
+            _ = await fresh.stop()
+            result.lines.append(
+                "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
+                    + "\(equal)/\(clients.count)")
+            if equal != clients.count {
+                result.failures.append("\(clients.count - equal) replicas differ from the database")
+            }
+            _ = await b.stop()
+            return result
+        } catch {
+            _ = await a.stop()
+            _ = await b.stop()
+            throw error
+        }
+    }
+}
+
 let options = Options(CommandLine.arguments)
 var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(
-    idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: options.clients + options.writers + 16)
+    idleTimeout: .seconds(60),
+    concurrentHTTP1ConnectionsPerHostSoftLimit: options.clients + (options.queries ?? 11) + options.writers + 16)
 let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
 print(
     "ServerLoad: \(options.rows) rows, \(options.clients) stream clients + 1 poller (1 s), \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; \(ProcessInfo.processInfo.activeProcessorCount) cores"
@@ -915,7 +1102,10 @@ var results: [RunResult] = []
 var failed = false
 for store in options.stores {
     do {
-        let result = try await run(store, options: options, http: http)
+        let result =
+            options.resume
+            ? try await resumeOnAnotherProcess(options: options, http: http)
+            : try await run(store, options: options, http: http)
         print("\n\(result.name):")
         for line in result.lines { print("  \(line)") }
         for failure in result.failures { print("  FAILURE: \(failure)") }
