@@ -18,6 +18,16 @@
 // exit status is 1. The
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
 // second, 5 seconds) is the CI smoke run. Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster.
+//
+// `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
+// priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such
+// a row's last write is not a write reaching the client (the departure is), so it is not timed.
+//
+// `--resume` (PostgreSQL; `--changes wal` by default, or `notify`) runs two server processes on one database:
+// the clients follow process A, process B holds the same queries live (one client each), the writes go through
+// B; then A is killed, and a second later every client reconnects to B with the version it read last. It
+// reports how many resumed with one catch-up rather than the whole window, and checks every replica, after a
+// second more of writes, against a new process's GET of its query (what the database holds).
 import AsyncHTTPClient
 import Foundation
 import LiveResults
