@@ -97,7 +97,8 @@ extension LiveWindow where Entity: Codable {
     /// otherwise.
     ///
     /// A version is then named by `scope` (the query the window shows: windows of other scopes never
-    /// resolve it) and a 64-bit digest of the window's entities, each as its JSON with sorted keys. Two
+    /// resolve it) and a 64-bit digest of the window's entities: the sum of a digest of each one's JSON (keys
+    /// sorted), which a change set updates by the entities it changes. Two
     /// windows with the same contents give the same name, and a catch-up from either is the same change set:
     /// what a replica needs is the contents it has, not who made them. Processes that follow one database in
     /// the same commit order (PostgreSQL's write-ahead log, or its notifications) pass through the same
@@ -113,13 +114,11 @@ extension LiveWindow where Entity: Codable {
     /// It holds the window's versions from now on, as an update stream does.
     ///
     /// - Parameter scope: What the window shows, the same in every process: a live query's key.
-    /// - Complexity: O(*w*) encodings for a window of *w* entities, the first time; then O(*w*) for each
-    ///   version the window delivers.
+    /// - Complexity: O(*w*) encodings for a window of *w* entities, the first time; then O(*k*) for each
+    ///   version the window delivers, for the *k* entities its change set changes.
     @inlinable public func nameVersionsByContents(scope: String) {
         let origin = _ContentDigest.of(scope)
-        let digest: _WindowState<Entity>.Digest = { storage, positions in
-            _ContentDigest.of(storage.stored(inGlobalRange: positions).lazy.map(\.entity))
-        }
+        let digest: _WindowState<Entity>.EntityDigest = { _ContentDigest.of($0) }
         controller._withObservedStorage { storage in
             _registry.state.withLock { state in
                 guard var window = state.windows[_id] else { return }

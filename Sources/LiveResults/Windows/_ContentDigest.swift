@@ -2,7 +2,8 @@ import Foundation
 
 /// Digests that every process computes alike, for versions named by what they hold (see
 /// ``LiveWindow/nameVersionsByContents(scope:)``): 64-bit FNV-1a, finished with a 64-bit mix so that nearby
-/// inputs spread over the whole range. Not `Hasher`, which is seeded differently in every process.
+/// inputs spread over the whole range (a sum of mixed digests stays as unlikely to collide as one). Not
+/// `Hasher`, which is seeded differently in every process.
 @usableFromInline enum _ContentDigest {
     /// The digest of `text`'s UTF-8 bytes.
     ///
@@ -13,20 +14,25 @@ import Foundation
         return state.finish()
     }
 
-    /// The digest of `entities` in order, each as its JSON with sorted keys (so that a dictionary among its
-    /// properties encodes alike everywhere); `nil` when one does not encode (it could not go over the wire).
+    /// The digest of `entity`'s JSON with sorted keys (so that a dictionary among its properties encodes alike
+    /// everywhere); `nil` when it does not encode (it could not go over the wire either).
     ///
-    /// - Complexity: O(*w*) encodings for *w* entities.
-    @usableFromInline static func of<Entity: Encodable>(_ entities: some Sequence<Entity>) -> UInt64? {
+    /// - Complexity: O(1) encodings.
+    @usableFromInline static func of<Entity: Encodable>(_ entity: Entity) -> UInt64? {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        guard let json = try? encoder.encode(entity) else { return nil }
         var state = FNV()
-        for entity in entities {
-            guard let json = try? encoder.encode(entity) else { return nil }
-            state.add(json)
-            // A byte that JSON never holds separates the entities: [ab, c] and [a, bc] differ.
-            state.add(CollectionOfOne(0xFF))
-        }
+        state.add(json)
+        return state.finish()
+    }
+
+    /// The name of contents whose entities' digests sum to `sum`: the sum mixed with their count.
+    ///
+    /// - Complexity: O(1).
+    @usableFromInline static func finish(_ sum: UInt64, count: Int) -> UInt64 {
+        var state = FNV()
+        state.value = sum ^ (UInt64(truncatingIfNeeded: count) &* 0x9e37_79b9_7f4a_7c15)
         return state.finish()
     }
 

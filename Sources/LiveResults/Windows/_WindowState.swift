@@ -7,19 +7,26 @@ import Foundation
         @usableFromInline let sequence: UInt64
         @usableFromInline let storage: _SectionedStorage<Entity>
         @usableFromInline let positions: Range<Int>
-        /// The digest of the window's contents then, when versions are named by their contents.
-        @usableFromInline var digest: UInt64?
+        /// The sum of the digests of the window's entities then, when versions are named by their contents.
+        @usableFromInline var contentSum: UInt64?
 
-        @inlinable init(sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>, digest: UInt64?) {
+        @inlinable init(
+            sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>, contentSum: UInt64?
+        ) {
             self.sequence = sequence
             self.storage = storage
             self.positions = positions
-            self.digest = digest
+            self.contentSum = contentSum
+        }
+
+        /// The digest that names this version's contents; `nil` when they are not digested.
+        @inlinable var digest: UInt64? {
+            contentSum.map { _ContentDigest.finish($0, count: positions.count) }
         }
     }
 
-    /// Digests the window's contents, for versions named by them: the entities of a storage at positions.
-    @usableFromInline typealias Digest = @Sendable (_SectionedStorage<Entity>, Range<Int>) -> UInt64?
+    /// Digests one entity, for versions named by contents; `nil` when it does not encode.
+    @usableFromInline typealias EntityDigest = @Sendable (Entity) -> UInt64?
 
     @usableFromInline var range: WindowRange
     /// The positions held in the results the controller's observers have.
@@ -40,7 +47,7 @@ import Foundation
     @usableFromInline var keepsHistory = false
     /// The origin of versions named by the window's contents, and how to digest them; `nil` while versions
     /// are the window's own (see ``LiveWindow/nameVersionsByContents(scope:)``).
-    @usableFromInline var contentNaming: (origin: UInt64, digest: Digest)?
+    @usableFromInline var contentNaming: (origin: UInt64, digest: EntityDigest)?
 
     @inlinable init(range: WindowRange, positions: Range<Int>) {
         self.range = range
@@ -62,7 +69,7 @@ import Foundation
     ) -> _ControllerState<Entity>.Delivery? {
         sequence += 1
         let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
-        if keepsHistory { hold(storage) }
+        if keepsHistory { hold(storage, after: changes) }
         if !updateSubscribers.isEmpty {
             let delivered = _VersionChanges(
                 changes, inserted: changes.insertedItems.map { snapshot.object(at: $0) },
@@ -75,23 +82,65 @@ import Foundation
             changes, after: { snapshot }, delegate: delegate, scheduler: scheduler, version: sequence)
     }
 
-    /// Keeps the current version for a catch-up, dropping the oldest beyond the limit.
-    @inlinable mutating func hold(_ storage: _SectionedStorage<Entity>) {
+    /// Keeps the current version for a catch-up, dropping the oldest beyond the limit. `changes`, the change
+    /// set that led to it from the last held version, lets its contents be digested from that version's.
+    @inlinable mutating func hold(_ storage: _SectionedStorage<Entity>, after changes: ChangeSet<Entity>? = nil) {
+        var contentSum: UInt64?
+        if let digest = contentNaming?.digest {
+            if let changes, let previous = history.last, let sum = previous.contentSum {
+                contentSum = Self.contentSum(sum, from: previous.storage, to: storage, by: changes, digest: digest)
+            } else {
+                contentSum = Self.contentSum(of: storage, at: positions, digest: digest)
+            }
+        }
         if history.count >= Self.historyLimit { history.removeFirst(history.count - Self.historyLimit + 1) }
-        history.append(
-            HeldVersion(
-                sequence: sequence, storage: storage, positions: positions,
-                digest: contentNaming?.digest(storage, positions)))
+        history.append(HeldVersion(sequence: sequence, storage: storage, positions: positions, contentSum: contentSum))
+    }
+
+    /// The sum of the digests of the entities of `storage` at `positions`: a sum, so that a change set updates
+    /// it by what it removes and adds, whatever the order (which the contents fix: the query's order).
+    ///
+    /// - Complexity: O(*w*) digests for *w* positions.
+    @inlinable static func contentSum(
+        of storage: _SectionedStorage<Entity>, at positions: Range<Int>, digest: EntityDigest
+    ) -> UInt64? {
+        var sum: UInt64 = 0
+        for stored in storage.stored(inGlobalRange: positions) {
+            guard let value = digest(stored.entity) else { return nil }
+            sum &+= value
+        }
+        return sum
+    }
+
+    /// `sum`, the contents' sum of `before`, turned into that of `after` by the window's `changes`: minus what
+    /// left or changed, plus what entered or changed.
+    ///
+    /// - Complexity: O(*k*) digests for *k* changed entities.
+    @inlinable static func contentSum(
+        _ sum: UInt64, from before: _SectionedStorage<Entity>, to after: _SectionedStorage<Entity>,
+        by changes: ChangeSet<Entity>, digest: EntityDigest
+    ) -> UInt64? {
+        var sum = sum
+        for id in changes.deletedItemIDs + changes.updatedItemIDs {
+            guard let entity = before.stored(forID: id)?.entity, let value = digest(entity) else { return nil }
+            sum &-= value
+        }
+        for id in changes.insertedItemIDs + changes.updatedItemIDs {
+            guard let entity = after.stored(forID: id)?.entity, let value = digest(entity) else { return nil }
+            sum &+= value
+        }
+        return sum
     }
 
     /// Names the window's versions by their contents from now on, the held ones included.
     ///
     /// - Complexity: O(*h* *w*) for *h* held versions of *w* entities, the first time.
-    @inlinable mutating func nameVersionsByContents(origin: UInt64, digest: @escaping Digest) {
+    @inlinable mutating func nameVersionsByContents(origin: UInt64, digest: @escaping EntityDigest) {
         guard contentNaming?.origin != origin else { return }
         contentNaming = (origin, digest)
         for index in history.indices {
-            history[index].digest = digest(history[index].storage, history[index].positions)
+            history[index].contentSum = Self.contentSum(
+                of: history[index].storage, at: history[index].positions, digest: digest)
         }
     }
 

@@ -112,6 +112,13 @@ import Testing
                 if behind.isEmpty { #expect(client.catchUps == before.0 + 1, "a process at the same contents") }
             }
             #expect(SnapshotModel(client.replica.snapshot) == SnapshotModel(processes[following].window.snapshot))
+            if Int.random(in: 0..<20, using: &random) == 0 {
+                // The name kept up change by change is the one a new window computes from the contents.
+                let fresh = processes[0].controller.window(range)
+                fresh.nameVersionsByContents(scope: "the query")
+                #expect(fresh.version == processes[0].window.version)
+                fresh.close()
+            }
         }
         #expect(client.catchUps >= expectedCatchUps && expectedCatchUps > 0)
     }
