@@ -43,7 +43,7 @@ private func isCorrupt(_ error: any Error, at url: URL) -> Bool {
     if case .corrupt(let failing, _) = error as? FileResultsStore.Failure { failing == url } else { false }
 }
 
-@Suite("File results store")
+@Suite("File results store", .tags(.concurrent))
 struct FileResultsStoreTests {
     static let awkwardKeys = [
         "posts", "", "a/b/c", "/", "..", "../../etc/passwd", ".", ".hidden", "with spaces  and\ttabs",

@@ -27,7 +27,7 @@ struct InMemoryResultsStoreTests {
         #expect(try await store.results(forKey: "posts") == nil)
     }
 
-    @Test("concurrent saves to one key leave exactly one of them")
+    @Test("concurrent saves to one key leave exactly one of them", .tags(.concurrent))
     func concurrentSaves() async throws {
         let store = InMemoryResultsStore()
         let payloads = (0..<50).map { index in

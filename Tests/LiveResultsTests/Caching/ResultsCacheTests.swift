@@ -116,7 +116,9 @@ struct ResultsCacheTests {
         #expect(fourth.state.error is FakeStore.Failure)
     }
 
-    @Test("thenFetch: the cache at once with state loading, then the request's difference as one change set")
+    @Test(
+        "thenFetch: the cache at once with state loading, then the request's difference as one change set",
+        .tags(.concurrent))
     func thenFetch() async throws {
         let (scenario, saved) = try await Self.savedScenario()
         let savedAt = scenario.now
@@ -183,7 +185,7 @@ struct ResultsCacheTests {
         #expect(try await scenario.cachedModel()?.0 == SnapshotModel(controller.snapshot))
     }
 
-    @Test("a reset forgets the origin, and a reset during a refresh drops it")
+    @Test("a reset forgets the origin, and a reset during a refresh drops it", .tags(.concurrent))
     func reset() async throws {
         let (scenario, _) = try await Self.savedScenario()
         let gate = scenario.holdRequests()
@@ -309,7 +311,7 @@ struct ResultsCacheBadInputTests {
         #expect(log.cacheSaveFailures.count == 1)
     }
 
-    @Test("two controllers saving one key at once leave one whole save")
+    @Test("two controllers saving one key at once leave one whole save", .tags(.concurrent))
     func concurrentSaves() async throws {
         let scenario = CacheScenario(ResultsCacheTests.items)
         let otherItems = (10..<60).map { Item($0, section: "z", score: $0) }

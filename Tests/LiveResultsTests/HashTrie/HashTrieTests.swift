@@ -287,7 +287,9 @@ struct HashTrieTests {
 
     /// Readers on another thread walk nodes that the writer's next change copies, borrows from and
     /// absorbs into (`.ci/run` runs it under ThreadSanitizer too).
-    @Test("snapshots read on another thread while the trie changes, copies and absorbs stay consistent")
+    @Test(
+        "snapshots read on another thread while the trie changes, copies and absorbs stay consistent",
+        .tags(.concurrent))
     func readersOnAnotherThread() async {
         let initial = _HashTrie<Int, Entry<Int, Int>>(uniqueValues: (0..<2000).map { Entry(key: $0, value: $0) })
         let latest = _Lock(initial)

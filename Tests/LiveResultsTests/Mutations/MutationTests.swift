@@ -4,7 +4,7 @@ import Testing
 
 /// Mutations (DESIGN.md §13): optimistic events shown at once, kept and followed by invalidation when
 /// the operation succeeds, rolled back when it throws (a later live event winning).
-@Suite("Mutations", .timeLimit(.minutes(5)))
+@Suite("Mutations", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct MutationTests {
     struct WriteFailed: Error {}
 

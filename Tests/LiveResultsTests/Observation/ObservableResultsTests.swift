@@ -4,7 +4,7 @@ import Observation
 import Testing
 
 /// The `@Observable` model (DESIGN.md §12), observed with `withObservationTracking` on Linux.
-@Suite("Observable results", .timeLimit(.minutes(5)))
+@Suite("Observable results", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObservableResultsTests {
     /// Counts the observable changes of the model's change-set properties, tracking them again after each.
     final class ChangeCounter: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 /// Pausing and resuming (DESIGN.md §10), with FetchRequests' pausable-controller scenarios restated for
 /// these semantics: frozen reads and nothing delivered while paused, then one catch-up change set.
-@Suite("Pausing", .timeLimit(.minutes(5)))
+@Suite("Pausing", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PausingTests {
     typealias Fixture = EventHarness.Fixture
 

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// Polling (DESIGN.md §13): refetches on a period until cancelled, skipping ticks while a fetch runs.
-@Suite("Polling", .timeLimit(.minutes(5)))
+@Suite("Polling", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PollingTests {
     @Test func itRefetchesUntilCancelled() async throws {
         let store = FakeStore(ScenarioFixture.sample)

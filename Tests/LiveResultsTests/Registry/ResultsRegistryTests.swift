@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-@Suite struct ResultsRegistryTests {
+@Suite(.tags(.concurrent)) struct ResultsRegistryTests {
     /// Counts the calls of a `make` closure.
     final class MakeCounter: Sendable {
         private let count = Locked(0)

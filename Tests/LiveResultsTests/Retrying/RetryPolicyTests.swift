@@ -76,7 +76,7 @@ struct RetryPolicyTests {
         #expect(request.count == 1)
     }
 
-    @Test func cancellationStopsTheRetries() async throws {
+    @Test(.tags(.concurrent)) func cancellationStopsTheRetries() async throws {
         let (request, log) = (FlakyRequest(failures: 10), EventHarness.DiagnosticLog())
         let controller = controller(request, maxAttempts: 5, backoff: Backoff(initialDelay: .seconds(30)), log: log)
         let fetch = Task { try await controller.performFetch() }
