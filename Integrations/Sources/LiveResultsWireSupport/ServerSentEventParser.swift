@@ -1,31 +1,29 @@
 import Foundation
 
-/// One Server-Sent Event: its `id:`, `event:` and `data:` lines.
-struct _ServerSentEvent: Equatable {
-    var id: String?
-    var name: String?
-    var data: String
-}
-
 /// Reads Server-Sent Events from a stream's chunks, as the HTML standard says: lines end with `\n`,
 /// `\r\n` or `\r`; a blank line ends an event; `:` starts a comment (a heartbeat); several `data:` lines
 /// join with `\n`.
-struct _ServerSentEventParser {
+///
+/// The one parser of the integrations: `LiveResultsHTTP`'s remote results and the tests' stream clients use it.
+public struct ServerSentEventParser: Sendable {
     private var line: [UInt8] = []
     private var pendingCR = false
-    private var event = _ServerSentEvent(data: "")
+    private var event = ServerSentEvent(data: "")
     private var hasData = false
     private var hasFields = false
 
+    /// A parser at the start of a stream.
+    public init() {}
+
     /// Whether an event or a line was cut: bytes are waiting for the end of their line, or fields for the
     /// blank line that ends their event.
-    var isMidEvent: Bool { !line.isEmpty || hasFields }
+    public var isMidEvent: Bool { !line.isEmpty || hasFields }
 
     /// The events that `chunk` completes.
     ///
     /// - Complexity: O(*c*) for *c* bytes.
-    mutating func feed(_ chunk: Data) -> [_ServerSentEvent] {
-        var events: [_ServerSentEvent] = []
+    public mutating func feed(_ chunk: Data) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
         for byte in chunk {
             if pendingCR {
                 pendingCR = false
@@ -44,11 +42,11 @@ struct _ServerSentEventParser {
         return events
     }
 
-    private mutating func endLine(into events: inout [_ServerSentEvent]) {
+    private mutating func endLine(into events: inout [ServerSentEvent]) {
         defer { line.removeAll(keepingCapacity: true) }
         guard !line.isEmpty else {
             if hasData { events.append(event) }
-            event = _ServerSentEvent(data: "")
+            event = ServerSentEvent(data: "")
             hasData = false
             hasFields = false
             return

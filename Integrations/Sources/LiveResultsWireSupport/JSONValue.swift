@@ -1,24 +1,26 @@
-/// Any JSON value, kept as it was decoded so that it can be encoded again: a notification's `id`, bound
-/// back to the server to fetch rows too large for their notification.
-enum _JSONValue: Codable, Sendable, Hashable {
+/// Any JSON value, kept as it was decoded so that it can be encoded again: a PostgreSQL notification's `id`,
+/// bound back to the server to fetch rows too large for their notification, or the fields of an HTTP form body.
+///
+/// This target is not a product: users of the integrations never import it.
+public enum JSONValue: Codable, Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int64)
     case number(Double)
     case string(String)
-    case array([_JSONValue])
-    case object([String: _JSONValue])
+    case array([JSONValue])
+    case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         if var array = try? decoder.unkeyedContainer() {
-            var values: [_JSONValue] = []
-            while !array.isAtEnd { values.append(try array.decode(_JSONValue.self)) }
+            var values: [JSONValue] = []
+            while !array.isAtEnd { values.append(try array.decode(JSONValue.self)) }
             self = .array(values)
             return
         }
         if let object = try? decoder.container(keyedBy: _AnyKey.self) {
-            var values: [String: _JSONValue] = [:]
-            for key in object.allKeys { values[key.stringValue] = try object.decode(_JSONValue.self, forKey: key) }
+            var values: [String: JSONValue] = [:]
+            for key in object.allKeys { values[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
             self = .object(values)
             return
         }
@@ -36,7 +38,7 @@ enum _JSONValue: Codable, Sendable, Hashable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    public func encode(to encoder: any Encoder) throws {
         switch self {
         case .null:
             var container = encoder.singleValueContainer()
@@ -63,8 +65,8 @@ enum _JSONValue: Codable, Sendable, Hashable {
     }
 }
 
-/// A coding key for any string.
-struct _AnyKey: CodingKey {
+/// A coding key for any string: an object's field names.
+private struct _AnyKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }
 
