@@ -5,7 +5,7 @@ import Testing
 
 /// `CollapsibleSections.callbackScheduler`: the view's handlers and delegate run where it says, in order, and
 /// its `changes` sequences receive each change set at once.
-@Suite("Collapsible sections' scheduler", .timeLimit(.minutes(1)), .tags(.concurrent))
+@Suite("Collapsible sections' scheduler", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct CollapsibleSectionsSchedulerTests {
     /// Records each delegate call and handler call with whether it ran on the probe's queue.
     final class QueueProbe: CollapsibleSectionsDelegate, Sendable {

@@ -6,7 +6,7 @@ import Testing
 
 /// `ObservableResults` over every kind of live results (DESIGN.md §12, §16): a window, a collapsible view and a
 /// replica, as over a controller. Each change set shown turns the previous snapshot into the next one.
-@Suite("Observable results of windows, views and replicas", .timeLimit(.minutes(1)), .tags(.concurrent))
+@Suite("Observable results of windows, views and replicas", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObservableResultsSourcesTests {
     static let items = (1...6).map { Item($0, section: $0 <= 3 ? "a" : "b", score: $0) }
 
