@@ -30,10 +30,13 @@ let package = Package(
     targets: [
         // The integrations' lock, a pthread mutex that ThreadSanitizer sees (Synchronization.Mutex it does not).
         .target(name: "LiveResultsLockSupport"),
+        // The wire formats that several targets read: JSON values and Server-Sent Events, one copy of each.
+        .target(name: "LiveResultsWireSupport"),
         .target(
             name: "LiveResultsPostgres",
             dependencies: [
                 "LiveResultsLockSupport",
+                "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -128,6 +131,7 @@ let package = Package(
             name: "LiveResultsHummingbirdTests",
             dependencies: [
                 "LiveResultsLockSupport",
+                "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
                 "TodoServer",
                 "PostgresTestSupport",
@@ -146,6 +150,7 @@ let package = Package(
             name: "LiveResultsPostgresTests",
             dependencies: [
                 "LiveResultsLockSupport",
+                "LiveResultsWireSupport",
                 "LiveResultsPostgres",
                 "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -187,6 +192,7 @@ let package = Package(
             name: "LiveResultsHTTP",
             dependencies: [
                 "LiveResultsLockSupport",
+                "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "XMLCoder", package: "XMLCoder"),

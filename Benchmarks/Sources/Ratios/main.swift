@@ -11,7 +11,9 @@ import Foundation
 //                                         cache, wire
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
-    print("usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [windows] [queries] [memory] [cache] [wire]")
+    print(
+        "usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [windows] [queries] [memory] [cache] [wire]"
+    )
     exit(2)
 }
 #if DEBUG

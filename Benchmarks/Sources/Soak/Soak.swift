@@ -38,7 +38,13 @@ final class Soak {
     private var saved: (reference: SoakReference, pages: Int)?
     /// Bumped by every fetch: an optimistic update from before a fetch rolls nothing back.
     private var generation = 0
-    private var optimistic: [(update: OptimisticUpdate<SoakItem>, records: [(Int, SoakReference.Entry?, SoakReference.Entry?)], generation: Int)] = []
+    /// An optimistic update not settled yet: each touched id with its entry before and after, and the
+    /// fetch generation it was made in.
+    private typealias PendingUpdate = (
+        update: OptimisticUpdate<SoakItem>, records: [(Int, SoakReference.Entry?, SoakReference.Entry?)],
+        generation: Int
+    )
+    private var optimistic: [PendingUpdate] = []
     private var handlers: [SoakHandler] = []
     private var streams: [SoakStream] = []
     private var delegate: SoakDelegate?
@@ -230,7 +236,8 @@ final class Soak {
         case 1: view.expand(name)
         default:
             let maximum = below(6)
-            view.setLimit(chance(20) ? nil : SectionLimit(maximum: maximum, whenExceeding: below(maximum + 1)), for: name)
+            view.setLimit(
+                chance(20) ? nil : SectionLimit(maximum: maximum, whenExceeding: below(maximum + 1)), for: name)
         }
         count("view changes")
     }

@@ -50,7 +50,9 @@ let warmUp = options.events / 5
 if let baseline = report.samples.first(where: { $0.events >= warmUp }) {
     let peak = report.samples.filter { $0.events >= baseline.events }.map(\.bytes).max() ?? baseline.bytes
     let growth = Double(peak - baseline.bytes) / Double(baseline.bytes)
-    print("after the warm-up: \(megabytes(baseline.bytes)) → peak \(megabytes(peak)) (\(String(format: "%+.1f", growth * 100)) %)")
+    print(
+        "after the warm-up: \(megabytes(baseline.bytes)) → peak \(megabytes(peak)) (\(String(format: "%+.1f", growth * 100)) %)"
+    )
     if growth > 0.10 {
         print("FAIL: resident memory grew more than 10 % after the warm-up (seed \(options.seed))")
         exit(1)

@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsHummingbird
-import NIOCore
+import LiveResultsWireSupport
 import Testing
 import TodoServer
 
@@ -31,11 +31,11 @@ struct SlowClientTests {
             // Reads again: the replica reaches the results in far fewer updates than the writes.
             let replica = ResultsReplica<Todo>()
             var response = ChunkedResponse()
-            var parser = EventStream.Parser()
+            var parser = ServerSentEventParser()
             var events = 0
             let reached = await eventually(timeout: .seconds(60)) {
                 guard let bytes = socket.readAvailable() else { return true }
-                for event in parser.feed(ByteBuffer(bytes: response.feed(bytes))) {
+                for event in parser.feed(Data(response.feed(bytes))) {
                     events += 1
                     if let update = try? event.update() { _ = try? replica.apply(update) }
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveResults
 import LiveResultsTestSupport
+import LiveResultsWireSupport
 import PostgresNIO
 import Testing
 
@@ -13,14 +14,14 @@ struct NotificationTests {
         var transaction: String
         var operation: String
         var endsTransaction: Bool
-        var id: _JSONValue?
+        var id: JSONValue?
         var row: Todo?
 
         init(_ notification: _Notification) throws {
             transaction = notification.transaction
             operation = notification.operation
             endsTransaction = notification.endsTransaction
-            id = try notification.id.map { try JSONDecoder().decode(_JSONValue.self, from: Data($0.utf8)) }
+            id = try notification.id.map { try JSONDecoder().decode(JSONValue.self, from: Data($0.utf8)) }
             row = try notification.row?.decode(as: Todo.self, with: JSONDecoder())
         }
     }

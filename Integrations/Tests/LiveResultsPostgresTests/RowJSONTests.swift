@@ -2,6 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsLockSupport
 import LiveResultsTestSupport
+import LiveResultsWireSupport
 import PostgresNIO
 import PostgresTestSupport
 import Testing
@@ -11,10 +12,10 @@ import Testing
 /// A row kept whole, as the JSON it was decoded from (compared decoded, so that spacing does not matter).
 struct RawRow: FetchableEntity, Decodable {
     var id: Int64
-    var json: _JSONValue
+    var json: JSONValue
 
     init(from decoder: any Decoder) throws {
-        json = try _JSONValue(from: decoder)
+        json = try JSONValue(from: decoder)
         guard case .object(let fields) = json, case .integer(let id) = fields["id"] else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "no id"))
         }
@@ -84,7 +85,7 @@ struct RowJSONTests {
             let fromSQL = try #require(
                 try await client.query("SELECT row_to_json(typed)::text FROM typed").collect().first?.decode(
                     String.self))
-            let expected = try JSONDecoder().decode(_JSONValue.self, from: Data(fromSQL.utf8))
+            let expected = try JSONDecoder().decode(JSONValue.self, from: Data(fromSQL.utf8))
             #expect(fromFeed.json == expected, "row_to_json: \(fromSQL)")
             // A second controller's fetch reads the same row with row_to_json: the two entities are equal.
             try await controller.performFetch()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `try await loadAssociatedValue(_:for:)` waits for the value.
-@Suite("Association async reads", .timeLimit(.minutes(5)))
+@Suite("Association async reads", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct AssociationAsyncTests {
     @Test func itWaitsForTheRequestItStarted() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4), fetchSize: 2)

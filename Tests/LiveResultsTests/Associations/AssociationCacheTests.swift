@@ -5,7 +5,7 @@ import Testing
 
 /// `_AssociationCache`, the state machine, driven synchronously: every arrival order, failure and
 /// drop chosen by the test, with the invariants checked after each step.
-@Suite("Association cache state machine")
+@Suite("Association cache state machine", .tags(.concurrent))
 struct AssociationCacheTests {
     typealias Cache = _AssociationCache<Post>
 

@@ -4,7 +4,7 @@ import Testing
 
 /// A request that throws leaves its entities without a value, is reported, and pauses the
 /// association's requests for a bounded, growing backoff; it never blocks the controller.
-@Suite("Association failures", .timeLimit(.minutes(5)))
+@Suite("Association failures", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct AssociationFailureTests {
     @Test func aThrowingRequestIsReportedAndPausesTheRequests() async throws {
         let backoff = AssociationBackoff(initialDelay: .seconds(60), maximumDelay: .seconds(60))

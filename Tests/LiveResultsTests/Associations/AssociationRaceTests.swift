@@ -5,7 +5,7 @@ import Testing
 
 /// Values arrive on any thread, while events change what is shown: an arrival for an entity that is
 /// gone or whose key changed is discarded, and many readers never request a key twice.
-@Suite("Association races", .timeLimit(.minutes(5)))
+@Suite("Association races", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct AssociationRaceTests {
     // MARK: Arrival against events, with a gate
 

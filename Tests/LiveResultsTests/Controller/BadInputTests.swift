@@ -176,7 +176,7 @@ struct BadInputTests {
         #expect(fixture.controller.snapshot.object(withID: 3) != nil)
     }
 
-    @Test func eventsDuringTheFirstFetchAreReplayedOntoItsResult() async throws {
+    @Test(.tags(.concurrent)) func eventsDuringTheFirstFetchAreReplayedOntoItsResult() async throws {
         let gate = EventHarness.Gate()
         var fixture = Fixture(request: gate)
         let controller = fixture.controller
@@ -199,7 +199,7 @@ struct BadInputTests {
     }
 
     /// During a refetch, events apply at once and are replayed onto the new result, so none is lost.
-    @Test func eventsDuringARefetchApplyAtOnceAndSurviveIt() async throws {
+    @Test(.tags(.concurrent)) func eventsDuringARefetchApplyAtOnceAndSurviveIt() async throws {
         let gate = EventHarness.Gate()
         gate.open()
         var fixture = Fixture(request: gate)

@@ -8,7 +8,7 @@ import Testing
 ///
 /// The workloads give every entity a unique score and every task its own ids, so the end state does not
 /// depend on how the tasks interleave and the reference model can predict it.
-@Suite("Concurrency", .timeLimit(.minutes(5)))
+@Suite("Concurrency", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ConcurrencyTests {
     typealias Fixture = EventHarness.Fixture
 

@@ -3,7 +3,7 @@ import LiveResults
 import Synchronization
 import Testing
 
-@Suite("Controller lifecycle")
+@Suite("Controller lifecycle", .tags(.concurrent))
 struct ControllerLifecycleTests {
     @Test("an invalidation during the first fetch fetches again, and the stale result is dropped")
     func invalidationDuringTheFirstFetchFetchesAgain() async throws {

@@ -164,7 +164,7 @@ struct FetchScenarioTests {
         #expect(fixture.controller.state.description == "loaded")
     }
 
-    @Test func stateGoesFromIdleThroughLoadingToLoaded() async throws {
+    @Test(.tags(.concurrent)) func stateGoesFromIdleThroughLoadingToLoaded() async throws {
         let gate = EventHarness.Gate()
         let store = FakeStore(Fixture.sample)
         let controller = FetchedResultsController(

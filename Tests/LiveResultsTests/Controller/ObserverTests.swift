@@ -4,7 +4,7 @@ import LiveResults
 import Testing
 
 /// The delegate, the `changes` sequence and the callback scheduler (DESIGN.md §6, §8).
-@Suite("Observers", .timeLimit(.minutes(5)))
+@Suite("Observers", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObserverTests {
     typealias Fixture = ScenarioFixture
 

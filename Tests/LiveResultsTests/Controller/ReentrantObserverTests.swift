@@ -5,7 +5,7 @@ import Testing
 /// Observers that call back into the controller from their callbacks, and observers added or removed
 /// while a delivery is under way (issue 24's bad input): nothing deadlocks, every observer's change
 /// sets chain from the snapshot it started with, and a removed observer hears nothing more.
-@Suite("Re-entrant observers", .timeLimit(.minutes(5)))
+@Suite("Re-entrant observers", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ReentrantObserverTests {
     /// The change sets a handler received, with the snapshot after each, checked as a chain.
     final class Chain: Sendable {

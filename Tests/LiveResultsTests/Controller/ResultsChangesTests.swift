@@ -4,7 +4,7 @@ import Testing
 
 /// The `changes` sequence (``ResultsChanges``): its buffering policies against a model queue, a waiting
 /// `next()` cancelled, and its end when the controller goes away (DESIGN.md §6).
-@Suite("ResultsChanges", .timeLimit(.minutes(5)))
+@Suite("ResultsChanges", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ResultsChangesTests {
     static let policies: [ResultsChanges<Item>.BufferingPolicy] = [
         .unbounded, .bufferingOldest(0), .bufferingOldest(1), .bufferingOldest(3), .bufferingNewest(0),

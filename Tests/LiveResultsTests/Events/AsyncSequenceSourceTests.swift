@@ -5,7 +5,7 @@ import Testing
 
 /// Any `AsyncSequence` of events is an event source (DESIGN.md §5). Delivery is asynchronous: the tests
 /// await the controller's `changes` (subscribed before producing events) or poll with a deadline.
-@Suite("AsyncSequence source", .timeLimit(.minutes(5)))
+@Suite("AsyncSequence source", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct AsyncSequenceSourceTests {
     typealias Fixture = EventHarness.Fixture
 

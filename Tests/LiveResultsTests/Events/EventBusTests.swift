@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// `EventBus`, the in-process `EventSource`, and `controller.observe(_:)` (DESIGN.md §5, §8).
-@Suite("EventBus", .timeLimit(.minutes(5)))
+@Suite("EventBus", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct EventBusTests {
     typealias Fixture = EventHarness.Fixture
 

@@ -105,7 +105,9 @@ struct LiveQueryRegistryTests {
         #expect(b.controller.fetchedObjects.isEmpty)
     }
 
-    @Test("equal queries share one controller; a released query is kept for the grace period, then released")
+    @Test(
+        "equal queries share one controller; a released query is kept for the grace period, then released",
+        .tags(.concurrent))
     func sharingAndGrace() async throws {
         let store = QueryRowStore()
         let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(200))
@@ -127,7 +129,9 @@ struct LiveQueryRegistryTests {
         withExtendedLifetime(again) {}
     }
 
-    @Test("a query nobody holds goes after the grace period; one asked for again within it is the same")
+    @Test(
+        "a query nobody holds goes after the grace period; one asked for again within it is the same",
+        .tags(.concurrent))
     func graceExpiry() async throws {
         let store = QueryRowStore()
         let registry = LiveQueryRegistry(source: store, gracePeriod: .milliseconds(300))
@@ -190,7 +194,7 @@ struct LiveQueryRegistryTests {
         #expect(await EventHarness.eventually { registry.liveQueryCount == 0 })
     }
 
-    @Test("many tasks hold and release the same queries at once while writes arrive")
+    @Test("many tasks hold and release the same queries at once while writes arrive", .tags(.concurrent))
     func concurrentHolders() async throws {
         let store = QueryRowStore()
         for id in 1...20 {

@@ -4,7 +4,7 @@ import Testing
 @testable import LiveResults
 
 /// The Linux source against pressure files the tests write in a temporary directory.
-@Suite("Linux memory pressure source", .timeLimit(.minutes(5)))
+@Suite("Linux memory pressure source", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct LinuxMemoryPressureSourceTests {
     typealias Reading = LinuxMemoryPressureSource.Reading
 

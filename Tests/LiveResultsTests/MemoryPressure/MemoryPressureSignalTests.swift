@@ -1,7 +1,7 @@
 import LiveResults
 import Testing
 
-@Suite("Memory pressure signal")
+@Suite("Memory pressure signal", .tags(.concurrent))
 struct MemoryPressureSignalTests {
     @Test func sendCallsEverySubscriberUntilItsSubscriptionEnds() {
         let signal = MemoryPressureSignal()

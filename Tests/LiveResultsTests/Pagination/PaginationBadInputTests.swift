@@ -5,7 +5,7 @@ import Testing
 
 /// Pages that fail, repeat themselves, arrive late or come in floods (issue 17, "bad input"): each has a
 /// documented outcome and leaves the controller consistent.
-@Suite("Pagination bad input", .timeLimit(.minutes(5)))
+@Suite("Pagination bad input", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PaginationBadInputTests {
     typealias Fixture = PaginationScenarioTests.Fixture
 

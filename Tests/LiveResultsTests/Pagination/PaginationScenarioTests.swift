@@ -170,7 +170,7 @@ struct PaginationScenarioTests {
         #expect(changes.insertedItemIDs == [4, 6] && changes.updatedItemIDs == [2])
     }
 
-    @Test func liveEventsApplyWhileAPageLoads() async throws {
+    @Test(.tags(.concurrent)) func liveEventsApplyWhileAPageLoads() async throws {
         var fixture = Fixture(items(1...4), pageSize: 2)
         try await fixture.fetch()
         let gate = fixture.server.holdRequests()

@@ -4,7 +4,7 @@ import Testing
 @testable import LiveResults
 
 /// What a window shows and delivers, its bad input, and its lifetime.
-@Suite("Live windows", .timeLimit(.minutes(5)))
+@Suite("Live windows", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct LiveWindowTests {
     static let items = (0..<20).map { Item($0, section: ["a", "b"][$0 / 10], score: $0) }
 

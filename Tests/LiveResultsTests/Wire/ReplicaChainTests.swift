@@ -5,7 +5,7 @@ import Testing
 /// Randomized chains of events, pauses, coalescing, refetches, resorts and resets: every update goes
 /// through JSON into a replica, which equals the controller at that version after each one, and whose
 /// change sets are the controller's and keep the contract.
-@Suite("Replicas follow controllers over JSON", .timeLimit(.minutes(5)))
+@Suite("Replicas follow controllers over JSON", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ReplicaChainTests {
     /// A replica fed by one update stream of a controller, through `JSONEncoder` and `JSONDecoder`.
     struct Follower {

@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// What a replica does with updates that do not fit it: it throws, and stays as it was.
-@Suite("Replicas and bad updates")
+@Suite("Replicas and bad updates", .tags(.concurrent))
 struct ResultsReplicaTests {
     typealias Update = ResultsUpdate<Item>
     typealias Changes = ResultsUpdate<Item>.Changes

@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// The update streams of a controller: what they start with, resumes, slow consumers, and their end.
-@Suite("Update streams", .timeLimit(.minutes(5)))
+@Suite("Update streams", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct UpdateStreamTests {
     func loaded(_ items: [Item] = (0..<20).map { Item($0, section: ["a", "b"][$0 % 2], score: $0) }) async throws
         -> FetchedResultsController<Item>

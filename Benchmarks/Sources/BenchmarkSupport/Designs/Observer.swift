@@ -35,9 +35,10 @@ public enum ObserverKind: String, CaseIterable, Sendable {
         case .changes: iterator = controller.changes.makeAsyncIterator()
         case .observeChanges:
             let delegate = delegate
-            subscription = controller.observeChanges { changes, snapshot in
-                delegate.count(changes.insertedItems.count &+ snapshot.count)
-            }.subscription
+            subscription =
+                controller.observeChanges { changes, snapshot in
+                    delegate.count(changes.insertedItems.count &+ snapshot.count)
+                }.subscription
         }
     }
 

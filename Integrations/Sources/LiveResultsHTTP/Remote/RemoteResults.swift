@@ -1,6 +1,7 @@
 import Foundation
 import LiveResults
 import LiveResultsLockSupport
+import LiveResultsWireSupport
 
 /// The live results of a server, followed over its Server-Sent Events stream (the `/events` route of
 /// `LiveResultsHummingbird`): a `ResultsReplica` kept up to date, with what a controller offers a UI.
@@ -219,7 +220,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         }
         setState(.connected)
         onDiagnostic(.connected(resumingFrom: resumePoint))
-        var parser = _ServerSentEventParser()
+        var parser = ServerSentEventParser()
         let decoder = client.coding.makeJSONDecoder()
         for try await chunk in stream.body {
             for event in parser.feed(chunk) {

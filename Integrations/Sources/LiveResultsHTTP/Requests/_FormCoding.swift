@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsWireSupport
 import XMLCoder
 
 /// `application/x-www-form-urlencoded`: flat fields as `name=value` pairs.
@@ -8,7 +9,7 @@ enum _FormCoding {
     ///
     /// - Throws: ``HTTPAPIError/unencodableBody(_:)`` for a body that is not an object, or a nested object.
     static func pairs(fromJSON json: Data, decoder: JSONDecoder) throws -> [(name: String, value: String)] {
-        guard case .object(let fields) = try decoder.decode(_JSONValue.self, from: json) else {
+        guard case .object(let fields) = try decoder.decode(JSONValue.self, from: json) else {
             throw HTTPAPIError.unencodableBody("a form body must encode as an object of fields")
         }
         var pairs: [(name: String, value: String)] = []
@@ -20,10 +21,13 @@ enum _FormCoding {
         return pairs
     }
 
-    private static func texts(_ value: _JSONValue, field: String) throws -> [String] {
+    private static func texts(_ value: JSONValue, field: String) throws -> [String] {
         switch value {
         case .null: return []
-        case .text(let text): return [text]
+        case .bool(let value): return [String(value)]
+        case .integer(let value): return [String(value)]
+        case .number(let value): return [String(value)]
+        case .string(let text): return [text]
         case .array(let elements): return try elements.flatMap { try texts($0, field: field) }
         case .object: throw HTTPAPIError.unencodableBody("form field \(field) is an object; a form is flat")
         }
@@ -82,53 +86,5 @@ enum _FormCoding {
             }
         }
         return result
-    }
-}
-
-/// A JSON value, with every scalar as the text a form sends.
-enum _JSONValue: Decodable {
-    case null
-    case text(String)
-    case array([_JSONValue])
-    case object([String: _JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        if let object = try? decoder.container(keyedBy: _AnyKey.self) {
-            var fields: [String: _JSONValue] = [:]
-            for key in object.allKeys {
-                fields[key.stringValue] = try object.decode(_JSONValue.self, forKey: key)
-            }
-            self = .object(fields)
-        } else if var array = try? decoder.unkeyedContainer() {
-            var elements: [_JSONValue] = []
-            while !array.isAtEnd {
-                elements.append(try array.decode(_JSONValue.self))
-            }
-            self = .array(elements)
-        } else {
-            let value = try decoder.singleValueContainer()
-            if value.decodeNil() {
-                self = .null
-            } else if let bool = try? value.decode(Bool.self) {
-                self = .text(String(bool))
-            } else if let integer = try? value.decode(Int64.self) {
-                self = .text(String(integer))
-            } else if let number = try? value.decode(Double.self) {
-                self = .text(String(number))
-            } else {
-                self = .text(try value.decode(String.self))
-            }
-        }
-    }
-}
-
-/// Any coding key, by name.
-struct _AnyKey: CodingKey {
-    var stringValue: String
-    var intValue: Int?
-    init(stringValue: String) { self.stringValue = stringValue }
-    init(intValue: Int) {
-        self.stringValue = String(intValue)
-        self.intValue = intValue
     }
 }

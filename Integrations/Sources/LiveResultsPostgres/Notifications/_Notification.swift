@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsWireSupport
 
 /// One notification of a table's trigger, read (see the *PostgreSQL* article for the payload format).
 ///
@@ -70,7 +71,7 @@ private struct _Envelope: Decodable {
     let tx: String
     let op: String
     let end: Bool?
-    let id: _JSONValue?
+    let id: JSONValue?
     let hasRow: Bool
 
     private enum CodingKeys: String, CodingKey {
@@ -83,7 +84,7 @@ private struct _Envelope: Decodable {
         op = try container.decode(String.self, forKey: .op)
         end = try container.decodeIfPresent(Bool.self, forKey: .end)
         // A `null` id is an id, as in the trigger's form (where it fails to decode into the entity's id).
-        id = container.contains(.id) ? try container.decode(_JSONValue.self, forKey: .id) : nil
+        id = container.contains(.id) ? try container.decode(JSONValue.self, forKey: .id) : nil
         hasRow = container.contains(.row)
     }
 }
