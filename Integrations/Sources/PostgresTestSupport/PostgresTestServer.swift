@@ -73,6 +73,11 @@ public struct PostgresTestServer: Sendable {
         }.get()
     }
 
+    /// The server's URL for `database` (none: the default), as the server example's `--postgres` reads it.
+    public func url(database: String? = nil) -> String {
+        "postgres://\(username):\(password ?? "")@\(host):\(port)/\(database ?? "")"
+    }
+
     /// A client configuration for `database` (the administration database by default).
     public func configuration(database: String? = nil, password: String?? = nil) -> PostgresClient.Configuration {
         var configuration = PostgresClient.Configuration(

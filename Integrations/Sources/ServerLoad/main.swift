@@ -930,36 +930,34 @@ func load(
 }
 
 func run(_ store: String, options: Options, http: HTTPClient) async throws -> RunResult {
-    let name = "\(store == "memory" ? "in memory" : "PostgreSQL")"
     guard store == "postgres" else {
-        let server = try await ServerProcess(["--maximum-limit", "\(maximumLimit)"])
-        do {
-            var result = try await load(name, server: server, options: options, seedThroughAPI: true, http: http)
-            if let status = await server.stop(), status != 0 {
-                result.failures.append("the server exited with status \(status): \(server.printed.suffix(2_000))")
-            }
-            return result
-        } catch {
-            _ = await server.stop()
-            throw error
-        }
+        return try await load("in memory", serving: [], options: options, seedThroughAPI: true, http: http)
     }
     return try await withSeededDatabase(rows: options.rows) { url, seeded in
-        let server = try await ServerProcess(["--postgres", url, "--maximum-limit", "\(maximumLimit)"])
-        do {
-            var result = try await load(name, server: server, options: options, seedThroughAPI: false, http: http)
-            result.lines.insert(
-                "seeded \(options.rows) rows with INSERT … SELECT generate_series in "
-                    + String(format: "%.1f s", seeded),
-                at: 0)
-            if let status = await server.stop(), status != 0 {
-                result.failures.append("the server exited with status \(status): \(server.printed.suffix(2_000))")
-            }
-            return result
-        } catch {
-            _ = await server.stop()
-            throw error
+        var result = try await load(
+            "PostgreSQL", serving: ["--postgres", url], options: options, seedThroughAPI: false, http: http)
+        result.lines.insert(
+            "seeded \(options.rows) rows with INSERT … SELECT generate_series in " + String(format: "%.1f s", seeded),
+            at: 0)
+        return result
+    }
+}
+
+/// Starts a server with `arguments`, runs the load on it, and stops it; a server that does not exit cleanly is
+/// a failure.
+func load(
+    _ name: String, serving arguments: [String], options: Options, seedThroughAPI: Bool, http: HTTPClient
+) async throws -> RunResult {
+    let server = try await ServerProcess(arguments + ["--maximum-limit", "\(maximumLimit)"])
+    do {
+        var result = try await load(name, server: server, options: options, seedThroughAPI: seedThroughAPI, http: http)
+        if let status = await server.stop(), status != 0 {
+            result.failures.append("the server exited with status \(status): \(server.printed.suffix(2_000))")
         }
+        return result
+    } catch {
+        _ = await server.stop()
+        throw error
     }
 }
 
@@ -982,8 +980,7 @@ func withSeededDatabase(
             FROM generate_series(0, \(rows - 1)) i
             """)
         try await client.query("VACUUM ANALYZE todos")
-        let url =
-            "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+        let url = postgres.url(database: configuration.database)
         return try await body(url, seconds(from: start, to: now()))
     }
 }

@@ -29,8 +29,7 @@ struct ProcessTests {
     func twoProcessesOneDatabase() async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, configuration in
-            let url =
-                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let url = postgres.url(database: configuration.database)
             let first = try await ServerProcess(["--postgres", url])
             let second = try await ServerProcess(["--postgres", url])
             let followers = [
@@ -79,8 +78,7 @@ struct ProcessTests {
     func resumeOnAnotherProcess() async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, configuration in
-            let url =
-                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let url = postgres.url(database: configuration.database)
             let first = try await ServerProcess(["--postgres", url, "--changes", "wal"])
             let second = try await ServerProcess(["--postgres", url, "--changes", "wal"])
             let query = "project=eq.Home&order=priority.desc&limit=4"

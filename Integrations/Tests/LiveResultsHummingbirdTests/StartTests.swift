@@ -12,8 +12,7 @@ struct StartTests {
     func concurrentStart() async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { _, configuration in
-            let url =
-                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let url = postgres.url(database: configuration.database)
             let servers = try await withThrowingTaskGroup(of: ServerProcess.self) { group in
                 for _ in 0..<4 { group.addTask { try await ServerProcess(["--postgres", url]) } }
                 return try await group.reduce(into: []) { $0.append($1) }
@@ -96,8 +95,7 @@ struct StartTests {
     func environment() async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { _, configuration in
-            let url =
-                "postgres://\(configuration.username):\(configuration.password ?? "")@\(postgres.host):\(postgres.port)/\(configuration.database ?? "")"
+            let url = postgres.url(database: configuration.database)
             let server = try await ServerProcess([], environment: ["DATABASE_URL": url])
             #expect(server.printed.contains("to-dos in PostgreSQL"))
             _ = try await HTTP.send(.GET, "\(server.base)/todos")

@@ -111,7 +111,11 @@ extension LiveWindow where Entity: Codable {
     /// for await update in window.updates(since: ResultsVersion(lastEventID)) { … }
     /// ```
     ///
-    /// It holds the window's versions from now on, as an update stream does.
+    /// It holds the window's versions from now on, as an update stream does, and keeps the names of its last
+    /// 4,096: a stream whose `bufferLimit` is above that can fall behind the names it needs.
+    ///
+    /// Entities that are equal (`==`) must encode alike: a change the window does not see as an update would
+    /// leave the name of its contents behind them (a client would then get the whole window, never a wrong one).
     ///
     /// - Parameter scope: What the window shows, the same in every process: a live query's key.
     /// - Complexity: O(*w*) encodings for a window of *w* entities, the first time; then O(*k*) for each

@@ -48,6 +48,10 @@ import Foundation
     /// The origin of versions named by the window's contents, and how to digest them; `nil` while versions
     /// are the window's own (see ``LiveWindow/nameVersionsByContents(scope:)``).
     @usableFromInline var contentNaming: (origin: UInt64, digest: EntityDigest)?
+    /// The digests that name the last ``namedLimit`` versions, by number: more than the versions held, so that
+    /// an update still queued for a slow stream (at most its buffer limit behind), and its base, keep their
+    /// names after their contents are released.
+    @usableFromInline var contentNames: [UInt64: UInt64] = [:]
 
     @inlinable init(range: WindowRange, positions: Range<Int>) {
         self.range = range
@@ -56,6 +60,9 @@ import Foundation
 
     /// The most versions a window holds for a catch-up.
     @inlinable static var historyLimit: Int { 128 }
+
+    /// The most versions whose names by contents a window keeps.
+    @inlinable static var namedLimit: UInt64 { 4096 }
 
     /// Whether anything observes the window's change sets.
     @inlinable var hasObservers: Bool {
@@ -94,7 +101,15 @@ import Foundation
             }
         }
         if history.count >= Self.historyLimit { history.removeFirst(history.count - Self.historyLimit + 1) }
-        history.append(HeldVersion(sequence: sequence, storage: storage, positions: positions, contentSum: contentSum))
+        let held = HeldVersion(sequence: sequence, storage: storage, positions: positions, contentSum: contentSum)
+        history.append(held)
+        if let digest = held.digest { remember(digest, of: sequence) }
+    }
+
+    /// Keeps the name of version `sequence`, forgetting the one ``namedLimit`` versions before it.
+    @inlinable mutating func remember(_ digest: UInt64, of sequence: UInt64) {
+        contentNames[sequence] = digest
+        if sequence >= Self.namedLimit { contentNames[sequence - Self.namedLimit] = nil }
     }
 
     /// The sum of the digests of the entities of `storage` at `positions`: a sum, so that a change set updates
@@ -141,13 +156,16 @@ import Foundation
         for index in history.indices {
             history[index].contentSum = Self.contentSum(
                 of: history[index].storage, at: history[index].positions, digest: digest)
+            if let name = history[index].digest { remember(name, of: history[index].sequence) }
         }
     }
 
-    /// What the stream names the version numbered `sequence`: after its contents when they are digested and
-    /// the version is held, else the window's own name.
+    /// What the stream names the version numbered `sequence`: after its contents when they were digested,
+    /// else the window's own name.
+    ///
+    /// - Complexity: O(1).
     @inlinable func name(of sequence: UInt64) -> ResultsVersion {
-        if let contentNaming, let held = history.last(where: { $0.sequence == sequence }), let digest = held.digest {
+        if let contentNaming, let digest = contentNames[sequence] {
             return ResultsVersion(origin: contentNaming.origin, sequence: digest)
         }
         return ResultsVersion(origin: origin, sequence: sequence)
