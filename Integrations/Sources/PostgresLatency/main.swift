@@ -10,8 +10,9 @@
 // to the change set that shows it (same host, same clock). The process's CPU time is read with getrusage.
 // `--changes wal` follows the table through the write-ahead log (PostgresChangeFeed) instead of LISTEN/NOTIFY.
 // `--clients C` runs pgbench with C connections (2); `--fsync on` starts the temporary cluster with PostgreSQL's
-// durability (the tests' cluster runs with fsync off); `--idle S` first measures the process's CPU for S seconds
-// with the source followed and no writes.
+// durability (the tests' cluster runs with fsync off); `--idle S` first measures the CPU of the process and of the
+// server (a temporary cluster's) for S seconds with the source followed and no writes; `--maximum-read-interval MS`
+// sets the feed's longest wait between reads (PostgresChangeFeed's default, 1 s).
 // Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port.
 import Foundation
 import LiveResults
@@ -40,6 +41,7 @@ struct Options {
     var clients = 2
     var fsync = false
     var idle = 0
+    var maximumReadInterval: Int?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -60,11 +62,12 @@ struct Options {
             case ("--seconds", let value?): seconds = value
             case ("--clients", let value?) where value > 0: clients = value
             case ("--idle", let value?): idle = value
+            case ("--maximum-read-interval", let value?) where value >= 20: maximumReadInterval = value
             default:
                 print(
                     """
                     usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal] \
-                    [--clients C] [--fsync on|off] [--idle S]
+                    [--clients C] [--fsync on|off] [--idle S] [--maximum-read-interval MS]
                     """)
                 exit(2)
             }
@@ -72,9 +75,10 @@ struct Options {
     }
 }
 
-/// The delays from each write's stamp to the change set that showed it.
+/// The delays from each write's stamp to the change set that showed it, with the write's time since the start.
 final class Deliveries: Sendable {
-    private let state = Mutex<(since: Double, delays: [Double], changeSets: Int)>((.infinity, [], 0))
+    private let state = Mutex<(since: Double, delays: [(at: Double, delay: Double)], changeSets: Int)>(
+        (.infinity, [], 0))
 
     func start(at since: Double) { state.withLock { $0 = (since, [], 0) } }
 
@@ -85,12 +89,16 @@ final class Deliveries: Sendable {
             state.changeSets += 1
             for path in paths {
                 let item = snapshot.object(at: path)
-                if item.written_at >= state.since { state.delays.append(now - item.written_at) }
+                if item.written_at >= state.since {
+                    state.delays.append((item.written_at - state.since, now - item.written_at))
+                }
             }
         }
     }
 
-    var result: (delays: [Double], changeSets: Int) { state.withLock { ($0.delays, $0.changeSets) } }
+    var result: (delays: [(at: Double, delay: Double)], changeSets: Int) {
+        state.withLock { ($0.delays, $0.changeSets) }
+    }
 }
 
 func cpuSeconds() -> Double {
@@ -144,14 +152,17 @@ func runWriter(_ server: PostgresTestServer, database: String, options: Options)
 
 struct PhaseResult {
     var name: String
-    var delays: [Double]
+    var delays: [(at: Double, delay: Double)]
     var changeSets: Int
     var cpu: Double
     var seconds: Double
     var writes: String
 
+    /// Also without the writes of the first second: the feed's waits grow while nothing is written (before the
+    /// writer starts), so its first writes wait up to the feed's maximumReadInterval; the rest is the steady state.
     func print() {
-        let sorted = delays.sorted()
+        let sorted = delays.map(\.delay).sorted()
+        let steady = delays.filter { $0.at >= 1 }.map(\.delay).sorted()
         Swift.print(
             """
             \(name):
@@ -159,6 +170,8 @@ struct PhaseResult {
               change sets: \(changeSets), writes seen: \(delays.count)
               commit-to-delivered: p50 \(milliseconds(percentile(sorted, 0.5))), \
             p99 \(milliseconds(percentile(sorted, 0.99))), max \(milliseconds(sorted.last ?? .nan))
+              after the first second: p50 \(milliseconds(percentile(steady, 0.5))), \
+            p99 \(milliseconds(percentile(steady, 0.99))), max \(milliseconds(steady.last ?? .nan))
               process CPU: \(String(format: "%.3f", cpu / seconds)) s per second (\(String(format: "%.1f", cpu)) s in \(String(format: "%.1f", seconds)) s)
             """)
     }
@@ -217,7 +230,9 @@ try await server.withDatabase { client, configuration in
     let table = PostgresLiveTable<Item>(client: client, table: "items")
     // The trigger only when it is followed: with the feed, writers would pay for notifications nobody reads.
     if options.changes == "notify" { try await table.installTrigger() }
-    let feed = PostgresChangeFeed(client: client, publication: "latency")
+    let feed = PostgresChangeFeed(
+        client: client, publication: "latency",
+        maximumReadInterval: options.maximumReadInterval.map { .milliseconds($0) } ?? .seconds(1))
     if options.changes == "wal" { try await feed.setUp(tables: ["items"]) }
     let followed =
         options.changes == "wal"
@@ -234,6 +249,9 @@ try await server.withDatabase { client, configuration in
     try await live.performFetch()
     print("first fetch of \(live.fetchedObjects.count) rows: \(ContinuousClock.now - fetchStart)")
     if options.idle > 0 {
+        // The waits between reads grow while nothing is written: the measure starts once they have.
+        try await Task.sleep(for: .seconds(3))
+        let serverBefore = server.cluster?.cpuSeconds
         let before = cpuSeconds()
         try await Task.sleep(for: .seconds(options.idle))
         let cpu = cpuSeconds() - before
@@ -241,6 +259,13 @@ try await server.withDatabase { client, configuration in
             String(
                 format: "idle, no writes: process CPU %.4f s per second (%.3f s in %d s), %.2f %% of a core",
                 cpu / Double(options.idle), cpu, options.idle, 100 * cpu / Double(options.idle)))
+        if let serverBefore, let serverAfter = server.cluster?.cpuSeconds {
+            let serverCPU = serverAfter - serverBefore
+            print(
+                String(
+                    format: "idle, no writes: server CPU (all its processes) %.4f s per second, %.2f %% of a core",
+                    serverCPU / Double(options.idle), 100 * serverCPU / Double(options.idle)))
+        }
     }
     let listening = try await phase(source, server: server, database: database, options: options, controller: live)
     subscription.cancel()

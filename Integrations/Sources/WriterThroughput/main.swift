@@ -109,6 +109,23 @@ func pgbench(_ server: PostgresTestServer, database: String, clients: Int, optio
     return tps
 }
 
+/// This process's CPU time, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// What a run measured: pgbench's TPS, and the CPU time per second of this process (the controller and the
+/// source), of the whole server, and of the feed's backend (the one decoding the log; 0 without the feed).
+struct Measurement {
+    var tps: Double
+    var process: Double
+    var server: Double
+    var feedBackend: Double
+}
+
 /// The table's rows, ordered by id.
 func select(_ client: PostgresClient) async throws -> [Item] {
     var items: [Item] = []
@@ -119,11 +136,12 @@ func select(_ client: PostgresClient) async throws -> [Item] {
     return items
 }
 
-/// Runs pgbench in `mode`; returns its TPS, after checking that a controller that followed it equals `SELECT`.
+/// Runs pgbench in `mode`; returns its TPS and the CPU it took, after checking that a controller that followed it
+/// equals `SELECT`.
 func run(
-    _ mode: Mode, clients: Int, server: PostgresTestServer, database: String, client: PostgresClient,
-    options: Options
-) async throws -> Double {
+    _ mode: Mode, clients: Int, cluster: TemporaryPostgres, server: PostgresTestServer, database: String,
+    client: PostgresClient, options: Options
+) async throws -> Measurement {
     let notifications = PostgresLiveTable<Item>(client: client, table: "items")
     let feed = PostgresChangeFeed(client: client, publication: "writer_throughput")
     let table: PostgresLiveTable<Item>?
@@ -145,9 +163,29 @@ func run(
         try await live.performFetch()
         controller = live
     }
+    // The feed's backend: the connection whose last query was the feed's (it reads every few milliseconds).
+    var feedBackend: Int32?
+    if mode == .wal {
+        feedBackend = try await client.query(
+            """
+            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND query LIKE '%pg_replication_slot%'
+            """
+        ).collect().first?.decode(Int32.self)
+    }
+    let before = (
+        process: processCPUSeconds(), server: cluster.cpuSeconds ?? 0,
+        feed: feedBackend.flatMap(TemporaryPostgres.cpuSeconds(ofProcess:)) ?? 0
+    )
+    let clock = ContinuousClock.now
     let tps = try await Task.detached {
         try pgbench(server, database: database, clients: clients, options: options)
     }.value
+    let seconds = (ContinuousClock.now - clock) / .seconds(1)
+    let measurement = Measurement(
+        tps: tps, process: (processCPUSeconds() - before.process) / seconds,
+        server: ((cluster.cpuSeconds ?? 0) - before.server) / seconds,
+        feedBackend: ((feedBackend.flatMap(TemporaryPostgres.cpuSeconds(ofProcess:)) ?? 0) - before.feed) / seconds)
     if let controller {
         var equal = false
         for _ in 0..<240 where !equal {
@@ -171,7 +209,7 @@ func run(
             try await Task.sleep(for: .milliseconds(100))
         }
     }
-    return tps
+    return measurement
 }
 
 let options = Options(CommandLine.arguments)
@@ -186,27 +224,37 @@ try await server.withDatabase { client, configuration in
         "INSERT INTO items SELECT i, 'item ' || i, 0 FROM generate_series(1, \(options.rows)) i")
     try await client.query("VACUUM ANALYZE items")
     let database = configuration.database ?? "postgres"
-    var results: [String: [Double]] = [:]
+    var results: [String: [Measurement]] = [:]
     for round in 1...options.rounds {
         for clients in [1, 8] {
             for mode in Mode.allCases {
-                let tps = try await run(
-                    mode, clients: clients, server: server, database: database, client: client, options: options)
-                results["\(mode.rawValue)|\(clients)", default: []].append(tps)
-                print(String(format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, tps))
+                let measured = try await run(
+                    mode, clients: clients, cluster: cluster, server: server, database: database, client: client,
+                    options: options)
+                results["\(mode.rawValue)|\(clients)", default: []].append(measured)
+                let tps = String(
+                    format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, measured.tps)
+                let cpu = String(
+                    format: "process %.3f, server %.3f, feed's backend %.3f", measured.process, measured.server,
+                    measured.feedBackend)
+                print("\(tps); CPU s/s: \(cpu)")
             }
         }
     }
-    print("\n| mode | clients | TPS (each round) | × no live source |")
-    print("|---|---|---|---|")
+    // Each mode against the run without a source of the same round: the disk's speed moves between rounds.
+    print("\n| mode | clients | TPS (each round) | × no live source (each round) | CPU s/s: process; server; feed |")
+    print("|---|---|---|---|---|")
     for clients in [1, 8] {
         let baseline = results["\(Mode.none.rawValue)|\(clients)"] ?? []
-        let base = baseline.reduce(0, +) / Double(max(baseline.count, 1))
         for mode in Mode.allCases {
             let runs = results["\(mode.rawValue)|\(clients)"] ?? []
-            let mean = runs.reduce(0, +) / Double(max(runs.count, 1))
-            let each = runs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
-            print(String(format: "| %@ | %d | %@ | %.2f |", mode.rawValue, clients, each, mean / base))
+            let each = runs.map { String(format: "%.0f", $0.tps) }.joined(separator: ", ")
+            let ratios = zip(runs, baseline).map { String(format: "%.2f", $0.tps / $1.tps) }.joined(separator: ", ")
+            let count = Double(max(runs.count, 1))
+            let cpu = String(
+                format: "%.3f; %.3f; %.3f", runs.map(\.process).reduce(0, +) / count,
+                runs.map(\.server).reduce(0, +) / count, runs.map(\.feedBackend).reduce(0, +) / count)
+            print("| \(mode.rawValue) | \(clients) | \(each) | \(ratios) | \(cpu) |")
         }
     }
 }

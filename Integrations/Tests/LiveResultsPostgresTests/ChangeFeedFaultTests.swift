@@ -21,11 +21,11 @@ final class WriterCounts: Sendable {
 
 @Suite("PostgresChangeFeed under load and faults (fsync on)")
 struct ChangeFeedFaultTests {
-    /// Writers insert rows numbered per writer (`project` names the writer, `priority` is its sequence number) at a
-    /// few hundred transactions per second, while the feed's connection is terminated five times and PostgreSQL
+    /// Eight writers insert rows numbered per writer (`project` names the writer, `priority` is its sequence number)
+    /// at up to 500 transactions per second together (the load), while the feed's connection is terminated five times and PostgreSQL
     /// restarted once. A `.named` slot resumes each time: no `.invalidated`, no refetch; every sequence number
     /// arrives once, in order per writer; the controller ends equal to `SELECT`.
-    @Test("Fault run: 5 × pg_terminate_backend and a restart under a few hundred transactions/s; each write once")
+    @Test("Fault run: 5 × pg_terminate_backend and a restart under up to 500 transactions/s; each write once")
     func faultRun() async throws {
         try await withDurableDatabase { cluster, client, configuration in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
@@ -33,9 +33,9 @@ struct ChangeFeedFaultTests {
             try await client.query("CREATE UNIQUE INDEX todos_sequence ON todos (project, priority)")
             let live = try await FeedTodos(client: client, slot: .named("fault_run"), checked: false)
             defer { live.cancel() }
-            let writerCount = 6
+            let writerCount = 8
             // Each writer paces itself at this rate; a transaction that fails is tried again.
-            let perWriter = 60.0
+            let perWriter = 62.5
             let counts = WriterCounts()
             let stop = Flag()
             let start = ContinuousClock.now
@@ -116,6 +116,9 @@ struct ChangeFeedFaultTests {
             // Every sequence number once, in order, per writer: 0, 1, 2, … up to what the table holds.
             let written = live.recorder.written
             let final = Array(live.controller.fetchedObjects)
+            print(
+                "fault run: \(written.count) changes delivered for \(final.count) rows,",
+                "\(live.fetches.all.count - 1) refetches, \(live.recorder.invalidations) invalidations")
             for writer in 0..<writerCount {
                 let project = "W\(writer)"
                 let delivered = written.filter { $0.project == project }.map(\.priority)

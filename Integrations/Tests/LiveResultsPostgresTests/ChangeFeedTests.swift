@@ -196,6 +196,64 @@ struct ChangeFeedTests {
         }
     }
 
+    /// `pgoutput` sends nothing for a transaction that touches no table of the publication: were the slot confirmed
+    /// only at delivered commits, PostgreSQL would keep (and each read decode again) all the log written since.
+    @Test("Writes to tables the feed does not follow: the slot's confirmed position moves past them")
+    func unrelatedWrites() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            try await client.query("CREATE TABLE other (id int PRIMARY KEY, value int NOT NULL)")
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            for index in 0..<20 { try await client.query("INSERT INTO other VALUES (\(index), 0)") }
+            let written = try #require(
+                try await client.query("SELECT pg_current_wal_flush_lsn()::text").collect().first?.decode(String.self))
+            #expect(
+                try await eventually {
+                    try await client.query(
+                        """
+                        SELECT count(*)::int FROM pg_replication_slots
+                        WHERE database = current_database() AND confirmed_flush_lsn >= \(written)::pg_lsn
+                        """
+                    ).collect().first?.decode(Int.self) == 1
+                })
+            #expect(live.recorder.all.isEmpty)
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 1)")
+            #expect(try await eventually { try await live.matches(client) })
+        }
+    }
+
+    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, a
+    /// minute here); a fetch that needs the feed's next step wakes it instead of waiting that out.
+    @Test("A fetch wakes a feed that waits long after finding nothing: it ends in well under the wait")
+    func fetchWakesIdleFeed() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 5)
+            let feed = PostgresChangeFeed(
+                client: client, publication: "liveresults", readInterval: .milliseconds(20),
+                maximumReadInterval: .seconds(60))
+            let first = try await FeedTodos(client: client, feed: feed)
+            defer { first.cancel() }
+            // Reads 20, 40, … 2,560 ms apart: 5.1 s, then a wait of 5.1 s.
+            try await Task.sleep(for: .seconds(6))
+            // A second live table on the feed: its fetch waits for the feed's next step, which looks the table up.
+            let start = ContinuousClock.now
+            let second = try await FeedTodos(client: client, feed: feed)
+            defer { second.cancel() }
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed < .seconds(3), "the fetch took \(elapsed)")
+            #expect(try await second.matches(client))
+            // A refetch of the first: its subscriptions met a fetch before, so it waits for the feed to read
+            // through the position of its snapshot.
+            try await Task.sleep(for: .seconds(6))
+            let refetch = ContinuousClock.now
+            try await first.controller.performFetch()
+            let refetched = ContinuousClock.now - refetch
+            #expect(refetched < .seconds(3), "the refetch took \(refetched)")
+            #expect(first.fetches.all.count == 2)
+        }
+    }
+
     @Test("TRUNCATE empties the results (one refetch), and later writes arrive")
     func truncate() async throws {
         try await withDatabase { client, _ in

@@ -82,6 +82,11 @@ final class _FeedReader: @unchecked Sendable {
     /// The end of the last transaction delivered: a transaction read again (its confirmation was lost with
     /// the connection) is not delivered twice.
     private var delivered: UInt64 = 0
+    /// The position up to which the slot has been read and its transactions delivered: while the server's log
+    /// ends there, a read would find nothing.
+    private var readThrough: UInt64 = 0
+    /// The slot's confirmed position, as this run last set or found it.
+    private var confirmed: UInt64 = 0
     /// Whether the run has had its slot: a slot found missing after that was dropped, not yet created.
     private var hadSlot = false
     /// Whether a read succeeded on the current connection.
@@ -95,10 +100,18 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Gets the slot ready on `connection`, then reads it until the task is cancelled or a query fails.
+    ///
+    /// After a read that found nothing, a step asks for the position up to which the log is written (one short
+    /// query), and reads the slot only when that moved past what was read: PostgreSQL decodes the log at every read
+    /// of a slot, and an idle feed would pay for that each interval. Then it confirms what it delivered, and up to that position when the
+    /// read was not cut short, so that the slot moves on (and PostgreSQL frees its log) while the log has nothing
+    /// for the publication.
     func read(on connection: PostgresConnection) async throws {
         hasRead = false
         let connection = _ClosedConnectionGuard(connection)
         try await prepareSlot(on: connection)
+        var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval)
+        var lastRead = _ReadPacing.Read.nothing
         while true {
             try Task.checkCancellation()
             for subscription in feed.subscriptions {
@@ -107,13 +120,27 @@ final class _FeedReader: @unchecked Sendable {
             }
             // The chunk below starts after these lookups: fetches of those tables may take their snapshots.
             feed.resumeReadyFetches()
-            // A fetch waits for a position: everything that committed up to the one read now is in the chunk,
-            // when the chunk ends before its limit.
-            let position = feed.awaitsDeliveries ? try await currentPosition(on: connection) : nil
-            let changes = try await readChunk(on: connection)
-            feed.advanced(to: changes < feed.chunkSize ? max(delivered, position ?? 0) : delivered)
+            // Everything that committed up to this position is in the chunk when it ends before its limit. Asked
+            // for when the last read found nothing (the log may not have moved since) or a fetch waits for a
+            // position; while changes keep coming the log always moves, and the round trip would only add latency.
+            let end =
+                lastRead == .nothing || feed.awaitsDeliveries ? try await currentPosition(on: connection) : nil
+            if let end, end <= readThrough {
+                lastRead = .nothing
+            } else {
+                let (changes, lastCommit) = try await readChunk(upTo: end, on: connection)
+                lastRead = changes >= feed.chunkSize ? .full : changes > 0 ? .changes : .nothing
+                let through = lastRead == .full ? lastCommit : max(lastCommit, end ?? 0)
+                if through > confirmed {
+                    try await connection.query(
+                        "SELECT pg_replication_slot_advance(\(slotName)::name, \(Self.lsn(through))::pg_lsn)")
+                    confirmed = through
+                }
+                if lastRead != .full { readThrough = max(readThrough, end ?? 0) }
+            }
+            feed.advanced(to: lastRead == .full ? delivered : max(delivered, readThrough))
             hasRead = true
-            if changes < feed.chunkSize { try await Task.sleep(for: feed.readInterval) }
+            await feed.pause(for: pacing.wait(after: lastRead))
         }
     }
 
@@ -131,9 +158,13 @@ final class _FeedReader: @unchecked Sendable {
             try await connection.query(
                 "SELECT pg_advisory_lock(hashtext('liveresults_slot'), hashtext(\(slotName)))")
         }
-        let status = try await connection.query(
-            "SELECT coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = \(slotName)"
-        ).first?.decode(String.self)
+        let found = try await connection.query(
+            """
+            SELECT coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, '')
+            FROM pg_replication_slots WHERE slot_name = \(slotName)
+            """
+        ).first?.decode((String, String).self)
+        let status = found?.0
         var replaced: String?
         if status == "lost" {
             replaced = "PostgreSQL invalidated it (max_slot_wal_keep_size)"
@@ -142,8 +173,12 @@ final class _FeedReader: @unchecked Sendable {
             replaced = "it was dropped"
         }
         if status == nil || replaced != nil {
-            try await connection.query(
-                "SELECT pg_create_logical_replication_slot(\(slotName), 'pgoutput')")
+            let created = try await connection.query(
+                "SELECT lsn::text FROM pg_create_logical_replication_slot(\(slotName), 'pgoutput')"
+            ).first?.decode(String.self)
+            confirmed = created.flatMap(Self.lsn) ?? 0
+        } else {
+            confirmed = found.flatMap { Self.lsn($0.1) } ?? 0
         }
         hadSlot = true
         if let replaced {
@@ -155,11 +190,20 @@ final class _FeedReader: @unchecked Sendable {
         feed.slotReady(run: run, created: status == nil || replaced != nil, replaced: replaced != nil)
     }
 
-    /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``).
+    /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``), read
+    /// with the slot's row: a slot dropped while the feed waits is found out at once, not at the next change.
     private func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
-        let row = try await connection.query(PostgresQuery(unsafeSQL: "SELECT \(PostgresChangeFeed.positionSQL)")).first
-        guard let text = try row?.decode(String?.self) else { return nil }
-        return Self.lsn(text)
+        let rows = try await connection.query(
+            "SELECT \(unescaped: PostgresChangeFeed.positionSQL) FROM pg_replication_slots WHERE slot_name = \(slotName)"
+        )
+        guard let row = rows.first else { throw SlotMissing(slot: slotName) }
+        return try row.decode(String?.self).flatMap(Self.lsn)
+    }
+
+    /// The slot disappeared while the feed read it: the next attempt creates it again.
+    struct SlotMissing: Error, CustomStringConvertible {
+        var slot: String
+        var description: String { "the replication slot \(slot) no longer exists" }
     }
 
     /// Finds the OID of a subscription's table (`to_regclass`, on the connection's `search_path`).
@@ -175,17 +219,18 @@ final class _FeedReader: @unchecked Sendable {
         subscription.relation = relation
     }
 
-    /// Reads up to ``PostgresChangeFeed/chunkSize`` changes (whole transactions), delivers the committed
-    /// transactions not delivered yet, and confirms them. Returns the number of changes read.
-    private func readChunk(on connection: _ClosedConnectionGuard) async throws -> Int {
+    /// Reads up to ``PostgresChangeFeed/chunkSize`` changes (whole transactions) of the transactions that commit
+    /// before `end` (all when `nil`), and delivers the committed transactions not delivered yet. Returns the number of
+    /// changes read and the end of the last transaction read (0 if none).
+    private func readChunk(upTo end: UInt64?, on connection: _ClosedConnectionGuard) async throws -> (Int, UInt64) {
         let rows = try await connection.query(
             """
-            SELECT data FROM pg_logical_slot_peek_binary_changes(\(slotName)::name, NULL, \(Int32(clamping: feed.chunkSize)),
-            'proto_version', '1', 'publication_names', \(publication.sql))
+            SELECT data FROM pg_logical_slot_peek_binary_changes(\(slotName)::name, \(end.map(Self.lsn))::pg_lsn,
+            \(Int32(clamping: feed.chunkSize)), 'proto_version', '1', 'publication_names', \(publication.sql))
             """)
         var count = 0
         var transaction: _FeedTransaction?
-        var confirm: UInt64?
+        var lastCommit: UInt64 = 0
         for row in rows {
             var data = try row.decode(ByteBuffer.self)
             count += 1
@@ -202,17 +247,13 @@ final class _FeedReader: @unchecked Sendable {
             case .commit(let end):
                 if let transaction, end > delivered { deliver(transaction) }
                 delivered = max(delivered, end)
-                confirm = end
+                lastCommit = end
                 transaction = nil
             case .ignored:
                 continue
             }
         }
-        if let confirm {
-            try await connection.query(
-                "SELECT pg_replication_slot_advance(\(slotName)::name, \(Self.lsn(confirm))::pg_lsn)")
-        }
-        return count
+        return (count, lastCommit)
     }
 
     private func relation(_ oid: UInt32) throws(_PgOutputMessage.Malformed) -> _PgOutputMessage.Relation {

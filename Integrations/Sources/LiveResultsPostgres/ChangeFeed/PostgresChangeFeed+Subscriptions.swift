@@ -15,12 +15,17 @@ extension PostgresChangeFeed {
             }
             return state.nextSubscriptionID
         }
+        // The reading task looks the table up at its next step, which a fetch of it waits for.
+        wakeReader()
         return EventSubscription { [self] in
             let (ended, waiters) = state.withLock { state -> (Task<Void, Never>?, [_Latch<_DeliveryWait>]) in
                 guard state.subscriptions.removeValue(forKey: id) != nil, state.subscriptions.isEmpty else {
                     return (nil, [])
                 }
-                defer { (state.task, state.currentSlot, state.deliveryWaiters) = (nil, nil, []) }
+                defer {
+                    (state.task, state.currentSlot, state.deliveryWaiters) = (nil, nil, [])
+                    (state.pause, state.wakeRequested) = (nil, false)
+                }
                 return (state.task, state.deliveryWaiters.map(\.latch))
             }
             ended?.cancel()
@@ -47,7 +52,7 @@ extension PostgresChangeFeed {
                 if case .none = now { state.fetchWaiters.append((table, continuation)) }
                 return now
             }
-            if case .some(let slot) = now { continuation.resume(returning: slot) }
+            if case .some(let slot) = now { continuation.resume(returning: slot) } else { wakeReader() }
         }
     }
 
@@ -61,7 +66,9 @@ extension PostgresChangeFeed {
     /// this one does not contain (taken concurrently, recorded first) may skip what this fetch lacks: the fetch
     /// reads again, in a new snapshot.
     func meet(table: ObjectIdentifier, snapshot: _Snapshot, slot: Int?) -> _FetchMeeting {
-        state.withLock { state in
+        // The reading task applies the snapshot at its next step: the transactions it held go out then.
+        defer { wakeReader() }
+        return state.withLock { state in
             let invalidating = slot == nil || slot != state.currentSlot
             var meeting = _FetchMeeting.exact
             for subscription in state.subscriptions.values where subscription.table == table {
@@ -92,6 +99,7 @@ extension PostgresChangeFeed {
             return true
         }
         guard registered else { return }
+        wakeReader()
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             latch.open(with: .timedOut)
@@ -167,5 +175,41 @@ extension PostgresChangeFeed {
     /// Resumes the fetches that waited for what the reading task has done since.
     func resumeReadyFetches() {
         for (continuation, slot) in state.withLock({ $0.readyFetches() }) { continuation.resume(returning: slot) }
+    }
+
+    /// Waits `duration` before the reading task's next read, or less if ``wakeReader()`` is called meanwhile (or
+    /// was, during the read that just ended). Called by the reading task only.
+    func pause(for duration: Duration) async {
+        guard duration > .zero else { return }
+        let latch = _Latch<Void>()
+        let woken = state.withLock { state in
+            defer { state.wakeRequested = false }
+            if !state.wakeRequested { state.pause = latch }
+            return state.wakeRequested
+        }
+        guard !woken else { return }
+        let timer = Task {
+            try? await Task.sleep(for: duration)
+            latch.open(with: ())
+        }
+        await latch.value(orOnCancellation: ())
+        timer.cancel()
+        state.withLock { state in
+            if state.pause === latch { state.pause = nil }
+        }
+    }
+
+    /// Makes the reading task read at once: a fetch waits for its next step, which a wait grown long while the log
+    /// had nothing for the feed must not delay.
+    func wakeReader() {
+        let pause = state.withLock { state -> _Latch<Void>? in
+            guard let pause = state.pause else {
+                state.wakeRequested = state.task != nil
+                return nil
+            }
+            state.pause = nil
+            return pause
+        }
+        pause?.open(with: ())
     }
 }

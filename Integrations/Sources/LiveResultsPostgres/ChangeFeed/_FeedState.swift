@@ -22,6 +22,10 @@ struct _FeedState: Sendable {
     /// Fetches waiting until the run has read through a position and their table's subscriptions have
     /// received what it read (see ``PostgresChangeFeed/waitForDeliveries(of:through:timeout:)``).
     var deliveryWaiters: [(table: ObjectIdentifier, position: UInt64, latch: _Latch<_DeliveryWait>)] = []
+    /// The reading task's wait before its next read, while it waits (see ``PostgresChangeFeed/wakeReader()``).
+    var pause: _Latch<Void>?
+    /// Whether the reading task was asked to read at once while it was reading: its next wait is skipped.
+    var wakeRequested = false
 
     /// What a fetch of `table` that starts now meets: `.some(slot)` to go on with (`nil`: no slot), or
     /// `.none` to wait for the reading task.

@@ -130,7 +130,8 @@ func terminateFeedReader(_ client: PostgresClient) async throws -> Int {
         """
         SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
-        AND (query LIKE '%pg_logical_slot_peek_binary_changes%' OR query LIKE '%pg_replication_slot_advance%')
+        AND (query LIKE '%pg_logical_slot_peek_binary_changes%' OR query LIKE '%FROM pg_replication_slots WHERE%'
+        OR query LIKE '%pg_replication_slot_advance%')
         """)
     return try await rows.collect().first?.decode(Int.self) ?? 0
 }

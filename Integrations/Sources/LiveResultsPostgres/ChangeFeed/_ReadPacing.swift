@@ -1,0 +1,53 @@
+/// When a ``PostgresChangeFeed`` reads its slot next: the wait after each read, from what the reads found.
+///
+/// - A read that came back full (as many changes as it asked for) is followed by the next one at once: the feed
+///   is behind the log.
+/// - After a read that found changes, the feed waits the read interval.
+/// - Once reads have found nothing for as long as the maximum, the wait doubles, from the read interval up to the
+///   maximum: an idle feed asks little of either side, and the first change after a quiet spell snaps it back.
+///   Gaps shorter than that (a writer's pause, a slow flush) keep the read interval: a busy table's latency does
+///   not depend on its writers' rhythm. A fetch that waits for the feed wakes it at once
+///   (``PostgresChangeFeed/wakeReader()``), so the longer waits delay only the changes.
+struct _ReadPacing: Sendable {
+    /// What a read found.
+    enum Read: Sendable, Equatable {
+        /// As many changes as the read asked for: more are waiting.
+        case full
+        /// Some changes.
+        case changes
+        /// Nothing new (the log had not moved, or had nothing for the publication).
+        case nothing
+    }
+
+    /// The wait after a read that found changes.
+    let interval: Duration
+    /// The longest wait after reads that found nothing.
+    let maximum: Duration
+    /// The wait after the next read that finds nothing, once the feed has been quiet for ``maximum``.
+    private(set) var idleWait: Duration
+    /// The waits since the last read that found changes.
+    private(set) var quiet = Duration.zero
+
+    init(interval: Duration, maximum: Duration) {
+        self.interval = interval
+        self.maximum = max(interval, maximum)
+        idleWait = interval
+    }
+
+    /// The wait after a read that found `read`.
+    mutating func wait(after read: Read) -> Duration {
+        switch read {
+        case .full:
+            return .zero
+        case .changes:
+            (idleWait, quiet) = (interval, .zero)
+            return interval
+        case .nothing where quiet < maximum:
+            quiet += interval
+            return interval
+        case .nothing:
+            defer { idleWait = min(idleWait * 2, maximum) }
+            return idleWait
+        }
+    }
+}
