@@ -1078,7 +1078,7 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             // What the database holds, as a process that has just fetched it shows it.
             let fresh = try await ServerProcess(
                 ["--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)"])
-            let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 5)
+            let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 30)
             _ = await fresh.stop()
             result.lines.append(
                 "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
