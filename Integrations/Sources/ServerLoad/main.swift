@@ -472,6 +472,12 @@ final class StreamClient: Sendable {
         var slid: [Int] = []
         switch update.content {
         case .results(let sections):
+            // Whole results in the middle of a stream (a catch-up the server no longer held the history for)
+            // show a deletion as a row that is no longer there.
+            let remaining = Set(sections.lazy.flatMap { $0.entities.map(\.id) })
+            for todo in replica.fetchedObjects where !remaining.contains(todo.id) {
+                if let sequence = log.deletion(of: todo.id) { seen.append(sequence) }
+            }
             try replica.apply(update)
             for section in sections {
                 for todo in section.entities {

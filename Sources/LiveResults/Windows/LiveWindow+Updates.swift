@@ -7,9 +7,11 @@ extension LiveWindow where Entity: Codable {
     /// own versions.
     ///
     /// The stream starts with the whole window, or, when `version` names a version of this window that it
-    /// still holds (its last 128 change sets once a stream was opened), with one change set from it. Then
+    /// still holds (its last 256 change sets once a stream was opened, or 128 more than the largest
+    /// `bufferLimit` of its streams, up to 1,024), with one change set from it. Then
     /// every change set of the window follows as one update, ``move(to:)`` included. A consumer that falls
-    /// more than `bufferLimit` updates behind gets one catch-up instead of what it did not read.
+    /// more than `bufferLimit` updates behind gets one catch-up instead of what it did not read: a change set
+    /// while the window still holds the version it read, the whole window after that.
     ///
     /// Holding versions keeps the controller's results of each one alive, so while a window holds versions,
     /// a change of the controller copies the path to what it changes once per version held (the controller's
@@ -35,6 +37,7 @@ extension LiveWindow where Entity: Codable {
                     window.hold(storage)
                 }
                 subscriber.start(with: .catchUp(from: version.flatMap { window.heldSequence(for: $0) }))
+                window.holdVersions(forBufferLimit: bufferLimit)
                 window.updateSubscribers[state.nextID] = subscriber
                 state.windows[_id] = window
                 defer { state.nextID += 1 }
@@ -103,7 +106,8 @@ extension LiveWindow where Entity: Codable {
     /// what a replica needs is the contents it has, not who made them. Processes that follow one database in
     /// the same commit order (PostgreSQL's write-ahead log, or its notifications) pass through the same
     /// contents, so their names meet. A process that has not yet reached a client's version, or whose
-    /// window changed more than its last 128 versions since, sends the whole window.
+    /// window changed more than the versions it holds since (see ``updates(since:bufferLimit:)``), sends the
+    /// whole window.
     ///
     /// ```swift
     /// let window = results.window(.first(50))

@@ -58,8 +58,15 @@ import Foundation
         self.positions = positions
     }
 
-    /// The most versions a window holds for a catch-up.
-    @inlinable static var historyLimit: Int { 128 }
+    /// The most versions the window holds for a catch-up: 128 more than the deepest buffer of its update
+    /// streams, so that a stream that overflows its buffer (and then resumes from the last version it read)
+    /// gets a catch-up rather than the whole window; between 256 and 1,024.
+    @usableFromInline var heldLimit = 256
+
+    /// Lets the window hold enough versions for a stream of `bufferLimit`.
+    @inlinable mutating func holdVersions(forBufferLimit bufferLimit: Int) {
+        heldLimit = Swift.max(heldLimit, Swift.min(1_024, bufferLimit + 128))
+    }
 
     /// The most versions whose names by contents a window keeps.
     @inlinable static var namedLimit: UInt64 { 4096 }
@@ -100,7 +107,8 @@ import Foundation
                 contentSum = Self.contentSum(of: storage, at: positions, digest: digest)
             }
         }
-        if history.count >= Self.historyLimit { history.removeFirst(history.count - Self.historyLimit + 1) }
+        // Dropped a quarter at a time: one shift of the array per `heldLimit / 4` versions, not one per version.
+        if history.count >= heldLimit + heldLimit / 4 { history.removeFirst(history.count - heldLimit + 1) }
         let held = HeldVersion(sequence: sequence, storage: storage, positions: positions, contentSum: contentSum)
         history.append(held)
         if let digest = held.digest { remember(digest, of: sequence) }

@@ -177,6 +177,18 @@ struct LiveQueryRegistryTests {
         #expect(results.controller.fetchedObjects.map(\.id) == [1])
     }
 
+    @Test("an invalidation during the first fetch supersedes it: the results are still shown when they are returned")
+    func invalidatedFirstFetch() async throws {
+        let store = QueryRowStore()
+        for id: Int64 in 1...5 { store.write(QueryRow(id: id, project: "a", priority: 1, title: "x", score: 0, done: nil)) }
+        let registry = LiveQueryRegistry(source: store)
+        store.invalidateDuringNextFetch.withLock { $0 = true }
+        let results = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
+        #expect(results.controller.fetchedObjects.map(\.id) == [1, 2, 3, 4, 5])
+        let window = results.window(.first(3))
+        #expect(window.fetchedObjects.map(\.id) == [1, 2, 3])
+    }
+
     @Test("10,000 distinct queries opened and dropped: the registry stays bounded and shrinks back")
     func manyQueries() async throws {
         let store = QueryRowStore()

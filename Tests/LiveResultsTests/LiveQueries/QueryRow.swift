@@ -31,6 +31,9 @@ final class QueryRowStore: QueryableSource, Sendable {
     let bus = EventBus<QueryRow>()
     let fetches = Locked(0)
     let failNextFetch = Locked(false)
+    /// The next fetch publishes `.invalidated` while it runs, as a listener that starts during a fetch does;
+    /// the fetches after it take 50 ms.
+    let invalidateDuringNextFetch = Locked<Bool?>(false)
 
     func fetchDefinition(for query: LiveQuery<QueryRow>) -> FetchDefinition<QueryRow> {
         FetchDefinition(
@@ -41,7 +44,15 @@ final class QueryRowStore: QueryableSource, Sendable {
                     return failing
                 }
                 if fails { throw StoreFailure() }
-                return rows.withLock { $0.values.filter(query.isIncluded) }
+                let result = rows.withLock { $0.values.filter(query.isIncluded) }
+                switch invalidateDuringNextFetch.withLock({ $0 }) {
+                case true?:
+                    invalidateDuringNextFetch.withLock { $0 = nil }
+                    bus.publish(.invalidated)
+                case nil: try await Task.sleep(for: .milliseconds(50))
+                case false?: break
+                }
+                return result
             }, isIncluded: query.isIncluded)
     }
 

@@ -229,4 +229,24 @@ struct LiveWindowTests {
         let restart = window.updates(since: stranger).makeAsyncIterator()
         #expect(try #require(await restart.next()).base == nil)
     }
+
+    @Test(
+        "a stream that overflows its buffer gets a catch-up change set from what it read, not the whole window",
+        arguments: [1, 128, 900])
+    func overflowCatchesUp(bufferLimit: Int) async throws {
+        let controller = try await loaded()
+        let window = controller.window(.first(6))
+        let replica = ResultsReplica<Item>()
+        let updates = window.updates(bufferLimit: bufferLimit).makeAsyncIterator()
+        try replica.apply(try #require(await updates.next()))
+        let read = try #require(replica.version)
+        for step in 0..<(bufferLimit + 50) {
+            controller.apply(.updated(Item(step % 6, section: "a", score: step % 6, title: "\(step)")))
+        }
+        let catchUp = try #require(await updates.next())
+        #expect(catchUp.base == read, "a change set from the version read")
+        try replica.apply(catchUp)
+        #expect(replica.version == window.version)
+        #expect(SnapshotModel(replica.snapshot) == SnapshotModel(window.snapshot))
+    }
 }
