@@ -180,7 +180,9 @@ struct LiveQueryRegistryTests {
     @Test("an invalidation during the first fetch supersedes it: the results are still shown when they are returned")
     func invalidatedFirstFetch() async throws {
         let store = QueryRowStore()
-        for id: Int64 in 1...5 { store.write(QueryRow(id: id, project: "a", priority: 1, title: "x", score: 0, done: nil)) }
+        for id: Int64 in 1...5 {
+            store.write(QueryRow(id: id, project: "a", priority: 1, title: "x", score: 0, done: nil))
+        }
         let registry = LiveQueryRegistry(source: store)
         store.invalidateDuringNextFetch.withLock { $0 = true }
         let results = try await registry.results(for: LiveQuery(filters: [.equal("project", "a")]))
