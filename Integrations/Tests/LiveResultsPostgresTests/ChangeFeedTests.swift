@@ -223,33 +223,35 @@ struct ChangeFeedTests {
         }
     }
 
-    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, a
-    /// minute here); a fetch that needs the feed's next step wakes it instead of waiting that out.
+    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, 4 s
+    /// here); a fetch that needs the feed's next step wakes it instead of waiting that out.
     @Test("A fetch wakes a feed that waits long after finding nothing: it ends in well under the wait")
     func fetchWakesIdleFeed() async throws {
         try await withDatabase { client, _ in
             try await createSeededTodos(client, count: 5)
             let feed = PostgresChangeFeed(
                 client: client, publication: "liveresults", readInterval: .milliseconds(20),
-                maximumReadInterval: .seconds(60))
+                maximumReadInterval: .seconds(4))
             let first = try await FeedTodos(client: client, feed: feed)
             defer { first.cancel() }
-            // Reads 20, 40, … 5,120 ms apart: 10.2 s, then a wait of 10.2 s.
-            try await Task.sleep(for: .seconds(11))
+            // Quiet for 4 s (reads 20 ms apart, 4.4 s with the reads' own time), then waits of 20, 40, … 2,560 ms
+            // (5.1 s), then of 4 s: at 10 s the reader is about 3 s away from its next read, which the fetch must
+            // not wait for.
+            try await Task.sleep(for: .seconds(10))
             // A second live table on the feed: its fetch waits for the feed's next step, which looks the table up.
             let start = ContinuousClock.now
             let second = try await FeedTodos(client: client, feed: feed)
             defer { second.cancel() }
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(5), "the fetch took \(elapsed)")
+            #expect(elapsed < .seconds(2), "the fetch took \(elapsed)")
             #expect(try await second.matches(client))
             // A refetch of the first: its subscriptions met a fetch before, so it waits for the feed to read
             // through the position of its snapshot.
-            try await Task.sleep(for: .seconds(11))
+            try await Task.sleep(for: .seconds(5))
             let refetch = ContinuousClock.now
             try await first.controller.performFetch()
             let refetched = ContinuousClock.now - refetch
-            #expect(refetched < .seconds(5), "the refetch took \(refetched)")
+            #expect(refetched < .seconds(2), "the refetch took \(refetched)")
             #expect(first.fetches.all.count == 2)
         }
     }
