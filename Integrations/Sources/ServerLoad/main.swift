@@ -17,13 +17,15 @@
 // it can change. At the end every replica must equal `GET /todos` of its query (sections and order), else the
 // exit status is 1. The
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
-// second, 5 seconds) is the CI smoke run. Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster.
+// second, 5 seconds) is the CI smoke run. Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster. The PostgreSQL
+// server follows the database through `--changes notify` (the default: the trigger's notifications) or `wal` (the
+// write-ahead log).
 //
 // `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
 // priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such
 // a row's last write is not a write reaching the client (the departure is), so it is not timed.
 //
-// `--resume` (PostgreSQL; `--changes wal` by default, or `notify`) runs two server processes on one database:
+// `--resume` (PostgreSQL; `--changes wal` by default there, or `notify`) runs two server processes on one database:
 // the clients follow process A, process B holds the same queries live (one client each), the writes go through
 // B; then A is killed, and a second later every client reconnects to B with the version it read last. It
 // reports how many resumed with one catch-up rather than the whole window, and checks every replica, after a
@@ -53,8 +55,9 @@ struct Options {
     var queries: Int?
     /// The run that kills one of two server processes and resumes its clients on the other.
     var resume = false
-    /// How the resume run's servers follow the database: `wal` (the write-ahead log) or `notify`.
-    var changes = "wal"
+    /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
+    /// for the resume run.
+    var changes: String?
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -85,7 +88,7 @@ struct Options {
                 print(
                     """
                     usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
-                                      [--store memory|postgres|both] [--queries Q] [--resume [--changes wal|notify]] [--quick]
+                                      [--store memory|postgres|both] [--changes notify|wal] [--queries Q] [--resume] [--quick]
                     """)
                 exit(2)
             }
@@ -941,7 +944,9 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
     }
     return try await withSeededDatabase(rows: options.rows) { url, seeded in
         var result = try await load(
-            "PostgreSQL", serving: ["--postgres", url], options: options, seedThroughAPI: false, http: http)
+            "PostgreSQL, \(options.changes ?? "notify")",
+            serving: ["--postgres", url, "--changes", options.changes ?? "notify"],
+            options: options, seedThroughAPI: false, http: http)
         result.lines.insert(
             "seeded \(options.rows) rows with INSERT … SELECT generate_series in " + String(format: "%.1f s", seeded),
             at: 0)
@@ -1033,7 +1038,9 @@ func equalToGET(_ clients: [StreamClient], base: String, http: HTTPClient, waiti
 func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> RunResult {
     try await withSeededDatabase(rows: options.rows) { url, _ in
         var result = RunResult(name: "resume")
-        let arguments = ["--postgres", url, "--changes", options.changes, "--maximum-limit", "\(maximumLimit)"]
+        let arguments = [
+            "--postgres", url, "--changes", options.changes ?? "wal", "--maximum-limit", "\(maximumLimit)",
+        ]
         let (a, b) = (try await ServerProcess(arguments), try await ServerProcess(arguments))
         do {
             let initial = try await get("\(b.base)/todos?\(wholeList)", http: http)
@@ -1134,14 +1141,14 @@ for store in options.stores {
 print(
     """
 
-    store       sent→applied p50      p99       max  server CPU  RSS warm→end  B/update  poll/stream  replicas
+    store                 sent→applied p50      p99       max  server CPU  RSS warm→end  B/update  poll/stream  replicas
     """)
 /// `text` right-aligned in `width` columns.
 func column(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
 
 for result in results {
     print(
-        result.name.padding(toLength: 10, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 19)
+        result.name.padding(toLength: 18, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 21)
             + column(milliseconds(result.p99), 10) + column(milliseconds(result.max), 10)
             + String(
                 format: " %6.2f s/s %6.1f→%5.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
