@@ -5,7 +5,8 @@ import PackageDescription
 
 let package = Package(
     name: "LiveResultsIntegrations",
-    platforms: [.macOS(.v15)],
+    // The root's platforms: an iOS app uses GRDB and the HTTP client.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
@@ -122,6 +123,7 @@ let package = Package(
             dependencies: [
                 "TodoServer",
                 "PostgresTestSupport",
+                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
