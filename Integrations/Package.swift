@@ -124,6 +124,7 @@ let package = Package(
                 "TodoServer",
                 "PostgresTestSupport",
                 "LiveResultsLockSupport",
+                "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import LiveResults
+import LiveResultsWireSupport
 import NIOCore
 import Synchronization
 import TodoServer
@@ -57,12 +58,12 @@ final class StreamClient: Sendable {
             if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID.description) }
             let response = try await http.execute(request, timeout: .hours(1))
             guard response.status == .ok else { throw Failure("GET \(url): \(response.status)") }
-            var parser = EventParser()
+            var parser = ServerSentEventParser()
             for try await buffer in response.body {
                 let count = buffer.readableBytes
                 state.withLock { $0.bytes += count }
-                for data in parser.feed(buffer) {
-                    try apply(try decoder.decode(data))
+                for event in parser.feed(Data(buffer.readableBytesView)) {
+                    try apply(try decoder.decode(event.data))
                 }
             }
             state.withLock { $0.ended = true }
