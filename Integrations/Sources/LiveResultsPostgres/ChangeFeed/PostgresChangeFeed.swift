@@ -12,6 +12,8 @@ import PostgresNIO
 /// moved, at most ``chunkSize`` changes at a time, delivers each committed transaction to every table it touched as
 /// one batch, in commit order, and then confirms it with `pg_replication_slot_advance`. It waits ``readInterval``
 /// after a read that found changes, and longer, up to ``maximumReadInterval``, while reads find nothing.
+/// A subscriber still busy with a batch gets the transactions committed meanwhile as one batch, and holds back
+/// no other subscriber.
 ///
 /// ```swift
 /// let feed = PostgresChangeFeed(client: client, publication: "liveresults", slot: .temporary)

@@ -13,8 +13,8 @@ import LiveResultsLockSupport
 /// onto its result, never delivered after it.
 ///
 /// Only the feed's reading task delivers (``offer(xid:items:)``, ``flush()``, ``invalidate()``), so deliveries
-/// keep the commit order; a fetch only records its snapshot (``meet(_:invalidating:)``), which the reading task
-/// applies at its next step.
+/// keep the commit order (it queues them; a task of the subscription's hands them over); a fetch only records
+/// its snapshot (``meet(_:invalidating:)``), which the reading task applies at its next step.
 final class _FeedSubscription: Sendable {
     typealias Item = _TransactionBatch.Item
 

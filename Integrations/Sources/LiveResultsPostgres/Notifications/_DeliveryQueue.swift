@@ -69,6 +69,35 @@ struct _DeliveryQueue: Sendable {
         return queue[head]
     }
 
+    /// The transactions queued next as one batch, for a thread that delivers from a task: every one up to the
+    /// first marker, or that marker alone (it runs after the batch before it reached the subscriber); `nil` when
+    /// there is none, and the delivering thread stops.
+    ///
+    /// A subscriber still busy with a batch while several transactions commit gets them as one batch: one
+    /// change, one version of its windows, rather than one per transaction, so that a subscriber whose batches
+    /// cost more than the time between commits catches up instead of falling further behind.
+    mutating func nextBatch() -> [Item]? {
+        guard !isStopped, head < queue.count else {
+            isDelivering = false
+            return nil
+        }
+        var end = head + 1
+        if !Self.isMarker(queue[head]) {
+            while end < queue.count, !Self.isMarker(queue[end]) { end += 1 }
+        }
+        let batch = end == head + 1 ? queue[head] : Array(queue[head..<end].joined())
+        head = end
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return batch
+    }
+
+    private static func isMarker(_ transaction: [Item]) -> Bool {
+        if case .marker? = transaction.first { true } else { false }
+    }
+
     /// The subscription ended: nothing more is delivered. Returns the markers that were queued, to run.
     mutating func stop() -> [_DeliveryMarker] {
         isStopped = true

@@ -50,9 +50,14 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
     func invalidate() { enqueue([.invalidated]) }
 
-    /// Delivers a complete transaction after those already queued (a change feed's).
+    /// Delivers a complete transaction after those already queued (a change feed's), from a task.
+    ///
+    /// The change feed's one reading task queues the transactions of every table and meets their fetches: were
+    /// it to deliver them itself, a subscriber slower than the commits (a large window's versions, say) would
+    /// hold all of them back, and each of its transactions would cost it a batch of its own, so that it fell
+    /// further behind. The task delivers those queued meanwhile as one batch (``_DeliveryQueue/nextBatch()``).
     func enqueue(_ items: [Item]) {
-        if state.withLock({ $0.enqueue(items) }) { deliverQueue() }
+        if state.withLock({ $0.enqueue(items) }) { Task { await deliverQueue(startingWith: nil) } }
     }
 
     /// Runs `action` once every transaction queued before it has reached the subscriber; at once when the
@@ -83,16 +88,17 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
         }
     }
 
-    /// Delivers the queue from a task, fetching large rows as needed.
-    private func deliverQueue(startingWith first: [Item]) async {
-        var next: [Item]? = first
+    /// Delivers the queue from a task, after `first` (taken from it already), fetching large rows as needed;
+    /// the transactions queued meanwhile go as one batch.
+    private func deliverQueue(startingWith first: [Item]?) async {
+        var next = first ?? state.withLock { $0.nextBatch() }
         while let items = next {
             await deliverWithFetch(items)
-            next = state.withLock { $0.next() }
+            next = state.withLock { $0.nextBatch() }
         }
     }
 
-    /// Delivers a transaction after fetching the rows it lacks.
+    /// Delivers transactions (one batch) after fetching the rows they lack.
     private func deliverWithFetch(_ items: [Item]) async {
         if case .marker(let marker)? = items.first {
             marker.run()
