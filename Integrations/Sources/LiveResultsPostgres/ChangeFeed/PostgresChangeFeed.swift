@@ -12,8 +12,8 @@ import PostgresNIO
 /// moved, at most ``chunkSize`` changes at a time, delivers each committed transaction to every table it touched as
 /// one batch, in commit order, and then confirms it with `pg_replication_slot_advance`. It waits ``readInterval``
 /// after a read that found changes, and longer, up to ``maximumReadInterval``, while reads find nothing.
-/// A subscriber still busy with a batch gets the transactions committed meanwhile as one batch, and holds back
-/// no other subscriber.
+/// Transactions queued for a subscriber that is still busy (or not yet reached) go to it together as one batch,
+/// never split; a slow subscriber catches up that way, and holds back no other.
 ///
 /// ```swift
 /// let feed = PostgresChangeFeed(client: client, publication: "liveresults", slot: .temporary)
