@@ -85,9 +85,11 @@ import Foundation
         let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
         if keepsHistory { hold(storage, after: changes) }
         if !updateSubscribers.isEmpty {
+            // Named here, under the lock already held, rather than by each stream taking it again.
             let delivered = _VersionChanges(
                 changes, inserted: changes.insertedItems.map { snapshot.object(at: $0) },
-                updated: changes.updatedItems.map { snapshot.object(at: $0) }, sequence: sequence)
+                updated: changes.updatedItems.map { snapshot.object(at: $0) }, sequence: sequence,
+                names: contentNaming == nil ? nil : (name(of: sequence), name(of: sequence - 1)))
             for subscriber in updateSubscribers.values {
                 subscriber.push(.changes(delivered)).waiter?.resume()
             }

@@ -107,9 +107,10 @@ public struct ResultsUpdates<Entity: FetchableEntity & Codable>: AsyncSequence, 
         case .whole(let results):
             return ResultsUpdate(version: version(results.sequence), wholeResultsOf: results.storage)
         case .changes(let delivered):
+            let names = delivered.names ?? (version(delivered.sequence), version(delivered.sequence - 1))
             return ResultsUpdate(
-                version: version(delivered.sequence), base: version(delivered.sequence - 1),
-                changes: delivered.changes, inserted: delivered.inserted, updated: delivered.updated)
+                version: names.version, base: names.base, changes: delivered.changes, inserted: delivered.inserted,
+                updated: delivered.updated)
         case .catchUp(let from):
             guard let catchUp = resolve(from) else { return nil }
             guard let earlier = catchUp.earlier else {

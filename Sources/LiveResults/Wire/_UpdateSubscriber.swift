@@ -174,11 +174,18 @@
     @usableFromInline let inserted: [Entity]
     @usableFromInline let updated: [Entity]
     @usableFromInline let sequence: UInt64
+    /// The names of the version and of its base, worked out once for every stream when they are not numbers
+    /// (a window's versions named by its contents); `nil`: the stream names them.
+    @usableFromInline let names: (version: ResultsVersion, base: ResultsVersion)?
 
-    @inlinable init(_ changes: ChangeSet<Entity>, inserted: [Entity], updated: [Entity], sequence: UInt64) {
+    @inlinable init(
+        _ changes: ChangeSet<Entity>, inserted: [Entity], updated: [Entity], sequence: UInt64,
+        names: (version: ResultsVersion, base: ResultsVersion)? = nil
+    ) {
         self.changes = changes
         self.inserted = inserted
         self.updated = updated
         self.sequence = sequence
+        self.names = names
     }
 }
