@@ -145,14 +145,21 @@ import Foundation
         _ sum: UInt64, from before: _SectionedStorage<Entity>, to after: _SectionedStorage<Entity>,
         by changes: ChangeSet<Entity>, digest: EntityDigest
     ) -> UInt64? {
-        var sum = sum
-        for id in changes.deletedItemIDs + changes.updatedItemIDs {
-            guard let entity = before.stored(forID: id)?.entity, let value = digest(entity) else { return nil }
-            sum &-= value
+        func value(of id: Entity.ID, in storage: _SectionedStorage<Entity>) -> UInt64? {
+            storage.stored(forID: id).flatMap { digest($0.entity) }
         }
-        for id in changes.insertedItemIDs + changes.updatedItemIDs {
-            guard let entity = after.stored(forID: id)?.entity, let value = digest(entity) else { return nil }
-            sum &+= value
+        var sum = sum
+        for id in changes.deletedItemIDs {
+            guard let left = value(of: id, in: before) else { return nil }
+            sum &-= left
+        }
+        for id in changes.updatedItemIDs {
+            guard let old = value(of: id, in: before), let new = value(of: id, in: after) else { return nil }
+            sum = sum &- old &+ new
+        }
+        for id in changes.insertedItemIDs {
+            guard let entered = value(of: id, in: after) else { return nil }
+            sum &+= entered
         }
         return sum
     }
