@@ -4,11 +4,11 @@ import PackageDescription
 // The benchmark suite of LiveResults, in a package of its own so that the library stays dependency-free.
 //
 //   swift package --disable-sandbox benchmark     runs the package-benchmark suite
-//   swift run -c release Ratios                   prints the issue 3 targets as measured ratios
+//   swift run -c release Ratios                   prints the performance targets as measured ratios
 //   swift run -c release MemoryOverhead           prints the memory overhead per entity
 //   swift run -c release Workload events          runs one workload alone, for profilers
 //   bash cachegrind.sh                            instructions and cache misses per event (valgrind)
-//   swift run -c release Soak --events N --seed S  every capability at once, checked (issue 24)
+//   swift run -c release Soak --events N --seed S  every capability at once, checked
 let package = Package(
     name: "LiveResultsBenchmarks",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],

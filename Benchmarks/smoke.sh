@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke pass of the benchmark package, for CI: builds it in release, prints the issue 3 targets as
+# Smoke pass of the benchmark package, for CI: builds it in release, prints the performance targets as
 # measured ratios at small sizes (Ratios --quick), soaks one controller with every capability at 10⁵
 # events (Soak; a violation or memory growth fails), and runs one small package-benchmark benchmark.
 #
@@ -20,7 +20,7 @@ swift build -c release
 header "Ratios --quick (targets are printed, not enforced)"
 swift run -c release --skip-build Ratios --quick
 
-header "Soak: 10⁵ events of every capability together, checked at every delivery and step (issue 24)"
+header "Soak: 10⁵ events of every capability together, checked at every delivery and step"
 swift run -c release --skip-build Soak --events 100000 --seed "${SOAK_SEED:-1}"
 
 header "package-benchmark: one small benchmark"

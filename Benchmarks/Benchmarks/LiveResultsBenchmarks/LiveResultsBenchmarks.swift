@@ -1,7 +1,7 @@
 import Benchmark
 import BenchmarkSupport
 
-// The LiveResults suite: every workload of issue 3 at n = 1k, 10k, 100k and 1M, with the in-house
+// The LiveResults suite: every workload of the core targets at n = 1k, 10k, 100k and 1M, with the in-house
 // baselines (a) and (b) under the same event stream.
 //
 // Times are per event where the name says "per event" (`scalingFactor` is the number of events an

@@ -2,7 +2,7 @@ import BenchmarkSupport
 import Foundation
 import LiveResults
 
-/// The persisted-results target (issue 19): a cold start from a `FileResultsStore` file at the medium size
+/// The persisted-results target: a cold start from a `FileResultsStore` file at the medium size
 /// (read, decode, build the results), against decoding the file's payload with `JSONDecoder` plus a fetch
 /// of the decoded rows into a new controller; with the parts of the cold start and the file's size.
 @MainActor

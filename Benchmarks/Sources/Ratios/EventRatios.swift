@@ -49,7 +49,7 @@ struct EventRatios {
     }
 
     /// Single events at the medium size with one observer of each kind, against the same events on a
-    /// controller nobody observes (issue 24: at most 1.3×).
+    /// controller nobody observes (at most 1.3×).
     private func observed() async throws -> [RatioRow] {
         let (count, size) = (options.medium, Dataset.label(options.medium))
         Progress.say("single events at \(size), unobserved and with one observer of each kind")

@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import LiveResults
 
-/// The pagination target (issue 17): a page of 1,000 new entities appended at the large size, against
+/// The pagination target: a page of 1,000 new entities appended at the large size, against
 /// the same number of new entities applied as one batch of inserts.
 @MainActor
 struct PageRatios {

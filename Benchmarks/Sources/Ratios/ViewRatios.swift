@@ -3,7 +3,7 @@ import Foundation
 import LiveResults
 import Synchronization
 
-/// The targets of the live views (issue 18): a resume against the events it catches up on, a
+/// The targets of the live views: a resume against the events it catches up on, a
 /// collapsible view's cost per event, and coalesced delivery under a stream of single events.
 @MainActor
 struct ViewRatios {

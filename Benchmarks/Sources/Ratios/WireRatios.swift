@@ -2,7 +2,7 @@ import BenchmarkSupport
 import Foundation
 import LiveResults
 
-/// The targets of results over the wire (issue 25): the size of a one-entity update, a replica's apply
+/// The targets of results over the wire: the size of a one-entity update, a replica's apply
 /// at two sizes, a catch-up against the updates it replaces, and what an open update stream adds to an
 /// observed controller.
 @MainActor

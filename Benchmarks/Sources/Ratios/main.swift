@@ -1,8 +1,8 @@
 import BenchmarkSupport
 import Foundation
 
-// Measures each performance target pair (issue 3, the pagination target of issue 17, the live views of issue 18 and
-// the persisted results of issue 19) in this one process and prints them as a table of ratios.
+// Measures each performance target pair (the core's, pagination's, the live views', the persisted results', the
+// wire's, the windows' and the live queries') in this one process and prints them as a table of ratios.
 // Unmet targets are reported, not failed: the exit status is 0 whenever the measurements ran.
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)

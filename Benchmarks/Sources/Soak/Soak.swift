@@ -3,7 +3,7 @@ import Foundation
 import LiveResults
 
 /// Drives one sectioned, sorted, paginated controller with random events and, interleaved at random,
-/// everything else it can do, checking it all the way (issue 24).
+/// everything else it can do, checking it all the way.
 @MainActor
 final class Soak {
     struct Options {

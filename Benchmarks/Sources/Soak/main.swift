@@ -1,7 +1,7 @@
 import BenchmarkSupport
 import Foundation
 
-// The soak of issue 24: one controller driven through every capability at once, checked at every
+// The soak: one controller driven through every capability at once, checked at every
 // delivery and after every step, its resident memory sampled as it goes.
 //
 //   swift run -c release Soak --events N --seed S      defaults: 100000 events, seed 1

@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// Observers that call back into the controller from their callbacks, and observers added or removed
-/// while a delivery is under way (issue 24's bad input): nothing deadlocks, every observer's change
+/// while a delivery is under way (bad input): nothing deadlocks, every observer's change
 /// sets chain from the snapshot it started with, and a removed observer hears nothing more.
 @Suite("Re-entrant observers", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ReentrantObserverTests {

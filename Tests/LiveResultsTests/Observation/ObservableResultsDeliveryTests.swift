@@ -4,7 +4,7 @@ import Testing
 
 /// `ObservableResults` as a user writes it: what its fetch fetched is shown when `fetchIfNeeded()`
 /// returns, with no waiting, and each change set is shown once, in order, whoever shows it first (the
-/// model's own calls or the turn of the main actor its delivery schedules). Issue 24.
+/// model's own calls or the turn of the main actor its delivery schedules).
 @Suite("Observable results: fetch and delivery", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObservableResultsDeliveryTests {
     /// Lets the main actor run the turns queued so far, a few times over.

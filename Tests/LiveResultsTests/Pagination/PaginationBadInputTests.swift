@@ -3,7 +3,7 @@ import Foundation
 import LiveResultsTesting
 import Testing
 
-/// Pages that fail, repeat themselves, arrive late or come in floods (issue 17, "bad input"): each has a
+/// Pages that fail, repeat themselves, arrive late or come in floods (bad input): each has a
 /// documented outcome and leaves the controller consistent.
 @Suite("Pagination bad input", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PaginationBadInputTests {

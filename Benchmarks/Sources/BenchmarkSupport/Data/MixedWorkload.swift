@@ -1,6 +1,6 @@
 import LiveResults
 
-/// An endless, seeded stream of live events in the realistic mix of issue 3: 40% update in place (title),
+/// An endless, seeded stream of live events in the realistic mix of the core targets: 40% update in place (title),
 /// 20% sort-key change (score), 10% section change, 15% insert and 15% delete.
 ///
 /// It tracks the entities it has made live, so updates and deletes always hit an existing entity,

@@ -1,7 +1,7 @@
 import Foundation
 import LiveResults
 
-/// A cold start from persisted results (issue 19): seeded rows saved by a controller's fetch to a
+/// A cold start from persisted results: seeded rows saved by a controller's fetch to a
 /// `FileResultsStore` in a directory of its own, then shown by new controllers that read the file instead
 /// of fetching; and its reference, the file's payload decoded with `JSONDecoder` and fetched into a new
 /// controller.
