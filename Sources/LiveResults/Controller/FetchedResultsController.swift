@@ -41,11 +41,11 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         let ordering = _EntityOrdering(
             sectionNameKeyPath: sectionNameKeyPath, sectionOrder: sectionOrder, rule: rule)
         var state = _ControllerState(core: _ResultsCore(ordering: ordering, isIncluded: definition.isIncluded))
-        definition.associations.forEach { state.register($0) }
+        definition.associations.forEach { state.associations.register($0) }
         self._state = _Lock(state)
         self._diagnostics = diagnostics
         if let subscription = memoryPressure?.subscribe({ [weak self] in self?.memoryPressureReceived() }) {
-            _state.withLock { $0.memoryPressureSubscription = subscription }
+            _state.withLock { $0.associations.memoryPressureSubscription = subscription }
         }
     }
 
@@ -119,7 +119,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     /// Where the controller is in its fetch cycle.
     @inlinable public var state: FetchState {
-        _state.withLock { $0.fetchState }
+        _state.withLock { $0.fetchCycle.state }
     }
 
     /// Counters of what the controller ignored or survived.
@@ -176,11 +176,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @discardableResult
     @inlinable public func performFetch() async throws -> ChangeSet<Entity> {
         let (generation, plan, showsNothing) = _state.withLock { state in
-            state.fetchGeneration += 1
-            state.fetchState = .loading
-            if state.eventsDuringFetch == nil { state.eventsDuringFetch = [] }
+            let generation = state.fetchCycle.start()
             state.paging.fetchStarted()
-            return (state.fetchGeneration, state.isLive ? state.paging.reloadPlan : (1, 0), !state.isLive)
+            let isLive = state.fetchCycle.isLive
+            return (generation, isLive ? state.paging.reloadPlan : (1, 0), !isLive)
         }
         if showsNothing, let cache = definition._cache {
             return try await fetch(generation: generation, startingFrom: cache) ?? ChangeSet()
@@ -227,44 +226,34 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         failure: (any Error)? = nil
     ) -> ChangeSet<Entity>? {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
-        let outcome = _state.withLock {
-            state -> (ChangeSet<Entity>, [Entity.ID], [AssociationWaiter], _SectionedStorage<Entity>)? in
-            guard state.fetchGeneration == generation else { return nil }
-            // Kept until the lock is released, so that freeing the old storage does not hold it.
+        return commit { state -> Commit<ChangeSet<Entity>?> in
+            guard state.fetchCycle.isCurrent(generation) else { return Commit(nil, delivers: false) }
+            // Freed after the lock is released (see `_Commit.retired`).
             let replaced = state.core.storage
-            let result = state.core.replaceAll(with: fetched.entities, thenReplaying: state.eventsDuringFetch ?? [])
+            let result = state.core.replaceAll(
+                with: fetched.entities, thenReplaying: state.fetchCycle.eventsDuringFetch ?? [])
             let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
-            // A refresh replays the events again, onto its own result.
-            if !refreshing { state.eventsDuringFetch = nil }
-            state.isLive = true
-            state.fetchState = refreshing ? .loading : .loaded
-            state.resultsOrigin = origin
+            state.fetchCycle.shown(from: origin, refreshing: refreshing)
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
             if failure != nil { state.statistics.failedFetches += 1 }
-            let waiters = state.reconcileAssociations()
+            var outcome = Commit(Optional(result.changes), resuming: state.reconcileAssociations())
             state.enqueue(result.changes, .rebuild)
-            return (result.changes, duplicateIDs, waiters, replaced)
+            outcome.retired = replaced
+            if let failure { outcome.diagnostics.append(.fetchFailed(failure)) }
+            if !duplicateIDs.isEmpty { outcome.diagnostics.append(.duplicateIDsInFetchResult(duplicateIDs)) }
+            return outcome
         }
-        guard let (changes, duplicateIDs, waiters, replaced) = outcome else { return nil }
-        withExtendedLifetime(replaced) {}
-        if let failure { report(.fetchFailed(failure)) }
-        if !duplicateIDs.isEmpty { report(.duplicateIDsInFetchResult(duplicateIDs)) }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        return changes
     }
 
     /// Records a failed fetch, unless a newer fetch or a reset superseded it: what is shown stays.
     @inlinable func fetchFailed(_ error: any Error, generation: UInt64) {
-        let isCurrent = _state.withLock { state in
-            guard state.fetchGeneration == generation else { return false }
-            state.fetchState = .failed(error)
-            state.eventsDuringFetch = nil
+        commit { state in
+            guard state.fetchCycle.isCurrent(generation) else { return Commit((), delivers: false) }
+            state.fetchCycle.failed(error)
             state.statistics.failedFetches += 1
-            return true
+            return .reporting(.fetchFailed(error))
         }
-        if isCurrent { report(.fetchFailed(error)) }
     }
 
     /// Applies a batch of events synchronously and atomically.
@@ -295,45 +284,31 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         apply(CollectionOfOne(event)) { $0.apply(event) }
     }
 
-    /// Applies `events` with `run` under the lock, if the controller is live, then delivers.
+    /// Applies `events` with `run` under the lock, if the controller is live, then delivers: the delivery this
+    /// thread starts, if it is the one to deliver, is taken under the same lock as the change (see
+    /// ``commit(_:)``).
     @inlinable func apply(
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
     ) -> ChangeSet<Entity> {
-        // The delivery this thread starts, if it is the one to deliver: taken under the same lock as the
-        // change, which saves taking it again for the delivery.
-        let (changes, ignored, invalidated, waiters, first, coalescing) = _state.withLock {
-            state -> (ChangeSet<Entity>, Int, Bool, [AssociationWaiter], _ControllerState<Entity>.Pending?, Bool) in
-            state.eventsDuringFetch?.append(contentsOf: events)
-            guard state.isLive else {
-                guard state.eventsDuringFetch != nil else {
+        commit { state in
+            state.fetchCycle.eventsDuringFetch?.append(contentsOf: events)
+            guard state.fetchCycle.isLive else {
+                guard state.fetchCycle.isFetching else {
                     state.statistics.ignoredEvents += events.count
-                    return (ChangeSet(), events.count, false, [], nil, false)
+                    return Commit(ChangeSet(), delivers: false, reporting: [.eventsIgnored(count: events.count)])
                 }
                 // The first fetch's result may predate an invalidation: fetch again.
-                return (
-                    ChangeSet(), 0, events.contains { if case .invalidated = $0 { true } else { false } }, [], nil,
-                    false
-                )
+                var outcome = Commit(ChangeSet<Entity>(), delivers: false)
+                outcome.refetches = events.contains { if case .invalidated = $0 { true } else { false } }
+                return outcome
             }
             let result = run(&state.core)
-            let waiters = state.invalidateAssociations(touchedBy: events)
+            var outcome = Commit(result.changes, resuming: state.invalidateAssociations(touchedBy: events))
+            outcome.refetches = result.invalidated
             state.enqueue(result.changes)
-            let coalescing = state.isCoalescing
-            return (
-                result.changes, 0, result.invalidated, waiters, coalescing ? nil : state.engine.startDelivering(),
-                coalescing
-            )
+            return outcome
         }
-        if ignored > 0 { report(.eventsIgnored(count: ignored)) }
-        if invalidated { refetchInBackground() }
-        if let first {
-            _deliverPending(startingWith: first)
-        } else if coalescing {
-            deliverPending()
-        }
-        waiters.forEach { $0.resume() }
-        return changes
     }
 
     /// Orders the entities by other sort descriptors and reports the reordering as moves.
@@ -358,10 +333,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     @inlinable func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
-        mutate { state in
+        commit { state in
             let changes = state.core.resort(by: rule)
             state.enqueue(changes, .rebuild)
-            return changes
+            return Commit(changes)
         }
     }
 
@@ -374,24 +349,13 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(*n*).
     @discardableResult
     @inlinable public func reset() -> ChangeSet<Entity> {
-        mutate { state in
-            state.fetchGeneration += 1
-            state.fetchState = .idle
-            state.isLive = false
-            state.eventsDuringFetch = nil
+        commit { state in
+            state.fetchCycle.reset()
             state.paging.forget()
-            state.resultsOrigin = .none
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)
-            return state.paused == nil ? changes : state.resume(at: .now)
+            return Commit(state.paused == nil ? changes : state.resume(at: .now))
         }
-    }
-
-    /// Runs a mutation that queues its change set under the lock, then delivers.
-    @inlinable func mutate(_ body: (inout _ControllerState<Entity>) -> ChangeSet<Entity>) -> ChangeSet<Entity> {
-        let changes = _state.withLock { body(&$0) }
-        deliverPending()
-        return changes
     }
 
     @inlinable func refetchInBackground() {
@@ -415,8 +379,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     /// Counts and reports a request that failed and is tried again.
     @inlinable func requestRetried(_ error: any Error, attempt: Int) {
-        _state.withLock { $0.statistics.retriedRequests += 1 }
-        report(.requestRetried(error, attempt: attempt))
+        count(\.retriedRequests, reporting: .requestRetried(error, attempt: attempt))
     }
 
     @inlinable func report(_ diagnostic: ControllerDiagnostic<Entity>) {

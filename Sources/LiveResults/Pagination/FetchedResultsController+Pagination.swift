@@ -68,7 +68,8 @@ extension FetchedResultsController {
         guard let source = definition._pages else { return ChangeSet() }
         let retry = definition.retry
         let task = _state.withLock { state -> Task<ChangeSet<Entity>, any Error>? in
-            switch state.paging.start(direction, isLive: state.isLive, isFetching: state.isFetching) {
+            let cycle = state.fetchCycle
+            switch state.paging.start(direction, isLive: cycle.isLive, isFetching: cycle.isFetching) {
             case .nothing:
                 return nil
             case .join(let task):
@@ -106,36 +107,29 @@ extension FetchedResultsController {
     ) -> ChangeSet<Entity>? {
         let (entities, repeatedIDs) = _DuplicateIDs.firstOccurrences(in: page.entities)
         let events = entities.map { EntityEvent.inserted($0) }
-        let outcome = _state.withLock { state -> (ChangeSet<Entity>, [AssociationWaiter])? in
+        return commit { state -> Commit<ChangeSet<Entity>?> in
             guard state.paging.isCurrent(token, direction) else {
                 state.statistics.droppedPages += 1
-                return nil
+                return Commit(nil, delivers: false, reporting: [.pageDropped])
             }
             state.paging.pageArrived(page, direction)
             state.statistics.duplicateFetchedIDs += repeatedIDs.count
             let changes = events.isEmpty ? ChangeSet() : state.core.apply(events).changes
-            let waiters = state.invalidateAssociations(touchedBy: events)
+            let outcome = Commit(
+                Optional(changes), reporting: repeatedIDs.isEmpty ? [] : [.duplicateIDsInFetchResult(repeatedIDs)],
+                resuming: state.invalidateAssociations(touchedBy: events))
             state.enqueue(changes)
-            return (changes, waiters)
+            return outcome
         }
-        guard let (changes, waiters) = outcome else {
-            report(.pageDropped)
-            return nil
-        }
-        if !repeatedIDs.isEmpty { report(.duplicateIDsInFetchResult(repeatedIDs)) }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        return changes
     }
 
     /// Records a failed page request, unless a reset or a fetch left its load behind.
     @inlinable func pageFailed(_ error: any Error, token: UInt64, _ direction: _Paging<Entity>.Direction) {
-        let isCurrent = _state.withLock { state in
-            guard state.paging.isCurrent(token, direction) else { return false }
+        commit { state in
+            guard state.paging.isCurrent(token, direction) else { return Commit((), delivers: false) }
             state.paging.pageFailed(error, direction)
             state.statistics.failedPages += 1
-            return true
+            return .reporting(.pageFailed(error))
         }
-        if isCurrent { report(.pageFailed(error)) }
     }
 }
