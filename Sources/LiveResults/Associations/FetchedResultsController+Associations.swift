@@ -112,6 +112,8 @@ extension FetchedResultsController {
         }
     }
 
+    /// Caches a request's results, delivers the change set of the entities that got a value, resumes the
+    /// tasks that waited for them, and starts the follow-up request, if the cache asks for one.
     @inlinable func associationResultsArrived(
         _ results: [_AssociationKey: any Sendable], for request: _AssociationCache<Entity>.Request
     ) {
@@ -123,6 +125,8 @@ extension FetchedResultsController {
         }
     }
 
+    /// Records a failed association request, reports it, and resumes the tasks that waited for it with
+    /// its error.
     @inlinable func associationRequestFailed(_ request: _AssociationCache<Entity>.Request, error: any Error) {
         commit { state in
             Commit(

@@ -64,6 +64,7 @@ extension FetchedResultsController {
         }
     }
 
+    /// Counts and reports saved results that could not be read or decoded.
     @usableFromInline func cacheLoadFailed(_ error: any Error) {
         count(\.failedCacheLoads, reporting: .cacheLoadFailed(error))
     }
@@ -98,6 +99,7 @@ extension FetchedResultsController {
         await save?.value
     }
 
+    /// Counts and reports results that could not be saved.
     @usableFromInline func cacheSaveFailed(_ error: any Error) {
         count(\.failedCacheSaves, reporting: .cacheSaveFailed(error))
     }

@@ -59,10 +59,12 @@ extension FetchedResultsController {
         }
     }
 
+    /// Counts and reports an event that a source could not make sense of.
     @inlinable func malformedEventReceived(_ error: any Error) {
         count(\.malformedEvents, reporting: .malformedEvent(error))
     }
 
+    /// Counts and reports an event sequence that threw: its subscription has ended.
     @inlinable func sourceFailed(_ error: any Error) {
         count(\.failedSources, reporting: .sourceFailed(error))
     }
