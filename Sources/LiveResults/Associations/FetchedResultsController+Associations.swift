@@ -117,31 +117,29 @@ extension FetchedResultsController {
     @inlinable func associationResultsArrived(
         _ results: [_AssociationKey: any Sendable], for request: _AssociationCache<Entity>.Request
     ) {
-        commit { state in
+        commit { state, then in
             let (followUp, waiters) = state.receiveAssociationResults(results, for: request)
-            var outcome = Commit((), resuming: waiters)
-            outcome.associationRequest = followUp
-            return outcome
+            then.resume(waiters)
+            then.associationRequest = followUp
         }
     }
 
     /// Records a failed association request, reports it, and resumes the tasks that waited for it with
     /// its error.
     @inlinable func associationRequestFailed(_ request: _AssociationCache<Entity>.Request, error: any Error) {
-        commit { state in
-            Commit(
-                (), delivers: false, reporting: [.associationFailed(error)],
-                resuming: state.failAssociationRequest(request, error: error, now: .now), throwing: error)
+        commit { state, then in
+            then.delivers = false
+            then.report(.associationFailed(error))
+            then.resume(state.failAssociationRequest(request, error: error, now: .now), throwing: error)
         }
     }
 
     /// Drops every cached associated value and reports the entities that had one, in one change set;
     /// then frees what released snapshots left behind in the storage.
     @inlinable func memoryPressureReceived() {
-        commit { state in
+        commit { state, _ in
             state.dropAssociatedValues()
             state.core.storage.releaseUnsharedVersions()
-            return Commit(())
         }
     }
 }

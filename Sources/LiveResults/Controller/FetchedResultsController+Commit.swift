@@ -1,42 +1,49 @@
 extension FetchedResultsController {
-    /// What a change under the lock returns to ``commit(_:)``, for this controller's entities.
-    @usableFromInline typealias Commit<Result> = _Commit<Entity, Result>
-
     /// Changes the controller: the one path of every change, so that each takes its steps in the same order.
     ///
     /// `body` runs under the lock: it changes the state (the results, then the associations they invalidate),
-    /// queues the change set for the observers, and says what is left to do (``_Commit``). Under the same lock,
-    /// a change that delivers also releases what coalescing has due and starts the delivering turn, if no
-    /// thread has one under way: a lock taken once per change, not again to deliver. Then, outside the lock,
-    /// in this order: the replaced results are freed, the diagnostics reported, a refetch started, the queue
-    /// delivered, the association waiters resumed, and an association request started.
+    /// queues the change set for the observers, records in its second argument what is left to do
+    /// (``_Commit``), and returns the change's result. Under the same lock, a change that delivers also
+    /// releases what coalescing has due and starts the delivering turn, if no thread has one under way. Then,
+    /// outside the lock, in this order: the replaced results are freed, the diagnostics reported, a refetch
+    /// started, the queue delivered, the association waiters resumed, and an association request started.
+    ///
+    /// ```swift
+    /// commit { state, then in
+    ///     let changes = state.core.resort(by: rule)
+    ///     state.enqueue(changes, .rebuild)
+    ///     return changes
+    /// }
+    /// ```
     ///
     /// - Returns: The result `body` gave.
-    @inlinable func commit<Result>(_ body: (inout _ControllerState<Entity>) -> _Commit<Entity, Result>) -> Result {
-        var (outcome, first, coalescingDeadline) = _state.withLock {
-            state -> (_Commit<Entity, Result>, _ControllerState<Entity>.Pending?, ContinuousClock.Instant?) in
-            let outcome = body(&state)
-            guard outcome.delivers else { return (outcome, nil, nil) }
-            let deadline = state.isCoalescing ? state.releaseCoalesced(at: .now) : nil
-            return (outcome, state.engine.startDelivering(), deadline)
+    @inlinable func commit<Result>(
+        _ body: (inout _ControllerState<Entity>, inout _Commit<Entity>) -> Result
+    ) -> Result {
+        var then = _Commit<Entity>()
+        let result = _state.withLock { state in
+            let result = body(&state, &then)
+            then.startDelivering(from: &state)
+            return result
         }
-        outcome.retired = nil
-        for diagnostic in outcome.diagnostics { report(diagnostic) }
-        if outcome.refetches { refetchInBackground() }
-        if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
-        if let first { _deliverPending(startingWith: first) }
-        outcome.resumeWaiters()
-        if let request = outcome.associationRequest { startAssociationRequest(request) }
-        return outcome.result
+        then.retired = nil
+        for diagnostic in then.diagnostics { report(diagnostic) }
+        if then.refetches { refetchInBackground() }
+        if let deadline = then.coalescingDeadline { deliverCoalesced(at: deadline) }
+        if let first = then.firstDelivery.take() { _deliverPending(startingWith: first) }
+        then.resumeWaiters()
+        if let request = then.associationRequest { startAssociationRequest(request) }
+        return result
     }
 
     /// Counts something the controller ignored or survived, and reports it.
     @inlinable func count(
         _ counter: WritableKeyPath<ControllerStatistics, Int>, reporting diagnostic: ControllerDiagnostic<Entity>
     ) {
-        commit { state in
+        commit { state, then in
             state.statistics[keyPath: counter] += 1
-            return .reporting(diagnostic)
+            then.delivers = false
+            then.report(diagnostic)
         }
     }
 }

@@ -9,10 +9,9 @@ extension FetchedResultsController {
     @inlinable public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set {
-            commit { state in
+            commit { state, _ in
                 state.flushCoalesced(at: .now)
                 state.delegate = newValue
-                return Commit(())
             }
         }
     }
@@ -134,11 +133,11 @@ extension FetchedResultsController {
     /// the controller.
     @inlinable func _addQueueObserver(_ observer: @escaping _ControllerState<Entity>.QueueObserver) -> EventSubscription
     {
-        let id = commit { state in
+        let id = commit { state, _ in
             state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
             state.queueObservers[state.nextContinuationID] = observer
-            return Commit(state.nextContinuationID)
+            return state.nextContinuationID
         }
         return EventSubscription { [weak self] in
             _ = self?._state.withLock { $0.queueObservers.removeValue(forKey: id) }
@@ -154,7 +153,7 @@ extension FetchedResultsController {
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
-        commit { _ in Commit(()) }
+        commit { _, _ in }
     }
 }
 

@@ -226,10 +226,13 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         failure: (any Error)? = nil
     ) -> ChangeSet<Entity>? {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
-        return commit { state -> Commit<ChangeSet<Entity>?> in
-            guard state.fetchCycle.isCurrent(generation) else { return Commit(nil, delivers: false) }
-            // Freed after the lock is released (see `_Commit.retired`).
-            let replaced = state.core.storage
+        return commit { state, then -> ChangeSet<Entity>? in
+            guard state.fetchCycle.isCurrent(generation) else {
+                then.delivers = false
+                return nil
+            }
+            // Freed after the lock is released.
+            then.retired = state.core.storage
             let result = state.core.replaceAll(
                 with: fetched.entities, thenReplaying: state.fetchCycle.eventsDuringFetch ?? [])
             let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
@@ -237,22 +240,22 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
             if failure != nil { state.statistics.failedFetches += 1 }
-            var outcome = Commit(Optional(result.changes), resuming: state.reconcileAssociations())
+            then.resume(state.reconcileAssociations())
             state.enqueue(result.changes, .rebuild)
-            outcome.retired = replaced
-            if let failure { outcome.diagnostics.append(.fetchFailed(failure)) }
-            if !duplicateIDs.isEmpty { outcome.diagnostics.append(.duplicateIDsInFetchResult(duplicateIDs)) }
-            return outcome
+            if let failure { then.report(.fetchFailed(failure)) }
+            if !duplicateIDs.isEmpty { then.report(.duplicateIDsInFetchResult(duplicateIDs)) }
+            return result.changes
         }
     }
 
     /// Records a failed fetch, unless a newer fetch or a reset superseded it: what is shown stays.
     @inlinable func fetchFailed(_ error: any Error, generation: UInt64) {
-        commit { state in
-            guard state.fetchCycle.isCurrent(generation) else { return Commit((), delivers: false) }
+        commit { state, then in
+            then.delivers = false
+            guard state.fetchCycle.isCurrent(generation) else { return }
             state.fetchCycle.failed(error)
             state.statistics.failedFetches += 1
-            return .reporting(.fetchFailed(error))
+            then.report(.fetchFailed(error))
         }
     }
 
@@ -291,23 +294,24 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
     ) -> ChangeSet<Entity> {
-        commit { state in
+        commit { state, then in
             state.fetchCycle.eventsDuringFetch?.append(contentsOf: events)
             guard state.fetchCycle.isLive else {
+                then.delivers = false
                 guard state.fetchCycle.isFetching else {
                     state.statistics.ignoredEvents += events.count
-                    return Commit(ChangeSet(), delivers: false, reporting: [.eventsIgnored(count: events.count)])
+                    then.report(.eventsIgnored(count: events.count))
+                    return ChangeSet()
                 }
                 // The first fetch's result may predate an invalidation: fetch again.
-                var outcome = Commit(ChangeSet<Entity>(), delivers: false)
-                outcome.refetches = events.contains { if case .invalidated = $0 { true } else { false } }
-                return outcome
+                then.refetches = events.contains { if case .invalidated = $0 { true } else { false } }
+                return ChangeSet()
             }
             let result = run(&state.core)
-            var outcome = Commit(result.changes, resuming: state.invalidateAssociations(touchedBy: events))
-            outcome.refetches = result.invalidated
+            then.resume(state.invalidateAssociations(touchedBy: events))
+            then.refetches = result.invalidated
             state.enqueue(result.changes)
-            return outcome
+            return result.changes
         }
     }
 
@@ -333,10 +337,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     @inlinable func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
-        commit { state in
+        commit { state, _ in
             let changes = state.core.resort(by: rule)
             state.enqueue(changes, .rebuild)
-            return Commit(changes)
+            return changes
         }
     }
 
@@ -349,12 +353,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(*n*).
     @discardableResult
     @inlinable public func reset() -> ChangeSet<Entity> {
-        commit { state in
+        commit { state, _ in
             state.fetchCycle.reset()
             state.paging.forget()
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)
-            return Commit(state.paused == nil ? changes : state.resume(at: .now))
+            return state.paused == nil ? changes : state.resume(at: .now)
         }
     }
 

@@ -32,17 +32,17 @@ extension FetchedResultsController {
     /// since `generation`.
     @inlinable func roll(back records: [OptimisticUpdate<Entity>.Record], since generation: UInt64) -> ChangeSet<Entity>
     {
-        commit { state in
-            guard state.fetchCycle.isLive, state.fetchCycle.isCurrent(generation) else { return Commit(ChangeSet()) }
+        commit { state, then in
+            guard state.fetchCycle.isLive, state.fetchCycle.isCurrent(generation) else { return ChangeSet() }
             let restored = records.filter {
                 state.core.storage.stored(forID: $0.id) == $0.after && $0.before != $0.after
             }
-            guard !restored.isEmpty else { return Commit(ChangeSet()) }
+            guard !restored.isEmpty else { return ChangeSet() }
             let events = restored.map { EntityEvent<Entity>.deleted($0.id) }
             let changes = state.core.restore(restored.map { ($0.id, $0.before) }, events: events)
-            let outcome = Commit(changes, resuming: state.invalidateAssociations(touchedBy: events))
+            then.resume(state.invalidateAssociations(touchedBy: events))
             state.enqueue(changes)
-            return outcome
+            return changes
         }
     }
 }

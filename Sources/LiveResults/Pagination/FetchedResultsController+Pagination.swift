@@ -107,29 +107,31 @@ extension FetchedResultsController {
     ) -> ChangeSet<Entity>? {
         let (entities, repeatedIDs) = _DuplicateIDs.firstOccurrences(in: page.entities)
         let events = entities.map { EntityEvent.inserted($0) }
-        return commit { state -> Commit<ChangeSet<Entity>?> in
+        return commit { state, then -> ChangeSet<Entity>? in
             guard state.paging.isCurrent(token, direction) else {
                 state.statistics.droppedPages += 1
-                return Commit(nil, delivers: false, reporting: [.pageDropped])
+                then.delivers = false
+                then.report(.pageDropped)
+                return nil
             }
             state.paging.pageArrived(page, direction)
             state.statistics.duplicateFetchedIDs += repeatedIDs.count
             let changes = events.isEmpty ? ChangeSet() : state.core.apply(events).changes
-            let outcome = Commit(
-                Optional(changes), reporting: repeatedIDs.isEmpty ? [] : [.duplicateIDsInFetchResult(repeatedIDs)],
-                resuming: state.invalidateAssociations(touchedBy: events))
+            then.resume(state.invalidateAssociations(touchedBy: events))
             state.enqueue(changes)
-            return outcome
+            if !repeatedIDs.isEmpty { then.report(.duplicateIDsInFetchResult(repeatedIDs)) }
+            return changes
         }
     }
 
     /// Records a failed page request, unless a reset or a fetch left its load behind.
     @inlinable func pageFailed(_ error: any Error, token: UInt64, _ direction: _Paging<Entity>.Direction) {
-        commit { state in
-            guard state.paging.isCurrent(token, direction) else { return Commit((), delivers: false) }
+        commit { state, then in
+            then.delivers = false
+            guard state.paging.isCurrent(token, direction) else { return }
             state.paging.pageFailed(error, direction)
             state.statistics.failedPages += 1
-            return .reporting(.pageFailed(error))
+            then.report(.pageFailed(error))
         }
     }
 }

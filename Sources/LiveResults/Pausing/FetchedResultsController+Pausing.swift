@@ -18,10 +18,7 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(1), plus the composition of what coalescing held.
     @inlinable public func pause() {
-        commit { state in
-            state.pause(at: .now)
-            return Commit(())
-        }
+        commit { state, _ in state.pause(at: .now) }
     }
 
     /// Ends a pause: returns, and delivers to the observers, one change set that turns the frozen
@@ -37,7 +34,7 @@ extension FetchedResultsController {
     ///   fetch, a resort or a reset happened meanwhile.
     @discardableResult
     @inlinable public func resume() -> ChangeSet<Entity> {
-        commit { Commit($0.resume(at: .now)) }
+        commit { state, _ in state.resume(at: .now) }
     }
 
     /// Whether the controller is paused (see ``pause()``).
@@ -67,10 +64,7 @@ extension FetchedResultsController {
     @inlinable public var coalescingInterval: Duration {
         get { _state.withLock { $0.coalescing.interval } }
         set {
-            commit { state in
-                state.setCoalescingInterval(newValue, at: .now)
-                return Commit(())
-            }
+            commit { state, _ in state.setCoalescingInterval(newValue, at: .now) }
         }
     }
 
@@ -80,9 +74,8 @@ extension FetchedResultsController {
         Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard let self else { return }
-            commit { state in
+            commit { state, _ in
                 if state.coalescing.scheduled == deadline { state.coalescing.scheduled = nil }
-                return Commit(())
             }
         }
     }

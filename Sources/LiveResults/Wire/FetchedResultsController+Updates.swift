@@ -30,12 +30,12 @@ extension FetchedResultsController where Entity: Codable {
         Entity
     > {
         let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
-        let (id, origin) = commit { state in
+        let (id, origin) = commit { state, _ in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
             if state.core.undo == nil { state.core.undo = _VersionUndo() }
             let id = state.updates.subscribe(subscriber, since: version, observed: state.observedStorage)
-            return Commit((id, state.updates.origin))
+            return (id, state.updates.origin)
         }
         let subscription = _UpdateSubscription(
             subscriber: subscriber, origin: origin,
