@@ -23,10 +23,6 @@
     @usableFromInline var associationRequest: _AssociationCache<Entity>.Request?
     /// Results the change replaced, kept so that they are freed after the lock is released, not under it.
     @usableFromInline var retired: _SectionedStorage<Entity>?
-    /// The first thing to deliver, when this thread starts the delivering turn.
-    @usableFromInline var firstDelivery: _ControllerState<Entity>.Pending?
-    /// When to deliver what coalescing holds, when it is not due yet and no delivery is scheduled.
-    @usableFromInline var coalescingDeadline: ContinuousClock.Instant?
 
     @inlinable init() {}
 
@@ -35,18 +31,11 @@
         diagnostics.append(diagnostic)
     }
 
-    /// Resumes `waiters` after the delivery, with `error` if it is not `nil`.
+    /// Resumes `waiters` after the delivery, with `error` if it is not `nil`: the waiters of the change (a
+    /// change has one set of them; assigned, not appended, which would allocate for the empty ones).
     @inlinable mutating func resume(_ waiters: [Waiter], throwing error: (any Error)? = nil) {
-        self.waiters += waiters
+        self.waiters = waiters
         waitersError = error
-    }
-
-    /// Under the lock, after the change: releases what coalescing has due and starts the delivering turn, if
-    /// no thread has one under way, so that the lock is taken once per change, not again to deliver.
-    @inlinable mutating func startDelivering(from state: inout _ControllerState<Entity>) {
-        guard delivers else { return }
-        if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
-        firstDelivery = state.engine.startDelivering()
     }
 
     /// Resumes the waiters, with the error if there is one.
