@@ -20,7 +20,9 @@ extension _ControllerState {
     @inlinable mutating func invalidateAssociations(
         touchedBy events: some Sequence<EntityEvent<Entity>>
     ) -> [AssociationWaiter] {
-        associations.invalidate(touchedBy: events, in: core.storage)
+        // Checked here, before the storage is passed (and retained), as most controllers have no association.
+        guard !associations.caches.isEmpty else { return [] }
+        return associations.invalidate(touchedBy: events, in: core.storage)
     }
 
     /// After a fetch: settles the entities that are gone or whose keys changed. See
