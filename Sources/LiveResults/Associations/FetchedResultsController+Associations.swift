@@ -12,10 +12,10 @@ extension FetchedResultsController {
     ///
     /// - Precondition: The new value is 0 or positive.
     @inlinable public var associatedFetchSize: Int {
-        get { _state.withLock { $0.associatedFetchSize } }
+        get { _state.withLock { $0.associations.fetchSize } }
         set {
             precondition(newValue >= 0, "associatedFetchSize is 0 (everything) or positive")
-            _state.withLock { $0.associatedFetchSize = newValue }
+            _state.withLock { $0.associations.fetchSize = newValue }
         }
     }
 
@@ -67,14 +67,14 @@ extension FetchedResultsController {
     {
         let key = _AssociationWaiters.Key(association: ObjectIdentifier(association), id: entity.id)
         while true {
-            let token = _state.withLock { $0.associationWaiters.makeToken() }
+            let token = _state.withLock { $0.associations.waiters.makeToken() }
             var found: Value??
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                     let (read, request, isWaiting) = _state.withLock { state in
                         let (read, request) = state.readAssociation(association, for: entity.id, now: .now)
                         guard case .pending = read, !Task.isCancelled else { return (read, request, false) }
-                        state.associationWaiters.add(continuation, token: token, for: key)
+                        state.associations.waiters.add(continuation, token: token, for: key)
                         return (read, request, true)
                     }
                     if let request { startAssociationRequest(request) }
@@ -92,7 +92,7 @@ extension FetchedResultsController {
                     }
                 }
             } onCancel: {
-                let waiter = _state.withLock { $0.associationWaiters.remove(token, for: key) }
+                let waiter = _state.withLock { $0.associations.waiters.remove(token, for: key) }
                 waiter?.resume(throwing: CancellationError())
             }
             if let found { return found }
@@ -112,28 +112,34 @@ extension FetchedResultsController {
         }
     }
 
+    /// Caches a request's results, delivers the change set of the entities that got a value, resumes the
+    /// tasks that waited for them, and starts the follow-up request, if the cache asks for one.
     @inlinable func associationResultsArrived(
         _ results: [_AssociationKey: any Sendable], for request: _AssociationCache<Entity>.Request
     ) {
-        let (followUp, waiters) = _state.withLock { $0.receiveAssociationResults(results, for: request) }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        if let followUp { startAssociationRequest(followUp) }
+        commit { state, then in
+            let (followUp, waiters) = state.receiveAssociationResults(results, for: request)
+            then.resume(waiters)
+            then.associationRequest = followUp
+        }
     }
 
+    /// Records a failed association request, reports it, and resumes the tasks that waited for it with
+    /// its error.
     @inlinable func associationRequestFailed(_ request: _AssociationCache<Entity>.Request, error: any Error) {
-        let waiters = _state.withLock { $0.failAssociationRequest(request, error: error, now: .now) }
-        report(.associationFailed(error))
-        waiters.forEach { $0.resume(throwing: error) }
+        commit { state, then in
+            then.delivers = false
+            then.report(.associationFailed(error))
+            then.resume(state.failAssociationRequest(request, error: error, now: .now), throwing: error)
+        }
     }
 
     /// Drops every cached associated value and reports the entities that had one, in one change set;
     /// then frees what released snapshots left behind in the storage.
     @inlinable func memoryPressureReceived() {
-        _state.withLock { state in
+        commit { state, _ in
             state.dropAssociatedValues()
             state.core.storage.releaseUnsharedVersions()
         }
-        deliverPending()
     }
 }

@@ -35,7 +35,7 @@ extension FetchedResultsController {
     /// Traps unless every association cache is consistent. For the library's tests; not API.
     @_spi(Testing) @inlinable public func _checkAssociationInvariants() {
         _state.withLock { state in
-            state.associations.values.forEach { $0._checkInvariants(shownIn: state.core.storage) }
+            state.associations.caches.values.forEach { $0._checkInvariants(shownIn: state.core.storage) }
         }
     }
 
@@ -43,7 +43,7 @@ extension FetchedResultsController {
     /// delivered. For the library's tests; not API.
     @_spi(Testing) @inlinable public var _associationsAreIdle: Bool {
         _state.withLock { state in
-            state.associations.values.allSatisfy(\.inFlight.isEmpty) && !state.engine.hasPendingDeliveries
+            state.associations.caches.values.allSatisfy(\.inFlight.isEmpty) && !state.engine.hasPendingDeliveries
                 && !state.engine.isDelivering
         }
     }

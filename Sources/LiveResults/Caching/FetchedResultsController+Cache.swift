@@ -12,7 +12,7 @@ extension FetchedResultsController {
     ///
     /// Live events and pages do not change it: they apply to the results it names.
     @inlinable public var resultsOrigin: ResultsOrigin {
-        _state.withLock { $0.resultsOrigin }
+        _state.withLock { $0.fetchCycle.origin }
     }
 
     /// A fetch of a controller that shows nothing, with a cache: uses the saved results as the policy says.
@@ -64,9 +64,9 @@ extension FetchedResultsController {
         }
     }
 
+    /// Counts and reports saved results that could not be read or decoded.
     @usableFromInline func cacheLoadFailed(_ error: any Error) {
-        _state.withLock { $0.statistics.failedCacheLoads += 1 }
-        report(.cacheLoadFailed(error))
+        count(\.failedCacheLoads, reporting: .cacheLoadFailed(error))
     }
 
     /// Saves the results shown, with the cursors of their pages, to the definition's cache, after the
@@ -76,10 +76,10 @@ extension FetchedResultsController {
     @usableFromInline func saveToCache() async {
         guard let cache = definition._cache else { return }
         let save = _state.withLock { state -> Task<Void, Never>? in
-            guard state.isLive else { return nil }
+            guard state.fetchCycle.isLive else { return nil }
             let storage = state.core.storage
             let paging = state.paging
-            let previous = state.lastCacheSave
+            let previous = state.fetchCycle.lastCacheSave
             let save = Task { [weak self] in
                 await previous?.value
                 let chain = _PageChain(
@@ -93,14 +93,14 @@ extension FetchedResultsController {
                     self?.cacheSaveFailed(error)
                 }
             }
-            state.lastCacheSave = save
+            state.fetchCycle.lastCacheSave = save
             return save
         }
         await save?.value
     }
 
+    /// Counts and reports results that could not be saved.
     @usableFromInline func cacheSaveFailed(_ error: any Error) {
-        _state.withLock { $0.statistics.failedCacheSaves += 1 }
-        report(.cacheSaveFailed(error))
+        count(\.failedCacheSaves, reporting: .cacheSaveFailed(error))
     }
 }

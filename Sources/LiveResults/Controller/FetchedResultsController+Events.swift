@@ -53,32 +53,19 @@ extension FetchedResultsController {
     /// Queues events from a source; the first thread to find no drain running drains the queue, one
     /// batch per turn, so events that arrive meanwhile join the next batch.
     @inlinable func receiveFromSource(_ events: [EntityEvent<Entity>]) {
-        let drains = _state.withLock { state in
-            state.inbox.append(contentsOf: events)
-            guard !state.isDrainingInbox else { return false }
-            state.isDrainingInbox = true
-            return true
-        }
-        guard drains else { return }
-        while let batch = _state.withLock({ state -> [EntityEvent<Entity>]? in
-            guard !state.inbox.isEmpty else {
-                state.isDrainingInbox = false
-                return nil
-            }
-            defer { state.inbox = [] }
-            return state.inbox
-        }) {
+        guard _state.withLock({ $0.inbox.receive(events) }) else { return }
+        while let batch = _state.withLock({ $0.inbox.nextBatch() }) {
             apply(batch)
         }
     }
 
+    /// Counts and reports an event that a source could not make sense of.
     @inlinable func malformedEventReceived(_ error: any Error) {
-        _state.withLock { $0.statistics.malformedEvents += 1 }
-        report(.malformedEvent(error))
+        count(\.malformedEvents, reporting: .malformedEvent(error))
     }
 
+    /// Counts and reports an event sequence that threw: its subscription has ended.
     @inlinable func sourceFailed(_ error: any Error) {
-        _state.withLock { $0.statistics.failedSources += 1 }
-        report(.sourceFailed(error))
+        count(\.failedSources, reporting: .sourceFailed(error))
     }
 }

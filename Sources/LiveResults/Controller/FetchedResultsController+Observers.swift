@@ -9,11 +9,10 @@ extension FetchedResultsController {
     @inlinable public var delegate: (any FetchedResultsControllerDelegate<Entity>)? {
         get { _state.withLock { $0.delegate } }
         set {
-            _state.withLock { state in
+            commit { state, _ in
                 state.flushCoalesced(at: .now)
                 state.delegate = newValue
             }
-            deliverPending()
         }
     }
 
@@ -123,8 +122,8 @@ extension FetchedResultsController {
     ) {
         _state.withLock { state in
             (
-                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion, state.fetchState,
-                state.resultsOrigin, state.paused != nil
+                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion, state.fetchCycle.state,
+                state.fetchCycle.origin, state.paused != nil
             )
         }
     }
@@ -134,13 +133,12 @@ extension FetchedResultsController {
     /// the controller.
     @inlinable func _addQueueObserver(_ observer: @escaping _ControllerState<Entity>.QueueObserver) -> EventSubscription
     {
-        let id = _state.withLock { state in
+        let id = commit { state, _ in
             state.flushCoalesced(at: .now)
             defer { state.nextContinuationID += 1 }
             state.queueObservers[state.nextContinuationID] = observer
             return state.nextContinuationID
         }
-        deliverPending()
         return EventSubscription { [weak self] in
             _ = self?._state.withLock { $0.queueObservers.removeValue(forKey: id) }
         }
@@ -155,13 +153,7 @@ extension FetchedResultsController {
     /// when a callback changed the controller) is already delivering: that one takes them next. This
     /// keeps the order without holding the lock while user code runs.
     @inlinable func deliverPending() {
-        var coalescingDeadline: ContinuousClock.Instant?
-        let first = _state.withLock { state -> _ControllerState<Entity>.Pending? in
-            if state.isCoalescing { coalescingDeadline = state.releaseCoalesced(at: .now) }
-            return state.engine.startDelivering()
-        }
-        if let coalescingDeadline { deliverCoalesced(at: coalescingDeadline) }
-        if let first { _deliverPending(startingWith: first) }
+        commit { _, _ in }
     }
 }
 

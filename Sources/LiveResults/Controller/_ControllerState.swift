@@ -17,26 +17,13 @@
     @usableFromInline typealias Delivery = Engine.Delivery
 
     @usableFromInline var core: _ResultsCore<Entity>
-    @usableFromInline var fetchState: FetchState = .idle
-    /// Whether a fetch has succeeded since the start or the last reset: only then do events apply.
-    @usableFromInline var isLive = false
-    /// Incremented by every fetch and reset, so that a superseded fetch result is dropped.
-    @usableFromInline var fetchGeneration: UInt64 = 0
-    /// Events received while a fetch is in flight, replayed onto its result; `nil` when none is.
-    @usableFromInline var eventsDuringFetch: [EntityEvent<Entity>]?
+    /// Where the controller is in its fetch cycle.
+    @usableFromInline var fetchCycle = _FetchCycle<Entity>()
     @usableFromInline var statistics = ControllerStatistics()
     /// The cursors and page loads of a paginated definition (one page without cursors otherwise).
     @usableFromInline var paging = _Paging<Entity>()
-    /// Where the results shown come from.
-    @usableFromInline var resultsOrigin = ResultsOrigin.none
-    /// The last save to the definition's cache, which the next one waits for, so that saves land in order.
-    @usableFromInline var lastCacheSave: Task<Void, Never>?
-    /// The first fetch that ``ResultsRegistry/fetchedController(for:make:)`` callers share, while it runs.
-    @usableFromInline var sharedFirstFetch: Task<Void, any Error>?
-
     /// Events from sources, waiting for the thread that drains them.
-    @usableFromInline var inbox: [EntityEvent<Entity>] = []
-    @usableFromInline var isDrainingInbox = false
+    @usableFromInline var inbox = _EventInbox<Entity>()
 
     @usableFromInline weak var delegate: (any FetchedResultsControllerDelegate<Entity>)?
     @usableFromInline var callbackScheduler = CallbackScheduler.immediate
@@ -54,13 +41,8 @@
     /// The versions of the results and the update streams (see ``FetchedResultsController/updates(since:bufferLimit:)``).
     @usableFromInline var updates = _UpdateFeed<Entity>()
 
-    /// The cache of every association used so far, by the association's identity.
-    @usableFromInline var associations: [ObjectIdentifier: _AssociationCache<Entity>] = [:]
-    /// How many entities around the one read an association request covers; 0 is all of them.
-    @usableFromInline var associatedFetchSize = 10
-    @usableFromInline var associationWaiters = _AssociationWaiters<Entity.ID>()
-    /// Keeps the controller subscribed to its memory-pressure source.
-    @usableFromInline var memoryPressureSubscription: EventSubscription?
+    /// The association caches and the tasks waiting for their values.
+    @usableFromInline var associations = _AssociationState<Entity>()
 
     /// What changed since `pause()`, held back from the observers; `nil` when not paused.
     @usableFromInline var paused: _HeldChanges<Entity>? {
@@ -80,9 +62,6 @@
     @inlinable var snapshot: FetchedResultsSnapshot<Entity> {
         FetchedResultsSnapshot(_storage: core.storage)
     }
-
-    /// Whether a fetch is in flight.
-    @inlinable var isFetching: Bool { eventsDuringFetch != nil }
 
     /// Queues a non-empty change set for delivery to the observers registered now, if there are any, or
     /// holds it back while paused or coalescing.

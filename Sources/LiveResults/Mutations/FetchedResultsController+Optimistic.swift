@@ -24,7 +24,7 @@ extension FetchedResultsController {
             }
             return result
         }
-        let generation = _state.withLock { $0.fetchGeneration }
+        let generation = _state.withLock { $0.fetchCycle.generation }
         return OptimisticUpdate(changes: changes, controller: self, records: records, generation: generation)
     }
 
@@ -32,20 +32,17 @@ extension FetchedResultsController {
     /// since `generation`.
     @inlinable func roll(back records: [OptimisticUpdate<Entity>.Record], since generation: UInt64) -> ChangeSet<Entity>
     {
-        let (changes, waiters) = _state.withLock { state -> (ChangeSet<Entity>, [AssociationWaiter]) in
-            guard state.isLive, state.fetchGeneration == generation else { return (ChangeSet(), []) }
+        commit { state, then in
+            guard state.fetchCycle.isLive, state.fetchCycle.isCurrent(generation) else { return ChangeSet() }
             let restored = records.filter {
                 state.core.storage.stored(forID: $0.id) == $0.after && $0.before != $0.after
             }
-            guard !restored.isEmpty else { return (ChangeSet(), []) }
+            guard !restored.isEmpty else { return ChangeSet() }
             let events = restored.map { EntityEvent<Entity>.deleted($0.id) }
             let changes = state.core.restore(restored.map { ($0.id, $0.before) }, events: events)
-            let waiters = state.invalidateAssociations(touchedBy: events)
+            then.resume(state.invalidateAssociations(touchedBy: events))
             state.enqueue(changes)
-            return (changes, waiters)
+            return changes
         }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        return changes
     }
 }

@@ -148,12 +148,20 @@
             }
             let changes = field(\.changes, ChangeSet<Entity>.self).move()
             let subscribers = field(\.changeSubscribers, [_ChangeSubscriber<Entity>].self).move()
-            // Every other field of `Delivery` is destroyed here (`version` is plain data).
+            // Every other field of `Delivery` is destroyed here (`version` is plain data). A field added to
+            // `Delivery` must be added here and to `fieldsTakenApart`, or a test fails: left out, it leaks.
             field(\.snapshot, FetchedResultsSnapshot<Entity>?.self).deinitialize(count: 1)
             field(\.delegate, Delegate?.self).deinitialize(count: 1)
             field(\.scheduler, CallbackScheduler.self).deinitialize(count: 1)
             field(\.observers, [Observer].self).deinitialize(count: 1)
             return (changes, subscribers)
+        }
+
+        /// The fields of ``Delivery`` that ``takeChanges()`` moves out or destroys, in their order of
+        /// declaration: a test compares them with the fields a `Delivery` has, so that a field added without
+        /// being handled there fails it instead of leaking on every delivery to `changes` sequences alone.
+        @usableFromInline static var fieldsTakenApart: [String] {
+            ["changes", "snapshot", "delegate", "scheduler", "changeSubscribers", "observers", "version"]
         }
     }
 

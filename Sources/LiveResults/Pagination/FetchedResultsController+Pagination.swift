@@ -68,7 +68,8 @@ extension FetchedResultsController {
         guard let source = definition._pages else { return ChangeSet() }
         let retry = definition.retry
         let task = _state.withLock { state -> Task<ChangeSet<Entity>, any Error>? in
-            switch state.paging.start(direction, isLive: state.isLive, isFetching: state.isFetching) {
+            let cycle = state.fetchCycle
+            switch state.paging.start(direction, isLive: cycle.isLive, isFetching: cycle.isFetching) {
             case .nothing:
                 return nil
             case .join(let task):
@@ -106,36 +107,31 @@ extension FetchedResultsController {
     ) -> ChangeSet<Entity>? {
         let (entities, repeatedIDs) = _DuplicateIDs.firstOccurrences(in: page.entities)
         let events = entities.map { EntityEvent.inserted($0) }
-        let outcome = _state.withLock { state -> (ChangeSet<Entity>, [AssociationWaiter])? in
+        return commit { state, then -> ChangeSet<Entity>? in
             guard state.paging.isCurrent(token, direction) else {
                 state.statistics.droppedPages += 1
+                then.delivers = false
+                then.report(.pageDropped)
                 return nil
             }
             state.paging.pageArrived(page, direction)
             state.statistics.duplicateFetchedIDs += repeatedIDs.count
             let changes = events.isEmpty ? ChangeSet() : state.core.apply(events).changes
-            let waiters = state.invalidateAssociations(touchedBy: events)
+            then.resume(state.invalidateAssociations(touchedBy: events))
             state.enqueue(changes)
-            return (changes, waiters)
+            if !repeatedIDs.isEmpty { then.report(.duplicateIDsInFetchResult(repeatedIDs)) }
+            return changes
         }
-        guard let (changes, waiters) = outcome else {
-            report(.pageDropped)
-            return nil
-        }
-        if !repeatedIDs.isEmpty { report(.duplicateIDsInFetchResult(repeatedIDs)) }
-        deliverPending()
-        waiters.forEach { $0.resume() }
-        return changes
     }
 
     /// Records a failed page request, unless a reset or a fetch left its load behind.
     @inlinable func pageFailed(_ error: any Error, token: UInt64, _ direction: _Paging<Entity>.Direction) {
-        let isCurrent = _state.withLock { state in
-            guard state.paging.isCurrent(token, direction) else { return false }
+        commit { state, then in
+            then.delivers = false
+            guard state.paging.isCurrent(token, direction) else { return }
             state.paging.pageFailed(error, direction)
             state.statistics.failedPages += 1
-            return true
+            then.report(.pageFailed(error))
         }
-        if isCurrent { report(.pageFailed(error)) }
     }
 }

@@ -18,8 +18,7 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(1), plus the composition of what coalescing held.
     @inlinable public func pause() {
-        _state.withLock { $0.pause(at: .now) }
-        deliverPending()
+        commit { state, _ in state.pause(at: .now) }
     }
 
     /// Ends a pause: returns, and delivers to the observers, one change set that turns the frozen
@@ -35,9 +34,7 @@ extension FetchedResultsController {
     ///   fetch, a resort or a reset happened meanwhile.
     @discardableResult
     @inlinable public func resume() -> ChangeSet<Entity> {
-        let changes = _state.withLock { $0.resume(at: .now) }
-        deliverPending()
-        return changes
+        commit { state, _ in state.resume(at: .now) }
     }
 
     /// Whether the controller is paused (see ``pause()``).
@@ -67,8 +64,7 @@ extension FetchedResultsController {
     @inlinable public var coalescingInterval: Duration {
         get { _state.withLock { $0.coalescing.interval } }
         set {
-            _state.withLock { $0.setCoalescingInterval(newValue, at: .now) }
-            deliverPending()
+            commit { state, _ in state.setCoalescingInterval(newValue, at: .now) }
         }
     }
 
@@ -78,10 +74,9 @@ extension FetchedResultsController {
         Task { [weak self] in
             try? await Task.sleep(until: deadline, clock: .continuous)
             guard let self else { return }
-            _state.withLock { state in
+            commit { state, _ in
                 if state.coalescing.scheduled == deadline { state.coalescing.scheduled = nil }
             }
-            deliverPending()
         }
     }
 }

@@ -39,7 +39,7 @@ extension FetchedResultsController {
                     return
                 }
                 guard let controller = self else { return }
-                if !controller._state.withLock({ $0.isFetching }) {
+                if !controller._state.withLock({ $0.fetchCycle.isFetching }) {
                     _ = try? await controller.performFetch()
                 }
                 tick = _PollingSchedule.tick(after: tick, every: period, now: clock.now)

@@ -53,14 +53,14 @@ extension FetchedResultsController: _RegisteredController {
     /// the next call after a failed one fetches again.
     func _fetchIfNeeded() async throws {
         let fetch = _state.withLock { state -> Task<Void, any Error>? in
-            guard !state.isLive else { return nil }
-            if let shared = state.sharedFirstFetch { return shared }
+            guard !state.fetchCycle.isLive else { return nil }
+            if let shared = state.fetchCycle.sharedFirstFetch { return shared }
             let fetch = Task {
                 // Cleared when done, so that a reset or a failure lets the next caller fetch again.
-                defer { _state.withLock { $0.sharedFirstFetch = nil } }
+                defer { _state.withLock { $0.fetchCycle.sharedFirstFetch = nil } }
                 try await performFetch()
             }
-            state.sharedFirstFetch = fetch
+            state.fetchCycle.sharedFirstFetch = fetch
             return fetch
         }
         try await fetch?.value

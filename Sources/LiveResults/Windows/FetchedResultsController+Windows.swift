@@ -51,12 +51,10 @@ extension FetchedResultsController {
     @inlinable func _withObservers<Result>(
         _ body: (_SectionedStorage<Entity>, CallbackScheduler) -> (Result, (@Sendable () -> Void)?)
     ) -> Result {
-        let result = _state.withLock { state in
+        commit { state, _ in
             let (result, action) = body(state.observedStorage, state.callbackScheduler)
             if let action { state.engine.appendPending(.action(action)) }
             return result
         }
-        deliverPending()
-        return result
     }
 }

@@ -30,16 +30,13 @@ extension FetchedResultsController where Entity: Codable {
         Entity
     > {
         let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
-        let (id, origin) = _state.withLock { state in
+        let (id, origin) = commit { state, _ in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
             state.flushCoalesced(at: .now)
             if state.core.undo == nil { state.core.undo = _VersionUndo() }
-            return (
-                state.updates.subscribe(subscriber, since: version, observed: state.observedStorage),
-                state.updates.origin
-            )
+            let id = state.updates.subscribe(subscriber, since: version, observed: state.observedStorage)
+            return (id, state.updates.origin)
         }
-        deliverPending()
         let subscription = _UpdateSubscription(
             subscriber: subscriber, origin: origin,
             unsubscribe: { [weak self] in

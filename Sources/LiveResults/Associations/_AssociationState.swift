@@ -1,0 +1,100 @@
+/// A controller's associations: the cache of each association used so far, how many entities a request
+/// covers, the tasks waiting for values, and the memory-pressure subscription that drops the values. A value
+/// under the controller's lock; its transitions read the results shown, and return what must happen outside
+/// the lock (waiters to resume, requests to start).
+@usableFromInline struct _AssociationState<Entity: FetchableEntity>: Sendable {
+    @usableFromInline typealias Request = _AssociationCache<Entity>.Request
+    @usableFromInline typealias Waiter = _AssociationWaiters<Entity.ID>.Continuation
+
+    /// The cache of every association used so far, by the association's identity.
+    @usableFromInline var caches: [ObjectIdentifier: _AssociationCache<Entity>] = [:]
+    /// How many entities around the one read an association request covers; 0 is all of them.
+    @usableFromInline var fetchSize = 10
+    /// The tasks waiting in ``FetchedResultsController/loadAssociatedValue(_:for:)``.
+    @usableFromInline var waiters = _AssociationWaiters<Entity.ID>()
+    /// Keeps the controller subscribed to its memory-pressure source.
+    @usableFromInline var memoryPressureSubscription: EventSubscription?
+
+    @inlinable init() {}
+
+    /// Registers an association's cache, if it has none yet.
+    @inlinable mutating func register(_ association: any AssociationProtocol<Entity>) {
+        let id = ObjectIdentifier(association)
+        if caches[id] == nil { caches[id] = _AssociationCache(association) }
+    }
+
+    /// Reads an entity's value, registering the association on first use. See
+    /// ``_AssociationCache/read(_:in:windowSize:now:)``.
+    @inlinable mutating func read(
+        _ association: any AssociationProtocol<Entity>, for id: Entity.ID, in storage: _SectionedStorage<Entity>,
+        now: ContinuousClock.Instant
+    ) -> (_AssociationCache<Entity>.Read, Request?) {
+        register(association)
+        return caches[ObjectIdentifier(association)]!.read(id, in: storage, windowSize: fetchSize, now: now)
+    }
+
+    /// After a batch of events: settles the served and waiting entities the events removed or whose keys
+    /// they changed.
+    ///
+    /// - Returns: The waiters of the entities that stopped waiting, to resume: they read again.
+    /// - Complexity: O(*k* × *a*) on average for *k* events and *a* associations, plus O(log *n*) per
+    ///   served or waiting entity an event touched.
+    @inlinable mutating func invalidate(
+        touchedBy events: some Sequence<EntityEvent<Entity>>, in storage: _SectionedStorage<Entity>
+    ) -> [Waiter] {
+        guard !caches.isEmpty else { return [] }
+        var resumed: [Waiter] = []
+        for case let id? in events.lazy.map(\.entityID) {
+            for index in caches.indices where caches.values[index].entityChanged(id, in: storage) {
+                resumed += waiters.take(association: caches.keys[index], ids: [id])
+            }
+        }
+        return resumed
+    }
+
+    /// After a fetch: settles the served and waiting entities that are gone or whose keys changed.
+    ///
+    /// - Returns: The waiters of the entities that stopped waiting, to resume: they read again.
+    /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
+    @inlinable mutating func reconcile(with storage: _SectionedStorage<Entity>) -> [Waiter] {
+        var resumed: [Waiter] = []
+        for index in caches.indices {
+            let released = caches.values[index].reconcile(with: storage)
+            resumed += waiters.take(association: caches.keys[index], ids: released)
+        }
+        return resumed
+    }
+
+    /// Caches a request's results.
+    ///
+    /// - Returns: The entities that got a value (to report as updated), a follow-up request, and the
+    ///   waiters to resume; `nil` when the association is unknown.
+    @inlinable mutating func receive(
+        _ results: [_AssociationKey: any Sendable], for request: Request, in storage: _SectionedStorage<Entity>
+    ) -> (served: [Entity.ID], followUp: Request?, waiters: [Waiter])? {
+        guard let settlement = caches[request.association]?.receive(results, for: request, in: storage) else {
+            return nil
+        }
+        let resumed = waiters.take(association: request.association, ids: settlement.served + settlement.released)
+        return (settlement.served, settlement.followUp, resumed)
+    }
+
+    /// Releases the entities that waited for a failed request.
+    ///
+    /// - Returns: The waiters to resume with the error.
+    @inlinable mutating func fail(_ request: Request, error: any Error, now: ContinuousClock.Instant) -> [Waiter] {
+        guard let released = caches[request.association]?.fail(request, error: error, now: now) else { return [] }
+        return waiters.take(association: request.association, ids: released)
+    }
+
+    /// Drops every cached value.
+    ///
+    /// - Returns: The entities that had one.
+    @inlinable mutating func dropValues() -> Set<Entity.ID> {
+        var dropped = Set<Entity.ID>()
+        for index in caches.indices {
+            dropped.formUnion(caches.values[index].dropValues())
+        }
+        return dropped
+    }
+}
