@@ -106,11 +106,15 @@ import Foundation
         let deliveries = state.withLock { state -> [_ControllerState<Entity>.Delivery] in
             guard !state.windows.isEmpty else { return [] }
             let global = _GlobalChanges(changes, after: storage)
+            let countBefore = storage.count - changes.insertedItemIDs.count + changes.deletedItemIDs.count
             var deliveries: [_ControllerState<Entity>.Delivery] = []
             for id in state.windows(changedBy: global) {
                 let old = state.windows[id]!.positions
                 let new = state.windows[id]!.range.positions(count: storage.count)
-                let windowChanges = _WindowDiff.changeSet(global, from: old, to: new, in: storage)
+                // A window that holds all the results before and after shows them as the controller does: its
+                // change set is the controller's, without listing the window (O(w) for w entities).
+                let holdsAll = old == 0..<countBefore && new == 0..<storage.count
+                let windowChanges = holdsAll ? changes : _WindowDiff.changeSet(global, from: old, to: new, in: storage)
                 state.windows[id]!.positions = new
                 guard !windowChanges.isEmpty else { continue }
                 if let delivery = state.windows[id]!.deliver(windowChanges, after: storage, scheduler: scheduler) {
