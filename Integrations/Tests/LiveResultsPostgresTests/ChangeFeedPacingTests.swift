@@ -39,4 +39,13 @@ struct ChangeFeedPacingTests {
         let waits = (0..<4).map { _ in pacing.wait(after: .nothing) }
         #expect(waits == Array(repeating: .milliseconds(50), count: 4))
     }
+
+    @Test("After a read that found changes, the next starts one interval after it started, with a floor of a quarter")
+    func startToStart() {
+        var pacing = _ReadPacing(interval: .milliseconds(20), maximum: .seconds(1))
+        #expect(pacing.wait(after: .changes, elapsed: .milliseconds(8)) == .milliseconds(12))
+        #expect(pacing.wait(after: .changes, elapsed: .milliseconds(19)) == .milliseconds(5))
+        #expect(pacing.wait(after: .changes, elapsed: .milliseconds(60)) == .milliseconds(5))
+        #expect(pacing.wait(after: .full, elapsed: .milliseconds(8)) == .zero)
+    }
 }

@@ -43,7 +43,7 @@ struct PgOutputTests {
 
     @Test("Begin, Commit, Relation, Insert, Update with its old key, Delete, Truncate; Origin and Type ignored")
     func messages() throws {
-        #expect(try Bytes().tag("B").int64(0x10).int64(1).int32(7514).read() == .begin(xid: 7514))
+        #expect(try Bytes().tag("B").int64(0x10).int64(1).int32(7514).read() == .begin(xid: 7514, finalLSN: 0x10))
         #expect(
             try Bytes().tag("C").byte(0).int64(0x10).int64(0x2_0000_0018).int64(1).read()
                 == .commit(endLSN: 0x2_0000_0018))

@@ -91,6 +91,14 @@ final class _FeedReader: @unchecked Sendable {
     private var hadSlot = false
     /// Whether a read succeeded on the current connection.
     private(set) var hasRead = false
+    /// When the slot's position was last confirmed.
+    private var lastConfirmation = ContinuousClock.now
+
+    /// The longest time delivered transactions stay unconfirmed while changes keep coming. Confirming
+    /// (`pg_replication_slot_advance`) decodes the log again from the slot's restart position, as long as a read
+    /// does: doing it after every read doubled the time of each step, and so the latency. Until it is done, reads
+    /// return those transactions again, and the feed skips them unparsed.
+    static let confirmationInterval = Duration.milliseconds(100)
 
     init(feed: PostgresChangeFeed, run: Int, slotName: String, publication: _QuotedIdentifier) {
         self.feed = feed
@@ -103,9 +111,10 @@ final class _FeedReader: @unchecked Sendable {
     ///
     /// After a read that found nothing, a step asks for the position up to which the log is written (one short
     /// query), and reads the slot only when that moved past what was read: PostgreSQL decodes the log at every read
-    /// of a slot, and an idle feed would pay for that each interval. Then it confirms what it delivered, and up to that position when the
-    /// read was not cut short, so that the slot moves on (and PostgreSQL frees its log) while the log has nothing
-    /// for the publication.
+    /// of a slot, and an idle feed would pay for that each interval. Then it confirms what it delivered, and up to that
+    /// position when the read was not cut short, so that the slot moves on (and PostgreSQL frees its log) while the
+    /// log has nothing for the publication: after every read that did not find changes, and otherwise once
+    /// ``confirmationInterval`` passed or the transactions read again fill a quarter of a chunk.
     func read(on connection: PostgresConnection) async throws {
         hasRead = false
         let connection = _ClosedConnectionGuard(connection)
@@ -114,6 +123,7 @@ final class _FeedReader: @unchecked Sendable {
         var lastRead = _ReadPacing.Read.nothing
         while true {
             try Task.checkCancellation()
+            let started = ContinuousClock.now
             for subscription in feed.subscriptions {
                 if subscription.relation == nil { try await lookUp(subscription, on: connection) }
                 subscription.flush()
@@ -128,19 +138,23 @@ final class _FeedReader: @unchecked Sendable {
             if let end, end <= readThrough {
                 lastRead = .nothing
             } else {
-                let (changes, lastCommit) = try await readChunk(upTo: end, on: connection)
-                lastRead = changes >= feed.chunkSize ? .full : changes > 0 ? .changes : .nothing
-                let through = lastRead == .full ? lastCommit : max(lastCommit, end ?? 0)
-                if through > confirmed {
+                let chunk = try await readChunk(upTo: end, on: connection)
+                lastRead = chunk.rows >= feed.chunkSize ? .full : chunk.newRows > 0 ? .changes : .nothing
+                let through = lastRead == .full ? chunk.lastCommit : max(chunk.lastCommit, end ?? 0)
+                let due =
+                    lastRead != .changes || chunk.rows - chunk.newRows >= feed.chunkSize / 4
+                    || started - lastConfirmation >= Self.confirmationInterval
+                if through > confirmed, due {
                     try await connection.query(
                         "SELECT pg_replication_slot_advance(\(slotName)::name, \(Self.lsn(through))::pg_lsn)")
                     confirmed = through
+                    lastConfirmation = started
                 }
                 if lastRead != .full { readThrough = max(readThrough, end ?? 0) }
             }
             feed.advanced(to: lastRead == .full ? delivered : max(delivered, readThrough))
             hasRead = true
-            await feed.pause(for: pacing.wait(after: lastRead))
+            await feed.pause(for: pacing.wait(after: lastRead, elapsed: ContinuousClock.now - started))
         }
     }
 
@@ -219,25 +233,41 @@ final class _FeedReader: @unchecked Sendable {
         subscription.relation = relation
     }
 
+    /// What one read of the slot returned.
+    struct Chunk {
+        /// The rows (messages) read.
+        var rows = 0
+        /// The rows of transactions not delivered before (the others, not confirmed yet, were skipped).
+        var newRows = 0
+        /// The end of the last transaction read (0 if none).
+        var lastCommit: UInt64 = 0
+    }
+
     /// Reads up to ``PostgresChangeFeed/chunkSize`` changes (whole transactions) of the transactions that commit
-    /// before `end` (all when `nil`), and delivers the committed transactions not delivered yet. Returns the number of
-    /// changes read and the end of the last transaction read (0 if none).
-    private func readChunk(upTo end: UInt64?, on connection: _ClosedConnectionGuard) async throws -> (Int, UInt64) {
+    /// before `end` (all when `nil`), and delivers the committed transactions not delivered yet; the rows of those
+    /// delivered before are skipped without being parsed.
+    private func readChunk(upTo end: UInt64?, on connection: _ClosedConnectionGuard) async throws -> Chunk {
         let rows = try await connection.query(
             """
             SELECT data FROM pg_logical_slot_peek_binary_changes(\(slotName)::name, \(end.map(Self.lsn))::pg_lsn,
             \(Int32(clamping: feed.chunkSize)), 'proto_version', '1', 'publication_names', \(publication.sql))
             """)
-        var count = 0
+        var chunk = Chunk()
         var transaction: _FeedTransaction?
-        var lastCommit: UInt64 = 0
+        var skipping = false
         for row in rows {
             var data = try row.decode(ByteBuffer.self)
-            count += 1
+            chunk.rows += 1
+            if skipping, let tag = data.getInteger(at: data.readerIndex, as: UInt8.self), Self.rowTags.contains(tag) {
+                continue
+            }
+            if !skipping { chunk.newRows += 1 }
             let message = try _PgOutputMessage.read(&data)
             switch message {
-            case .begin(let xid):
-                transaction = _FeedTransaction(xid: xid)
+            case .begin(let xid, let finalLSN):
+                // Commit records are in order: one before the end of the last delivered was delivered.
+                skipping = finalLSN < delivered
+                transaction = skipping ? nil : _FeedTransaction(xid: xid)
             case .relation(let relation):
                 relations[relation.oid] = relation
             case .insert(let oid, _), .update(let oid, _, _), .delete(let oid, _):
@@ -247,14 +277,18 @@ final class _FeedReader: @unchecked Sendable {
             case .commit(let end):
                 if let transaction, end > delivered { deliver(transaction) }
                 delivered = max(delivered, end)
-                lastCommit = end
+                chunk.lastCommit = end
                 transaction = nil
+                skipping = false
             case .ignored:
                 continue
             }
         }
-        return (count, lastCommit)
+        return chunk
     }
+
+    /// The tags of the messages that carry rows: Insert, Update, Delete, Truncate.
+    private static let rowTags: Set<UInt8> = [UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "T")]
 
     private func relation(_ oid: UInt32) throws(_PgOutputMessage.Malformed) -> _PgOutputMessage.Relation {
         guard let relation = relations[oid] else {

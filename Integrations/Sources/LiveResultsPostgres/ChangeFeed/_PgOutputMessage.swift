@@ -28,8 +28,9 @@ enum _PgOutputMessage: Equatable, Sendable {
         var columns: [Column]
     }
 
-    /// `B`: the transaction's xid (32 bits: the Begin message has no epoch).
-    case begin(xid: UInt32)
+    /// `B`: the transaction's xid (32 bits: the Begin message has no epoch), and the position of its commit
+    /// record: a transaction whose commit record lies before the end of one already delivered was delivered too.
+    case begin(xid: UInt32, finalLSN: UInt64)
     /// `C`: the end of the commit record, the position to confirm once the transaction is delivered.
     case commit(endLSN: UInt64)
     /// `R`
@@ -56,10 +57,10 @@ enum _PgOutputMessage: Equatable, Sendable {
         switch tag {
         case UInt8(ascii: "B"):
             // final LSN, commit time, xid
-            guard buffer.readInteger(as: UInt64.self) != nil, buffer.readInteger(as: Int64.self) != nil,
+            guard let final = buffer.readInteger(as: UInt64.self), buffer.readInteger(as: Int64.self) != nil,
                 let xid = buffer.readInteger(as: UInt32.self)
             else { throw truncated("Begin") }
-            return .begin(xid: xid)
+            return .begin(xid: xid, finalLSN: final)
         case UInt8(ascii: "C"):
             // flags, commit LSN, end LSN, commit time
             guard buffer.readInteger(as: UInt8.self) != nil, buffer.readInteger(as: UInt64.self) != nil,

@@ -2,7 +2,10 @@
 ///
 /// - A read that came back full (as many changes as it asked for) is followed by the next one at once: the feed
 ///   is behind the log.
-/// - After a read that found changes, the feed waits the read interval.
+/// - After a read that found changes, the next read starts one read interval after this one started: reads
+///   that take a while (PostgreSQL decodes the log from the slot's restart position at each read) do not add their
+///   time to the interval. A read longer than the interval is followed by a quarter of it, so that a slow server
+///   is not read in a busy loop.
 /// - Once reads have found nothing for as long as the maximum, the wait doubles, from the read interval up to the
 ///   maximum: an idle feed asks little of either side, and the first change after a quiet spell snaps it back.
 ///   Gaps shorter than that (a writer's pause, a slow flush) keep the read interval: a busy table's latency does
@@ -34,14 +37,14 @@ struct _ReadPacing: Sendable {
         idleWait = interval
     }
 
-    /// The wait after a read that found `read`.
-    mutating func wait(after read: Read) -> Duration {
+    /// The wait after a read that found `read` and took `elapsed` (from the start of the step).
+    mutating func wait(after read: Read, elapsed: Duration = .zero) -> Duration {
         switch read {
         case .full:
             return .zero
         case .changes:
             (idleWait, quiet) = (interval, .zero)
-            return interval
+            return max(interval - elapsed, interval / 4)
         case .nothing where quiet < maximum:
             quiet += interval
             return interval
