@@ -11,8 +11,8 @@ final class StreamClient: Sendable {
     struct State {
         /// When each write was first seen here (0: not yet).
         var seen: [UInt64]
-        /// The writes first seen when their row slid into the client's window because another row left it:
-        /// not a write reaching the client (the departure is), so not timed.
+        /// The writes first seen when their row may have slid into the client's window because another row left
+        /// it: not a write reaching the client (the departure is), so not timed.
         var slid: Set<Int> = []
         var bytes = 0
         var updates = 0
@@ -99,11 +99,23 @@ final class StreamClient: Sendable {
             for item in changes.updatedItems {
                 if let sequence = stampedSequence(in: item.entity.title) { seen.append(sequence) }
             }
+            // A row slides into a full window at its end when another row leaves it; a row that enters by its own
+            // write (a POST, or a change of its project or priority) lands at its place in the order. So an
+            // insertion among the window's last rows, as many as rows left it, may have slid in, and is not timed
+            // (a write that happens to land there is left out too: a small bias towards fewer samples, not
+            // towards shorter delays).
+            let after = isWindowed && !changes.insertedItems.isEmpty ? replica.snapshot : nil
+            let sectionStarts = after.map { snapshot in
+                snapshot.sections.reduce(into: [0]) { starts, section in starts.append(starts.last! + section.numberOfObjects) }
+            }
             for item in changes.insertedItems {
                 guard let sequence = stampedSequence(in: item.entity.title) else { continue }
                 seen.append(sequence)
-                // In a window, only a created row enters by its own write; others slide in as rows leave.
-                if isWindowed && log.kind(of: sequence) != .create { slid.append(sequence) }
+                if let after, let sectionStarts,
+                    sectionStarts[item.indexPath.section] + item.indexPath.item >= after.count - changes.deletedItems.count
+                {
+                    slid.append(sequence)
+                }
             }
             if !changes.movedItems.isEmpty {
                 let after = replica.snapshot

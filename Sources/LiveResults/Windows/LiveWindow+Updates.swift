@@ -74,14 +74,18 @@ extension LiveWindow where Entity: Codable {
     ///
     /// - Complexity: O(*w* log *n*) for a window of *w* entities.
     @inlinable public func wholeResults() -> ResultsUpdate<Entity> {
-        controller._withObservedStorage { storage in
+        // The storage is a value: the window's entities are listed after both locks are released, so that a
+        // large window does not hold up the controller's events while it is copied.
+        let (storage, version, positions) = controller._withObservedStorage { storage in
             _registry.state.withLock { state in
                 let window = state.windows[_id]
-                return ResultsUpdate(
-                    version: window?.name(of: window!.sequence) ?? ResultsVersion(origin: 0, sequence: 0),
-                    wholeResultsOf: _WindowState.entities(of: storage, at: window?.positions ?? 0..<0))
+                return (
+                    storage, window?.name(of: window!.sequence) ?? ResultsVersion(origin: 0, sequence: 0),
+                    window?.positions ?? 0..<0
+                )
             }
         }
+        return ResultsUpdate(version: version, wholeResultsOf: _WindowState.entities(of: storage, at: positions))
     }
 
     /// The window's version: each change set it delivers makes a new one.
