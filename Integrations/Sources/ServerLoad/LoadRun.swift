@@ -263,6 +263,12 @@ func load(
             "server RSS: \(megabytes(usageStart.rss)) before the writes, \(megabytes(result.rssWarm)) at warm-up end (\(String(format: "%.0f", options.warmUp)) s), \(megabytes(result.rssEnd)) at the end, max \(megabytes(sampler.maximumRSS(from: start, to: end))); "
                 + String(
                     format: "after warm-up %+.1f MB", Double(result.rssEnd - result.rssWarm) / 1_048_576))
+        // Whether it flattens: what the server holds for resuming (each window's and controller's recent
+        // versions) grows until those histories are full, then stays.
+        let sixths = (1...6).map { start + (end - start) / 6 * UInt64($0) }
+        result.lines.append(
+            "server RSS each sixth of the run: "
+                + sixths.map { megabytes(sampler.usage(at: $0)?.rss ?? 0) }.joined(separator: ", "))
     }
     result.equal = "\(equal)/\(clients.count)"
     let finalRows = finalSections.reduce(0) { $0 + $1.entities.count }
@@ -276,9 +282,9 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
     guard store == "postgres" else {
         return try await load("in memory", serving: [], options: options, seedThroughAPI: true, http: http)
     }
-    return try await withSeededDatabase(rows: options.rows) { url, seeded in
+    return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded in
         var result = try await load(
-            "PostgreSQL, \(options.changes ?? "notify")",
+            "PostgreSQL, \(options.changes ?? "notify")\(options.fsync ? "" : ", fsync off")",
             serving: ["--postgres", url, "--changes", options.changes ?? "notify"],
             options: options, seedThroughAPI: false, http: http)
         result.lines.insert(
@@ -309,9 +315,13 @@ func load(
 /// Runs `body` with the URL of a new database of the test cluster whose `todos` table holds `rows` seeded rows,
 /// and the seconds the seeding took.
 func withSeededDatabase(
-    rows: Int, _ body: @Sendable (_ url: String, _ seeded: Double) async throws -> RunResult
+    rows: Int, fsync: Bool, _ body: @Sendable (_ url: String, _ seeded: Double) async throws -> RunResult
 ) async throws -> RunResult {
-    let postgres = try PostgresTestServer.shared()
+    // PostgreSQL's durability, as users run it, unless asked otherwise or given a server.
+    let durable =
+        try fsync && ProcessInfo.processInfo.environment["LIVERESULTS_POSTGRES_URL"] == nil
+        ? TemporaryPostgres(settings: ["fsync": "on", "full_page_writes": "on"]) : nil
+    let postgres = try durable.map(PostgresTestServer.init(cluster:)) ?? PostgresTestServer.shared()
     return try await postgres.withDatabase { client, configuration in
         try await client.query(
             """

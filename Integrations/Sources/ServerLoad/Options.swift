@@ -15,6 +15,9 @@ struct Options {
     /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
     /// for the resume run.
     var changes: String?
+    /// Whether the temporary PostgreSQL cluster runs with `fsync` on, as PostgreSQL does by default (the tests'
+    /// cluster runs with it off); `--fsync off` for a comparison. Ignored with `LIVERESULTS_POSTGRES_URL`.
+    var fsync = true
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -38,6 +41,7 @@ struct Options {
             case ("--writers", let value?, _): writers = value
             case ("--queries", let value?, _): queries = value
             case ("--changes", _, "wal"), ("--changes", _, "notify"): changes = text!
+            case ("--fsync", _, "on"), ("--fsync", _, "off"): fsync = text == "on"
             case ("--store", _, "memory"): stores = ["memory"]
             case ("--store", _, "postgres"): stores = ["postgres"]
             case ("--store", _, "both"): stores = ["memory", "postgres"]
@@ -45,7 +49,8 @@ struct Options {
                 print(
                     """
                     usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
-                                      [--store memory|postgres|both] [--changes notify|wal] [--queries Q] [--resume] [--quick]
+                                      [--store memory|postgres|both] [--changes notify|wal] [--fsync on|off] [--queries Q]
+                                      [--resume] [--quick]
                     """)
                 exit(2)
             }

@@ -10,8 +10,9 @@ import PostgresNIO
 /// commit until its record is flushed); logical decoding reads the log after the fact and costs writers next
 /// to nothing. The feed reads its slot with `pg_logical_slot_peek_binary_changes` whenever the server's log has
 /// moved, at most ``chunkSize`` changes at a time, delivers each committed transaction to every table it touched as
-/// one batch, in commit order, and then confirms it with `pg_replication_slot_advance`. It waits ``readInterval``
-/// after a read that found changes, and longer, up to ``maximumReadInterval``, while reads find nothing.
+/// one batch, in commit order, and then confirms it with `pg_replication_slot_advance` (at most every 100
+/// milliseconds while changes keep coming). Reads start ``readInterval`` apart while they find changes, and
+/// further apart, up to ``maximumReadInterval``, while they find nothing.
 /// Transactions queued for a subscriber that is still busy (or not yet reached) go to it together as one batch,
 /// never split; a slow subscriber catches up that way, and holds back no other.
 ///
@@ -54,11 +55,15 @@ public final class PostgresChangeFeed: Sendable {
     public let publication: String
     /// The slot the feed reads.
     public let slot: Slot
-    /// The wait after a read of the slot that found changes: while changes keep coming, the bound on their
-    /// latency. 20 milliseconds by default.
+    /// The time from the start of a read of the slot that found changes to the start of the next: while
+    /// changes keep coming, the bound on their latency, plus a read. 20 milliseconds by default.
     ///
     /// The wait adapts to what the reads find:
     ///
+    /// - After a read that found changes, the next read starts one interval after this one started (a read that
+    ///   took longer than the interval is followed by a quarter of it). What it delivered is confirmed
+    ///   (`pg_replication_slot_advance`, which decodes the log again) at most every 100 milliseconds while changes
+    ///   keep coming; reads in between return those transactions again, and the feed skips them unparsed.
     /// - After a read that returned a full chunk (``chunkSize`` changes), the feed reads again at once.
     /// - Once reads have found nothing for as long as ``maximumReadInterval``, the wait doubles, up to it; the
     ///   first read that finds a change brings it back to this interval. Shorter gaps (a writer's pause, a slow
@@ -93,7 +98,7 @@ public final class PostgresChangeFeed: Sendable {
     ///   - client: The client that reads the slot and runs the setup. It must be running.
     ///   - publication: The publication's name; ``setUp(tables:schema:)`` creates it.
     ///   - slot: ``Slot/temporary`` (the default) or ``Slot/named(_:)``.
-    ///   - readInterval: The wait after a read that found changes; 20 milliseconds by default.
+    ///   - readInterval: The time from a read that found changes to the next; 20 milliseconds by default.
     ///   - maximumReadInterval: The longest wait, after reads that found nothing; 1 second by default. At least
     ///     `readInterval`.
     ///   - chunkSize: The most changes one read asks for; 1,000 by default.
