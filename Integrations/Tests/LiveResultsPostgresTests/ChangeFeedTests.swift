@@ -260,6 +260,30 @@ struct ChangeFeedTests {
         }
     }
 
+    @Test("wake() after a write ends the feed's idle back-off: the write arrives within a read, not the long wait")
+    func wakeAfterWrite() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 5)
+            let feed = PostgresChangeFeed(
+                client: client, publication: "liveresults", readInterval: .milliseconds(20),
+                maximumReadInterval: .seconds(4))
+            let live = try await FeedTodos(client: client, feed: feed)
+            defer { live.cancel() }
+            // As in `fetchWakesIdleFeed`: at 10 s the reader is in a 4 s wait, about 3 s from its next read.
+            try await Task.sleep(for: .seconds(10))
+            let start = ContinuousClock.now
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('woken', 'A', 1)")
+            feed.wake()
+            #expect(await eventually(timeout: .seconds(10)) { live.shown.contains { $0.title == "woken" } })
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed < .seconds(1), "the write arrived after \(elapsed)")
+            // A wake with nothing written, or during the read interval's waits, changes nothing.
+            feed.wake()
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('then', 'A', 2)")
+            #expect(try await eventually { try await live.matches(client) })
+        }
+    }
+
     @Test("TRUNCATE empties the results (one refetch), and later writes arrive")
     func truncate() async throws {
         try await withDatabase { client, _ in

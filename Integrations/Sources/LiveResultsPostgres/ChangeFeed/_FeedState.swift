@@ -26,6 +26,12 @@ struct _FeedState: Sendable {
     var pause: _Latch<Void>?
     /// Whether the reading task was asked to read at once while it was reading: its next wait is skipped.
     var wakeRequested = false
+    /// Whether the current wait is longer than the read interval (the feed backed off while idle), which
+    /// ``PostgresChangeFeed/wake()`` ends.
+    var pauseIsBackOff = false
+    /// Whether ``PostgresChangeFeed/wake()`` was called while the reading task was reading: its next wait is at
+    /// most the read interval.
+    var writtenDuringRead = false
 
     /// What a fetch of `table` that starts now meets: `.some(slot)` to go on with (`nil`: no slot), or
     /// `.none` to wait for the reading task.

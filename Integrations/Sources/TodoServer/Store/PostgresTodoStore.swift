@@ -31,6 +31,9 @@ public final class PostgresTodoStore: TodoStore {
     /// back when it listens again. The streams tell their clients.
     public let sourceStatus: LiveResultsSourceStatus?
     private let client: PostgresClient
+    /// The change feed with `--changes wal`: told of each write, so that the first after a quiet spell is not
+    /// held up by the feed's idle back-off.
+    private let feed: PostgresChangeFeed?
     private let logger: Logger
     /// Keeps the controller listening while the store exists.
     private let subscription: EventSubscription
@@ -64,6 +67,7 @@ public final class PostgresTodoStore: TodoStore {
         sourceStatus = status
         switch changes {
         case .notify:
+            feed = nil
             table = PostgresLiveTable<Todo>(
                 client: client, table: "todos", queryTimeout: queryTimeout,
                 listenerEvents: { event in
@@ -90,6 +94,7 @@ public final class PostgresTodoStore: TodoStore {
                     }
                 })
             try await client.withTimeout(queryTimeout) { _ in try await feed.setUp(tables: ["todos"]) }
+            self.feed = feed
             table = PostgresLiveTable<Todo>(
                 client: client, table: "todos", changes: .replication(feed), queryTimeout: queryTimeout)
         }
@@ -107,22 +112,26 @@ public final class PostgresTodoStore: TodoStore {
             \(Int32(input.priority ?? 0))) RETURNING id, title, project, priority
             """
         guard let todo = try await todos(query).first else { throw TodoServerError.notFound("not inserted") }
+        feed?.wake()
         return todo
     }
 
     public func update(id: Int64, with input: TodoInput) async throws -> Todo? {
         // COALESCE keeps the fields the request leaves out; one statement, so no other write comes between.
-        try await todos(
+        let updated = try await todos(
             """
             UPDATE todos SET title = COALESCE(\(input.title), title), project = COALESCE(\(input.project), project), \
             priority = COALESCE(\(input.priority.map(Int32.init)), priority) WHERE id = \(id) \
             RETURNING id, title, project, priority
             """
         ).first
+        feed?.wake()
+        return updated
     }
 
     public func delete(id: Int64) async throws -> Bool {
         let deleted = try await rows("DELETE FROM todos WHERE id = \(id) RETURNING id")
+        feed?.wake()
         return !deleted.isEmpty
     }
 
