@@ -106,14 +106,15 @@ final class StreamClient: Sendable {
             // towards shorter delays).
             let after = isWindowed && !changes.insertedItems.isEmpty ? replica.snapshot : nil
             let sectionStarts = after.map { snapshot in
-                snapshot.sections.reduce(into: [0]) { starts, section in starts.append(starts.last! + section.numberOfObjects) }
+                snapshot.sections.reduce(into: [0]) { starts, section in
+                    starts.append(starts.last! + section.numberOfObjects)
+                }
             }
+            let tail = (after?.count ?? 0) - changes.deletedItems.count
             for item in changes.insertedItems {
                 guard let sequence = stampedSequence(in: item.entity.title) else { continue }
                 seen.append(sequence)
-                if let after, let sectionStarts,
-                    sectionStarts[item.indexPath.section] + item.indexPath.item >= after.count - changes.deletedItems.count
-                {
+                if let sectionStarts, sectionStarts[item.indexPath.section] + item.indexPath.item >= tail {
                     slid.append(sequence)
                 }
             }

@@ -288,7 +288,9 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// The tags of the messages that carry rows: Insert, Update, Delete, Truncate.
-    private static let rowTags: Set<UInt8> = [UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "T")]
+    private static let rowTags: Set<UInt8> = [
+        UInt8(ascii: "I"), UInt8(ascii: "U"), UInt8(ascii: "D"), UInt8(ascii: "T"),
+    ]
 
     private func relation(_ oid: UInt32) throws(_PgOutputMessage.Malformed) -> _PgOutputMessage.Relation {
         guard let relation = relations[oid] else {
