@@ -6,7 +6,8 @@
     @usableFromInline var state: FetchState = .idle
     /// Whether a fetch has succeeded since the start or the last reset: only then do events apply.
     @usableFromInline var isLive = false
-    /// Incremented by every fetch and reset, so that a superseded fetch result is dropped.
+    /// Incremented by every fetch and reset, and by an invalidation during a fetch that shows nothing yet
+    /// (``supersede()``), so that a superseded fetch result is dropped.
     @usableFromInline var generation: UInt64 = 0
     /// The generation of the last reset: a superseded fetch older than it stops waiting.
     @usableFromInline var resetGeneration: UInt64 = 0
