@@ -103,6 +103,18 @@ struct SupersededFetchTests {
         return (controller, subscription, call)
     }
 
+    /// The first fetch's outcome, once the fetch that superseded it, waiting at the gate of call `gated`, is let
+    /// through.
+    static func firstFetchOutcome(
+        _ source: ScriptedSource, gated: Int, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> (controller: FetchedResultsController<Item>, outcome: Outcome) {
+        let (controller, subscription, call) = await waitingFirstFetch(
+            source, gated: gated, sourceLocation: sourceLocation)
+        defer { subscription.cancel() }
+        source.gate(gated).open()
+        return (controller, await call.task.value)
+    }
+
     /// Checks that a call ended without an error, with the store's items shown.
     static func expectShown(
         _ outcome: Outcome, of source: ScriptedSource, sourceLocation: SourceLocation = #_sourceLocation
@@ -115,11 +127,7 @@ struct SupersededFetchTests {
     @Test("an invalidation during the first fetch: performFetch() returns once the refetch shows its results")
     func invalidationDuringTheFirstFetch() async throws {
         let source = ScriptedSource(invalidating: [1], gated: [2])
-        let (_, subscription, call) = await Self.waitingFirstFetch(source, gated: 2)
-        defer { subscription.cancel() }
-        source.gate(2).open()
-
-        let outcome = await call.task.value
+        let (_, outcome) = await Self.firstFetchOutcome(source, gated: 2)
         Self.expectShown(outcome, of: source)
         #expect(outcome.ids == [1, 2, 11])
         #expect(source.calls == 2)
@@ -128,11 +136,7 @@ struct SupersededFetchTests {
     @Test("a chain of invalidations during fetches: performFetch() returns once the newest fetch shows its results")
     func chainOfInvalidations() async throws {
         let source = ScriptedSource(invalidating: [1, 2, 3], gated: [4])
-        let (_, subscription, call) = await Self.waitingFirstFetch(source, gated: 4)
-        defer { subscription.cancel() }
-        source.gate(4).open()
-
-        let outcome = await call.task.value
+        let (_, outcome) = await Self.firstFetchOutcome(source, gated: 4)
         Self.expectShown(outcome, of: source)
         #expect(outcome.ids == [1, 2, 11, 12, 13])
         #expect(source.calls == 4)
@@ -202,11 +206,7 @@ struct SupersededFetchTests {
     @Test("when the fetch that superseded it fails, the waiting caller throws that fetch's error")
     func supersedingFetchFails() async throws {
         let source = ScriptedSource(invalidating: [1], gated: [2], failing: [2])
-        let (controller, subscription, call) = await Self.waitingFirstFetch(source, gated: 2)
-        defer { subscription.cancel() }
-        source.gate(2).open()
-
-        let outcome = await call.task.value
+        let (controller, outcome) = await Self.firstFetchOutcome(source, gated: 2)
         #expect(outcome.error is FakeStore.Failure)
         #expect(!outcome.isLoaded)
         guard case .failed(let error) = controller.state else {
@@ -219,10 +219,6 @@ struct SupersededFetchTests {
     @Test("a superseded fetch whose own request failed returns once the newest fetch shows its results")
     func ownFailureYieldsToTheNewestFetch() async throws {
         let source = ScriptedSource(invalidating: [1], gated: [2], failing: [1])
-        let (_, subscription, call) = await Self.waitingFirstFetch(source, gated: 2)
-        defer { subscription.cancel() }
-        source.gate(2).open()
-
-        Self.expectShown(await call.task.value, of: source)
+        Self.expectShown(await Self.firstFetchOutcome(source, gated: 2).outcome, of: source)
     }
 }
