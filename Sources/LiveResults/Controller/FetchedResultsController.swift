@@ -160,15 +160,38 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// A refetch reports the difference from what was shown as one change set, with moves; entities
     /// equal to the ones shown are not reported as updated. Events that arrive while the request runs
     /// are applied to what is shown and replayed onto the result. If the request throws, what is
-    /// shown stays, ``state`` becomes ``FetchState/failed(_:)`` and the error is rethrown. If another
-    /// fetch or a ``reset()`` starts before this one ends, this one's result is dropped and it returns
-    /// an empty change set.
+    /// shown stays, ``state`` becomes ``FetchState/failed(_:)`` and the error is rethrown.
+    ///
+    /// If another fetch starts before this one ends (a concurrent call, or the refetch that an
+    /// ``EntityEvent/invalidated`` event starts, also during the first fetch), this one's result is
+    /// dropped and it waits for the newest fetch to settle, so that what it leaves behind is shown
+    /// results or a failure, never a fetch that nothing finished:
+    ///
+    /// - once the newest fetch has shown its results, it returns an empty change set (the newest
+    ///   fetch's change set reaches the observers); a fetch that supersedes the newest one in turn
+    ///   prolongs the wait;
+    /// - if the newest fetch fails, it throws that fetch's error, whatever its own request gave, so
+    ///   that the error agrees with ``state``;
+    /// - a ``reset()`` that supersedes it, or that comes while it waits, ends the wait: it returns an
+    ///   empty change set, and the controller shows nothing;
+    /// - if the calling task is cancelled while it waits, it throws `CancellationError` at once; the
+    ///   newest fetch goes on.
+    ///
+    /// ```swift
+    /// try await controller.performFetch()      // even if the source invalidated during the request
+    /// assert(controller.state.isLoaded)         // unless a reset came meanwhile
+    /// ```
+    ///
+    /// A source that invalidates again before each refetch completes keeps the controller from showing
+    /// anything, and this call waiting: cancel its task to bound the wait.
     ///
     /// With a paginated definition, the first fetch loads the first page. A refetch reloads as many
     /// pages as are shown, in order from the first cursor, stopping at a page without a cursor onward,
     /// and reports the whole difference as one change set; pages in flight when it starts are dropped.
     ///
-    /// - Returns: The change set the fetch caused.
+    /// - Returns: The change set the fetch caused; an empty one when a newer fetch or a reset superseded it.
+    /// - Throws: The request's error; when a newer fetch superseded this one, that fetch's error;
+    ///   `CancellationError` when the calling task is cancelled while it waits for a newer fetch.
     /// - Complexity: O(*n*) expected for *n* entities when the first sort key is a number or a date
     ///   (a radix sort of it, and hash tables of ids), plus O(*k* log *k*) comparisons for each run of
     ///   *k* entities that the first key leaves tied (every section, with no number or date key), and
@@ -181,17 +204,24 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             let isLive = state.fetchCycle.isLive
             return (generation, isLive ? state.paging.reloadPlan : (1, 0), !isLive)
         }
+        let changes: ChangeSet<Entity>?
         if showsNothing, let cache = definition._cache {
-            return try await fetch(generation: generation, startingFrom: cache) ?? ChangeSet()
+            changes = try await fetch(generation: generation, startingFrom: cache)
+        } else {
+            changes = try await fetch(generation: generation, plan: plan)
         }
-        return try await fetch(generation: generation, plan: plan) ?? ChangeSet()
+        if let changes { return changes }
+        try await waitForNewestFetch(superseding: generation)
+        return ChangeSet()
     }
 
     /// Requests what a fetch shows, shows it, and saves it to the definition's cache.
     ///
     /// - Parameter fallback: The saved results to show if the request fails; awaited before a save, so
     ///   that a damaged cache is reported before the save replaces it.
-    /// - Returns: The change set, or `nil` when a newer fetch or a reset superseded this one.
+    /// - Returns: The change set, or `nil` when a newer fetch or a reset superseded this one, whether its
+    ///   request succeeded or failed.
+    /// - Throws: The request's error, when this fetch is still the newest.
     @inlinable func fetch(
         generation: UInt64, plan: (forward: Int, backward: Int), fallback: Task<_CachedChain<Entity>?, Never>? = nil
     ) async throws -> ChangeSet<Entity>? {
@@ -205,7 +235,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             {
                 return changes
             }
-            fetchFailed(error, generation: generation)
+            guard fetchFailed(error, generation: generation) else { return nil }
             throw error
         }
         _ = await fallback?.value
@@ -236,11 +266,12 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             let result = state.core.replaceAll(
                 with: fetched.entities, thenReplaying: state.fetchCycle.eventsDuringFetch ?? [])
             let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
-            state.fetchCycle.shown(from: origin, refreshing: refreshing)
+            let superseded = state.fetchCycle.shown(from: origin, refreshing: refreshing)
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
             if failure != nil { state.statistics.failedFetches += 1 }
-            then.resume(state.reconcileAssociations())
+            // The association waiters read again; the superseded fetches return, after the delivery.
+            then.resume(state.reconcileAssociations() + superseded)
             state.enqueue(result.changes, .rebuild)
             if let failure { then.report(.fetchFailed(failure)) }
             if !duplicateIDs.isEmpty { then.report(.duplicateIDsInFetchResult(duplicateIDs)) }
@@ -248,14 +279,18 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         }
     }
 
-    /// Records a failed fetch, unless a newer fetch or a reset superseded it: what is shown stays.
-    @inlinable func fetchFailed(_ error: any Error, generation: UInt64) {
+    /// Records a failed fetch, unless a newer fetch or a reset superseded it: what is shown stays, and the
+    /// fetches it superseded throw its error.
+    ///
+    /// - Returns: Whether the failure was recorded: `false` when superseded.
+    @inlinable func fetchFailed(_ error: any Error, generation: UInt64) -> Bool {
         commit { state, then in
             then.delivers = false
-            guard state.fetchCycle.isCurrent(generation) else { return }
-            state.fetchCycle.failed(error)
+            guard state.fetchCycle.isCurrent(generation) else { return false }
+            then.resume(state.fetchCycle.failed(error), throwing: error)
             state.statistics.failedFetches += 1
             then.report(.fetchFailed(error))
+            return true
         }
     }
 
@@ -329,8 +364,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
                     then.report(.eventsIgnored(count: events.count))
                     return ChangeSet()
                 }
-                // The first fetch's result may predate an invalidation: fetch again.
+                // The first fetch's result may predate an invalidation: dropped now, under the lock, so that it is
+                // never shown; the refetch takes its place, and its caller waits for the refetch.
                 then.refetches = events.contains { if case .invalidated = $0 { true } else { false } }
+                if then.refetches { state.fetchCycle.supersede() }
                 return ChangeSet()
             }
             let result = run(&state.core)
@@ -371,7 +408,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     /// Empties the controller, reporting every item and section as deleted, and stops live updates
-    /// until the next ``performFetch()``. A fetch in flight is abandoned.
+    /// until the next ``performFetch()``. A fetch in flight is abandoned: its ``performFetch()``, and the
+    /// calls that a newer fetch superseded and that wait for it, return an empty change set.
     ///
     /// A paused controller resumes: the change set returned and delivered then deletes everything the
     /// frozen snapshot showed.
@@ -379,8 +417,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// - Complexity: O(*n*).
     @discardableResult
     @inlinable public func reset() -> ChangeSet<Entity> {
-        commit { state, _ in
-            state.fetchCycle.reset()
+        commit { state, then in
+            then.resume(state.fetchCycle.reset())
             state.paging.forget()
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)

@@ -13,7 +13,8 @@
     @usableFromInline var delivers = true
     /// What to report to the controller's diagnostics handler, in order.
     @usableFromInline var diagnostics: [ControllerDiagnostic<Entity>] = []
-    /// Tasks waiting for associated values, to resume after the delivery.
+    /// Tasks waiting for associated values, or superseded fetches waiting for the newest one, to resume after
+    /// the delivery.
     @usableFromInline var waiters: [Waiter] = []
     /// The error the waiters resume with; `nil` resumes them normally (they read again).
     @usableFromInline var waitersError: (any Error)?

@@ -83,10 +83,11 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     /// Hold the returned value as long as the results are used; releasing it lets the query go after
     /// ``gracePeriod``.
     ///
+    /// It returns once the results are shown: when an invalidation supersedes the first fetch, it returns once
+    /// the refetch has shown its results (see ``FetchedResultsController/performFetch()``).
+    ///
     /// - Throws: ``LiveQueryRegistryError/full(maximum:)`` when ``maximumQueries`` are held; the fetch's error
-    ///   when the fetch fails (the next request fetches again); ``LiveQueryRegistryError/superseded`` when
-    ///   invalidations kept superseding it. It returns once the results are shown: a fetch that an
-    ///   invalidation superseded is made again.
+    ///   when the fetch fails (the next request fetches again).
     /// - Complexity: O(1) for a live query; otherwise the fetch.
     public func results(for query: LiveQuery<Entity>) async throws -> LiveQueryResults<Entity> {
         let entry = try hold(query)
@@ -158,20 +159,9 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
         router.add(routeID, subscriber: controller.subscriber, key: router.indexKey(of: query))
         return Entry(
             serial: serial, controller: controller, routeID: routeID,
-            fetch: Task { try await Self.showFirstFetch(of: controller) })
-    }
-
-    /// Fetches until `controller` shows a fetch's results. An `.invalidated` event during the first fetch (a
-    /// listener that began after the fetch's snapshot) starts a refetch that supersedes it, and
-    /// `performFetch()` then returns before anything is shown: a request would read empty results.
-    ///
-    /// - Throws: The fetch's error, or ``LiveQueryRegistryError/superseded`` when three fetches in a row were.
-    private static func showFirstFetch(of controller: FetchedResultsController<Entity>) async throws {
-        for _ in 0..<3 {
-            try await controller.performFetch()
-            if controller.state.isLoaded { return }
-        }
-        throw LiveQueryRegistryError.superseded
+            // A fetch that an invalidation supersedes returns once the refetch has shown its results. The only
+            // reset, `close(_:)`, comes when no request waits for this fetch.
+            fetch: Task { _ = try await controller.performFetch() })
     }
 
     /// One holder of entry `serial` of `key` left; the last starts the grace period.
@@ -247,9 +237,6 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
 public enum LiveQueryRegistryError: Error, Hashable, Sendable {
     /// The registry holds its most queries, every one of them in use: try again later.
     case full(maximum: Int)
-    /// The query's first fetch was superseded three times in a row by refetches that invalidations started
-    /// (its source kept losing and finding its changes): try again later.
-    case superseded
 }
 
 /// The live results of one query of a ``LiveQueryRegistry``, held: the query stays live while this value does.

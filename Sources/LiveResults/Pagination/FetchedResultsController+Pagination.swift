@@ -37,7 +37,9 @@ extension FetchedResultsController {
     /// first fetch, after a reset, or while a fetch is in flight (a refetch reloads the pages itself), it
     /// makes no request and returns an empty change set. A page that arrives after a reset or after a
     /// fetch started is dropped (reported as ``ControllerDiagnostic/pageDropped``) and its callers get an
-    /// empty change set. Cancelling a caller does not cancel the shared request.
+    /// empty change set at once: unlike a superseded ``performFetch()``, they do not wait for that fetch,
+    /// which reloads the pages shown when it started, not this one; load the page again after it.
+    /// Cancelling a caller does not cancel the shared request.
     ///
     /// - Returns: The change set the page caused, also delivered to the observers.
     /// - Throws: The page request's error. What is shown stays, the page can be loaded again
