@@ -227,21 +227,29 @@ struct ChangeFeedTests {
         }
     }
 
-    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, 4 s
-    /// here); a fetch that needs the feed's next step wakes it instead of waiting that out.
-    @Test("A fetch wakes a feed that waits long after finding nothing: it ends in well under the wait")
-    func fetchWakesIdleFeed() async throws {
+    /// Runs `body` with 5 seeded to-dos followed through a feed (reads 20 ms apart, a maximumReadInterval of 4 s)
+    /// that has found nothing for 10 s: quiet for 4 s (reads 20 ms apart, 4.4 s with the reads' own time), then
+    /// waits of 20, 40, … 2,560 ms (5.1 s), then of 4 s, so that the reader is about 3 s away from its next read.
+    private func withIdleFeed(
+        _ body: @Sendable (PostgresClient, PostgresChangeFeed, FeedTodos) async throws -> Void
+    ) async throws {
         try await withDatabase { client, _ in
             try await createSeededTodos(client, count: 5)
             let feed = PostgresChangeFeed(
                 client: client, publication: "liveresults", readInterval: .milliseconds(20),
                 maximumReadInterval: .seconds(4))
-            let first = try await FeedTodos(client: client, feed: feed)
-            defer { first.cancel() }
-            // Quiet for 4 s (reads 20 ms apart, 4.4 s with the reads' own time), then waits of 20, 40, … 2,560 ms
-            // (5.1 s), then of 4 s: at 10 s the reader is about 3 s away from its next read, which the fetch must
-            // not wait for.
+            let live = try await FeedTodos(client: client, feed: feed)
+            defer { live.cancel() }
             try await Task.sleep(for: .seconds(10))
+            try await body(client, feed, live)
+        }
+    }
+
+    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, 4 s
+    /// here); a fetch that needs the feed's next step wakes it instead of waiting that out.
+    @Test("A fetch wakes a feed that waits long after finding nothing: it ends in well under the wait")
+    func fetchWakesIdleFeed() async throws {
+        try await withIdleFeed { client, feed, first in
             // A second live table on the feed: its fetch waits for the feed's next step, which looks the table up.
             let start = ContinuousClock.now
             let second = try await FeedTodos(client: client, feed: feed)
@@ -262,15 +270,7 @@ struct ChangeFeedTests {
 
     @Test("wake() after a write ends the feed's idle back-off: the write arrives within a read, not the long wait")
     func wakeAfterWrite() async throws {
-        try await withDatabase { client, _ in
-            try await createSeededTodos(client, count: 5)
-            let feed = PostgresChangeFeed(
-                client: client, publication: "liveresults", readInterval: .milliseconds(20),
-                maximumReadInterval: .seconds(4))
-            let live = try await FeedTodos(client: client, feed: feed)
-            defer { live.cancel() }
-            // As in `fetchWakesIdleFeed`: at 10 s the reader is in a 4 s wait, about 3 s from its next read.
-            try await Task.sleep(for: .seconds(10))
+        try await withIdleFeed { client, feed, live in
             let start = ContinuousClock.now
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('woken', 'A', 1)")
             feed.wake()
