@@ -62,20 +62,21 @@ for store in options.stores {
 }
 // The process exits next: no need to shut the client down.
 
-print(
-    """
-
-    store                 sent→applied p50      p99       max  server CPU  RSS warm→end  B/update  poll/stream  replicas
-    """)
 /// `text` right-aligned in `width` columns.
 func column(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
 
+print(
+    "\n" + "store".padding(toLength: 24, withPad: " ", startingAt: 0) + column("sent→applied p50", 18)
+        + column("p99", 12) + column("max", 12) + column("server CPU", 12) + column("RSS warm→end", 18)
+        + column("B/update", 10) + column("poll/stream", 13) + "  replicas")
+
 for result in results {
     print(
-        result.name.padding(toLength: 18, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 21)
-            + column(milliseconds(result.p99), 10) + column(milliseconds(result.max), 10)
+        // Wide enough for a delay of seconds and an RSS of gigabytes.
+        result.name.padding(toLength: 24, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 18)
+            + column(milliseconds(result.p99), 12) + column(milliseconds(result.max), 12)
             + String(
-                format: " %6.2f s/s %6.1f→%5.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
+                format: " %7.2f s/s %7.1f→%6.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
                 Double(result.rssWarm) / 1_048_576, Double(result.rssEnd) / 1_048_576, result.bytesPerUpdate,
                 result.ratio) + result.equal)
 }
