@@ -212,26 +212,25 @@ extension PostgresChangeFeed {
     ///
     /// - Complexity: O(1).
     public func wake() {
-        let pause = state.withLock { state -> _Latch<Void>? in
-            guard let pause = state.pause else {
-                state.writtenDuringRead = state.task != nil
-                return nil
-            }
-            guard state.pauseIsBackOff else { return nil }
-            state.pause = nil
-            return pause
-        }
-        pause?.open(with: ())
+        wakeReader(fromBackOffOnly: true)
     }
 
     /// Makes the reading task read at once: a fetch waits for its next step, which a wait grown long while the log
     /// had nothing for the feed must not delay.
-    func wakeReader() {
+    ///
+    /// - Parameter fromBackOffOnly: Ends only a wait longer than ``readInterval``, and during a read makes the
+    ///   next wait at most that (``wake()``); otherwise any wait ends, and during a read the next is skipped.
+    func wakeReader(fromBackOffOnly: Bool = false) {
         let pause = state.withLock { state -> _Latch<Void>? in
             guard let pause = state.pause else {
-                state.wakeRequested = state.task != nil
+                if fromBackOffOnly {
+                    state.writtenDuringRead = state.task != nil
+                } else {
+                    state.wakeRequested = state.task != nil
+                }
                 return nil
             }
+            guard !fromBackOffOnly || state.pauseIsBackOff else { return nil }
             state.pause = nil
             return pause
         }
