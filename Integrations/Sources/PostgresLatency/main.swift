@@ -206,8 +206,7 @@ func phase(
 }
 
 let options = Options(CommandLine.arguments)
-let durable = try options.fsync ? TemporaryPostgres(settings: ["fsync": "on", "full_page_writes": "on"]) : nil
-let server = try durable.map(PostgresTestServer.init(cluster:)) ?? PostgresTestServer.shared()
+let server = try options.fsync ? PostgresTestServer.durable() : PostgresTestServer.shared()
 print(
     """
     PostgreSQL at \(server.host):\(server.port)\(options.fsync ? " (fsync on)" : ""); \(options.rows) rows, \

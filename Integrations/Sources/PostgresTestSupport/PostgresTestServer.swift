@@ -48,6 +48,14 @@ public struct PostgresTestServer: Sendable {
         self.cluster = cluster
     }
 
+    /// A server with PostgreSQL's default durability (`fsync` on), as users run it, for benchmarks of
+    /// writers: a temporary cluster of its own (the shared one turns `fsync` off, for speed).
+    ///
+    /// - Throws: ``TemporaryPostgres/Failure`` when the cluster does not start.
+    public static func durable() throws -> PostgresTestServer {
+        PostgresTestServer(cluster: try TemporaryPostgres(settings: TemporaryPostgres.durableSettings))
+    }
+
     private static let sharedServer = _Locked<Result<PostgresTestServer, TemporaryPostgres.Failure>?>(nil)
 
     /// The server of this process: started on first use.

@@ -53,6 +53,10 @@ public final class TemporaryPostgres: Sendable {
         LIVERESULTS_POSTGRES_URL=postgres://user:password@host:port/database.
         """
 
+    /// The settings of PostgreSQL's default durability, over the defaults of ``init(settings:)``; see
+    /// ``PostgresTestServer/durable()``.
+    public static let durableSettings = ["fsync": "on", "full_page_writes": "on"]
+
     /// Creates and starts a cluster.
     ///
     /// It runs with `wal_level = logical` (the change feed's tests), and, for speed, `fsync = off`: a

@@ -317,11 +317,8 @@ func load(
 func withSeededDatabase(
     rows: Int, fsync: Bool, _ body: @Sendable (_ url: String, _ seeded: Double) async throws -> RunResult
 ) async throws -> RunResult {
-    // PostgreSQL's durability, as users run it, unless asked otherwise or given a server.
-    let durable =
-        try fsync && ProcessInfo.processInfo.environment["LIVERESULTS_POSTGRES_URL"] == nil
-        ? TemporaryPostgres(settings: ["fsync": "on", "full_page_writes": "on"]) : nil
-    let postgres = try durable.map(PostgresTestServer.init(cluster:)) ?? PostgresTestServer.shared()
+    // PostgreSQL's durability, as users run it, unless asked otherwise.
+    let postgres = try fsync ? PostgresTestServer.durable() : PostgresTestServer.shared()
     return try await postgres.withDatabase { client, configuration in
         try await client.query(
             """

@@ -16,7 +16,7 @@ struct Options {
     /// for the resume run.
     var changes: String?
     /// Whether the temporary PostgreSQL cluster runs with `fsync` on, as PostgreSQL does by default (the tests'
-    /// cluster runs with it off); `--fsync off` for a comparison. Ignored with `LIVERESULTS_POSTGRES_URL`.
+    /// cluster runs with it off); `--fsync off` for a comparison, or to use `LIVERESULTS_POSTGRES_URL`.
     var fsync = true
 
     init(_ arguments: [String]) {

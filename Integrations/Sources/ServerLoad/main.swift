@@ -17,9 +17,10 @@
 // it can change. At the end every replica must equal `GET /todos` of its query (sections and order), else the
 // exit status is 1. The
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
-// second, 5 seconds) is the CI smoke run. Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster. The PostgreSQL
+// second, 5 seconds) is the CI smoke run. The PostgreSQL
 // server follows the database through `--changes notify` (the default: the trigger's notifications) or `wal` (the
-// write-ahead log). The temporary cluster runs with `fsync` on, PostgreSQL's default (`--fsync off` for a comparison).
+// write-ahead log). The PostgreSQL run starts a cluster of its own with `fsync` on, PostgreSQL's default; `--fsync off`
+// uses LIVERESULTS_POSTGRES_URL or the shared temporary cluster, for a comparison.
 //
 // `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
 // priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such

@@ -213,7 +213,7 @@ func run(
 }
 
 let options = Options(CommandLine.arguments)
-let cluster = try TemporaryPostgres(settings: ["fsync": "on", "full_page_writes": "on"])
+let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
 defer { cluster.stop() }
 let server = PostgresTestServer(cluster: cluster)
 print("PostgreSQL at \(server.host):\(server.port), fsync on; \(options.rows) rows, \(options.seconds) s per run")
