@@ -95,6 +95,17 @@ public struct PostgresTestServer: Sendable {
         return configuration
     }
 
+    /// A connection configuration for the server and database of `configuration` (without TLS): what a
+    /// `PostgresChangeFeed` reading a replication stream connects with.
+    public static func connectionConfiguration(
+        _ configuration: PostgresClient.Configuration
+    ) -> PostgresConnection.Configuration {
+        PostgresConnection.Configuration(
+            host: configuration.host ?? "localhost", port: configuration.port ?? 5432,
+            username: configuration.username, password: configuration.password, database: configuration.database,
+            tls: .disable)
+    }
+
     /// Runs `body` with a client for `configuration`, running it meanwhile; the client's background
     /// messages go to `backgroundLogger` (nowhere by default).
     public static func withClient<Result: Sendable>(

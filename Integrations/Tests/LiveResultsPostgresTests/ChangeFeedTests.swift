@@ -9,11 +9,13 @@ import Testing
 
 @Suite("PostgresChangeFeed: the write-ahead log as the change feed")
 struct ChangeFeedTests {
-    @Test("Random writes in transactions: the results equal SELECT, whole transactions in batches, no refetch")
-    func randomWrites() async throws {
-        try await withDatabase { client, _ in
+    @Test(
+        "Random writes in transactions: the results equal SELECT, whole transactions in batches, no refetch",
+        arguments: FeedRead.allCases)
+    func randomWrites(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await createSeededTodos(client, count: 40)
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
             #expect(try await live.matches(client))
             var random = SeededGenerator(seed: 36)
@@ -44,6 +46,14 @@ struct ChangeFeedTests {
             #expect(try await eventually { try await live.matches(client) })
             // One batch per transaction, or several queued together as one (the subscriber behind the feed).
             #expect((1...41).contains(live.recorder.all.count))
+            // A stream is read by a walsender of its own; over SQL, the slot is read by an ordinary backend.
+            let walsenders = try await client.query(
+                """
+                SELECT count(*)::int FROM pg_stat_activity
+                WHERE backend_type = 'walsender' AND datname = current_database()
+                """
+            ).collect().first?.decode(Int.self)
+            #expect(walsenders == (read == .stream ? 1 : 0))
             #expect(live.recorder.invalidations == 0)
             #expect(live.fetches.all.count == 1)
             #expect(live.violations == [])
@@ -55,9 +65,10 @@ struct ChangeFeedTests {
     /// from the fetched one through every delivered update, must go up by one at a time (a replayed transaction
     /// would go back, a missed one skip a step) and end at `SELECT`'s.
     @Test(
-        "Exactly once around the first fetch: writes before, during and after a slow fetch; none missed, none replayed")
-    func firstFetchRace() async throws {
-        try await withDatabase { client, _ in
+        "Exactly once around the first fetch: writes before, during and after a slow fetch; none missed, none replayed",
+        arguments: FeedRead.allCases)
+    func firstFetchRace(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
             try await client.query(
                 "INSERT INTO todos (title, project, priority) SELECT 'row ' || i, 'P', 0 FROM generate_series(1, 30) i")
@@ -85,7 +96,7 @@ struct ChangeFeedTests {
             }
             try await Task.sleep(for: .milliseconds(300))
             let live = try await FeedTodos(
-                client: client,
+                client: client, transport: read.transport(configuration),
                 definition: { table in
                     // The rows are read a second after the snapshot: writes meanwhile are not in the result.
                     table.fetchDefinition(where: "(SELECT pg_sleep(1)) IS NOT NULL") { _ in true }
@@ -115,11 +126,13 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("The feed's connection terminated (pg_terminate_backend) mid-stream: resumed, no refetch, nothing lost")
-    func terminatedReader() async throws {
-        try await withDatabase { client, _ in
+    @Test(
+        "The feed's connection terminated (pg_terminate_backend) mid-stream: resumed, no refetch, nothing lost",
+        arguments: FeedRead.allCases)
+    func terminatedReader(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await createSeededTodos(client, count: 20)
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
             for round in 0..<3 {
                 #expect(try await eventually { try await terminateFeedReader(client) > 0 })
@@ -144,13 +157,16 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("PostgreSQL restarted (pg_ctl restart) mid-stream: a named slot resumes, no refetch, nothing lost")
-    func serverRestart() async throws {
+    @Test(
+        "PostgreSQL restarted (pg_ctl restart) mid-stream: a named slot resumes, no refetch, nothing lost",
+        arguments: FeedRead.allCases)
+    func serverRestart(read: FeedRead) async throws {
         let cluster = try TemporaryPostgres()
         defer { cluster.stop() }
         try await PostgresTestServer(cluster: cluster).withDatabase { client, configuration in
             try await createSeededTodos(client, count: 10)
-            let live = try await FeedTodos(client: client, slot: .named("restart_test"))
+            let live = try await FeedTodos(
+                client: client, slot: .named("restart_test"), transport: read.transport(configuration))
             defer { live.cancel() }
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('before', 'A', 1)")
             #expect(await eventually { live.shown.count == 11 })
@@ -174,15 +190,18 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("A dropped slot: one .invalidated, a new slot, a diagnostic, and the results catch up")
-    func droppedSlot() async throws {
-        try await withDatabase { client, _ in
+    @Test(
+        "A dropped slot: one .invalidated, a new slot, a diagnostic, and the results catch up",
+        arguments: FeedRead.allCases)
+    func droppedSlot(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await createSeededTodos(client, count: 10)
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
-            // Between two reads the slot is inactive, and can be dropped.
+            // Between two reads the slot is inactive, and can be dropped; a stream's slot once its walsender ended.
             #expect(
                 await eventually {
+                    if read == .stream { _ = try? await terminateFeedReader(client) }
                     let dropped = try? await client.query(
                         """
                         SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
@@ -202,12 +221,14 @@ struct ChangeFeedTests {
 
     /// `pgoutput` sends nothing for a transaction that touches no table of the publication: were the slot confirmed
     /// only at delivered commits, PostgreSQL would keep (and each read decode again) all the log written since.
-    @Test("Writes to tables the feed does not follow: the slot's confirmed position moves past them")
-    func unrelatedWrites() async throws {
-        try await withDatabase { client, _ in
+    @Test(
+        "Writes to tables the feed does not follow: the slot's confirmed position moves past them",
+        arguments: FeedRead.allCases)
+    func unrelatedWrites(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await createSeededTodos(client, count: 3)
             try await client.query("CREATE TABLE other (id int PRIMARY KEY, value int NOT NULL)")
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
             for index in 0..<20 { try await client.query("INSERT INTO other VALUES (\(index), 0)") }
             let written = try #require(
@@ -284,11 +305,11 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("TRUNCATE empties the results (one refetch), and later writes arrive")
-    func truncate() async throws {
-        try await withDatabase { client, _ in
+    @Test("TRUNCATE empties the results (one refetch), and later writes arrive", arguments: FeedRead.allCases)
+    func truncate(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await createSeededTodos(client, count: 10)
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
             try await client.query("TRUNCATE todos")
             #expect(await eventually { live.shown.isEmpty })
@@ -299,11 +320,11 @@ struct ChangeFeedTests {
         }
     }
 
-    @Test("A transaction of 100,000 rows arrives as one batch")
-    func largeTransaction() async throws {
-        try await withDatabase { client, _ in
+    @Test("A transaction of 100,000 rows arrives as one batch", arguments: FeedRead.allCases)
+    func largeTransaction(read: FeedRead) async throws {
+        try await withDatabase { client, configuration in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
-            let live = try await FeedTodos(client: client)
+            let live = try await FeedTodos(client: client, transport: read.transport(configuration))
             defer { live.cancel() }
             try await client.query(
                 """

@@ -20,7 +20,11 @@ extension PostgresChangeFeed {
                 try await client.withConnection { connection in
                     defer { if reader.hasRead { failures = 0 } }
                     do {
-                        try await reader.read(on: connection)
+                        switch transport {
+                        case .sqlFunctions: try await reader.read(on: connection)
+                        case .replicationProtocol(let configuration):
+                            try await reader.stream(with: configuration, on: connection)
+                        }
                     } catch {
                         // A connection that failed, or that the reading task leaves, is closed before it goes
                         // back to the pool: postgres-nio (1.33) hands a connection the server closed to the next
@@ -78,19 +82,23 @@ final class _FeedReader: @unchecked Sendable {
     /// The publication, quoted: `pgoutput` reads its `publication_names` option as a list of identifiers.
     let publication: _QuotedIdentifier
     /// Relations by OID, as the last Relation message described them.
-    private var relations: [UInt32: _PgOutputMessage.Relation] = [:]
+    var relations: [UInt32: _PgOutputMessage.Relation] = [:]
     /// The end of the last transaction delivered: a transaction read again (its confirmation was lost with
     /// the connection) is not delivered twice.
-    private var delivered: UInt64 = 0
+    var delivered: UInt64 = 0
     /// The position up to which the slot has been read and its transactions delivered: while the server's log
     /// ends there, a read would find nothing.
     private var readThrough: UInt64 = 0
     /// The slot's confirmed position, as this run last set or found it.
-    private var confirmed: UInt64 = 0
+    var confirmed: UInt64 = 0
     /// Whether the run has had its slot: a slot found missing after that was dropped, not yet created.
     private var hadSlot = false
     /// Whether a read succeeded on the current connection.
-    private(set) var hasRead = false
+    var hasRead = false
+    /// The transaction being read, while its messages come.
+    var transaction: _FeedTransaction?
+    /// Whether the transaction being read was delivered before: its rows are skipped unparsed.
+    var skipping = false
     /// When the slot's position was last confirmed.
     private var lastConfirmation = ContinuousClock.now
 
@@ -116,7 +124,7 @@ final class _FeedReader: @unchecked Sendable {
     /// log has nothing for the publication: after every read that did not find changes, and otherwise once
     /// ``confirmationInterval`` passed or the transactions read again fill a quarter of a chunk.
     func read(on connection: PostgresConnection) async throws {
-        hasRead = false
+        (hasRead, transaction, skipping) = (false, nil, false)
         let connection = _ClosedConnectionGuard(connection)
         try await prepareSlot(on: connection)
         var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval)
@@ -159,7 +167,7 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Creates the slot when it is missing, replaces it when PostgreSQL invalidated it, and tells the feed.
-    private func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
+    func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
         if case .temporary = feed.slot {
             // Slots of processes that ended without dropping theirs: nobody holds their advisory lock.
             try await connection.query(
@@ -221,7 +229,7 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Finds the OID of a subscription's table (`to_regclass`, on the connection's `search_path`).
-    private func lookUp(_ subscription: _FeedSubscription, on connection: _ClosedConnectionGuard) async throws {
+    func lookUp(_ subscription: _FeedSubscription, on connection: _ClosedConnectionGuard) async throws {
         let oid = try await connection.query(
             "SELECT to_regclass(\(subscription.qualifiedTable))::oid::int8"
         ).first?.decode(Int64?.self)
@@ -253,38 +261,47 @@ final class _FeedReader: @unchecked Sendable {
             \(Int32(clamping: feed.chunkSize)), 'proto_version', '1', 'publication_names', \(publication.sql))
             """)
         var chunk = Chunk()
-        var transaction: _FeedTransaction?
-        var skipping = false
         for row in rows {
             var data = try row.decode(ByteBuffer.self)
             chunk.rows += 1
-            if skipping, let tag = data.getInteger(at: data.readerIndex, as: UInt8.self), Self.rowTags.contains(tag) {
-                continue
-            }
-            if !skipping { chunk.newRows += 1 }
-            let message = try _PgOutputMessage.read(&data)
-            switch message {
-            case .begin(let xid, let finalLSN):
-                // Commit records are in order: one before the end of the last delivered was delivered.
-                skipping = finalLSN < delivered
-                transaction = skipping ? nil : _FeedTransaction(xid: xid)
-            case .relation(let relation):
-                relations[relation.oid] = relation
-            case .insert(let oid, _), .update(let oid, _, _), .delete(let oid, _):
-                try transaction?.add(message, relation: relation(oid))
-            case .truncate(let oids):
-                for oid in oids { try transaction?.add(message, relation: relation(oid)) }
-            case .commit(let end):
-                if let transaction, end > delivered { deliver(transaction) }
-                delivered = max(delivered, end)
-                chunk.lastCommit = end
-                transaction = nil
-                skipping = false
-            case .ignored:
-                continue
-            }
+            let step = try consume(&data)
+            if step.isNew { chunk.newRows += 1 }
+            if let end = step.committed { chunk.lastCommit = end }
         }
         return chunk
+    }
+
+    /// Reads one `pgoutput` message, and delivers the transaction a Commit ends unless it was delivered before.
+    /// The rows of a transaction delivered before are skipped without being parsed.
+    ///
+    /// - Returns: Whether the message belongs to a transaction not delivered before, and the end of the
+    ///   transaction it committed, if it was a Commit.
+    func consume(_ data: inout ByteBuffer) throws -> (isNew: Bool, committed: UInt64?) {
+        if skipping, let tag = data.getInteger(at: data.readerIndex, as: UInt8.self), Self.rowTags.contains(tag) {
+            return (false, nil)
+        }
+        let isNew = !skipping
+        let message = try _PgOutputMessage.read(&data)
+        switch message {
+        case .begin(let xid, let finalLSN):
+            // Commit records are in order: one before the end of the last delivered was delivered.
+            skipping = finalLSN < delivered
+            transaction = skipping ? nil : _FeedTransaction(xid: xid)
+        case .relation(let relation):
+            relations[relation.oid] = relation
+        case .insert(let oid, _), .update(let oid, _, _), .delete(let oid, _):
+            try transaction?.add(message, relation: relation(oid))
+        case .truncate(let oids):
+            for oid in oids { try transaction?.add(message, relation: relation(oid)) }
+        case .commit(let end):
+            if let transaction, end > delivered { deliver(transaction) }
+            delivered = max(delivered, end)
+            (transaction, skipping) = (nil, false)
+            return (isNew, end)
+        case .ignored:
+            break
+        }
+        return (isNew, nil)
     }
 
     /// The tags of the messages that carry rows: Insert, Update, Delete, Truncate.

@@ -24,7 +24,7 @@ extension PostgresChangeFeed {
                 }
                 defer {
                     (state.task, state.currentSlot, state.deliveryWaiters) = (nil, nil, [])
-                    (state.pause, state.wakeRequested) = (nil, false)
+                    (state.pause, state.wakeRequested, state.streamWake) = (nil, false, nil)
                 }
                 return (state.task, state.deliveryWaiters.map(\.latch))
             }
@@ -215,25 +215,42 @@ extension PostgresChangeFeed {
         wakeReader(fromBackOffOnly: true)
     }
 
+    /// The reading task of `run` follows a replication stream: ``wakeReader(fromBackOffOnly:)`` calls `wake`.
+    func streamStarted(run: Int, wake: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            if state.run == run { state.streamWake = wake }
+        }
+    }
+
+    /// The stream of `run` ended: the reading task reconnects, or stops.
+    func streamEnded(run: Int) {
+        state.withLock { state in
+            if state.run == run { state.streamWake = nil }
+        }
+    }
+
     /// Makes the reading task read at once: a fetch waits for its next step, which a wait grown long while the log
     /// had nothing for the feed must not delay.
     ///
     /// - Parameter fromBackOffOnly: Ends only a wait longer than ``readInterval``, and during a read makes the
     ///   next wait at most that (``wake()``); otherwise any wait ends, and during a read the next is skipped.
     func wakeReader(fromBackOffOnly: Bool = false) {
-        let pause = state.withLock { state -> _Latch<Void>? in
+        let (pause, streamWake) = state.withLock { state -> (_Latch<Void>?, (@Sendable () -> Void)?) in
+            // A stream has no back-off: the server pushes each transaction.
+            if let wake = state.streamWake { return (nil, fromBackOffOnly ? nil : wake) }
             guard let pause = state.pause else {
                 if fromBackOffOnly {
                     state.writtenDuringRead = state.task != nil
                 } else {
                     state.wakeRequested = state.task != nil
                 }
-                return nil
+                return (nil, nil)
             }
-            guard !fromBackOffOnly || state.pauseIsBackOff else { return nil }
+            guard !fromBackOffOnly || state.pauseIsBackOff else { return (nil, nil) }
             state.pause = nil
-            return pause
+            return (pause, nil)
         }
         pause?.open(with: ())
+        streamWake?()
     }
 }

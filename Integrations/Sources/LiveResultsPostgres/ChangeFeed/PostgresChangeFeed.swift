@@ -55,6 +55,8 @@ public final class PostgresChangeFeed: Sendable {
     public let publication: String
     /// The slot the feed reads.
     public let slot: Slot
+    /// How the feed reads its slot: over SQL (the default) or as a replication stream.
+    public let transport: Transport
     /// The time from the start of a read of the slot that found changes to the start of the next: while
     /// changes keep coming, the bound on their latency, plus a read. 20 milliseconds by default.
     ///
@@ -98,6 +100,8 @@ public final class PostgresChangeFeed: Sendable {
     ///   - client: The client that reads the slot and runs the setup. It must be running.
     ///   - publication: The publication's name; ``setUp(tables:schema:)`` creates it.
     ///   - slot: ``Slot/temporary`` (the default) or ``Slot/named(_:)``.
+    ///   - transport: ``Transport/sqlFunctions`` (the default), or ``Transport/replicationProtocol(_:)`` with a
+    ///     connection configuration that has a host or a Unix socket path (not an established channel).
     ///   - readInterval: The time from a read that found changes to the next; 20 milliseconds by default.
     ///   - maximumReadInterval: The longest wait, after reads that found nothing; 1 second by default. At least
     ///     `readInterval`.
@@ -109,6 +113,7 @@ public final class PostgresChangeFeed: Sendable {
         client: PostgresClient,
         publication: String,
         slot: Slot = .temporary,
+        transport: Transport = .sqlFunctions,
         readInterval: Duration = .milliseconds(20),
         maximumReadInterval: Duration = .seconds(1),
         chunkSize: Int = 1000,
@@ -120,7 +125,13 @@ public final class PostgresChangeFeed: Sendable {
             readInterval >= .zero && maximumReadInterval >= readInterval, "0 <= readInterval <= maximumReadInterval")
         self.client = client
         self.publication = publication
+        if case .replicationProtocol(let configuration) = transport {
+            precondition(
+                configuration.host != nil || configuration.unixSocketPath != nil,
+                "a replication connection is opened anew after each failure: give a host or a Unix socket path")
+        }
         self.slot = slot
+        self.transport = transport
         self.readInterval = readInterval
         self.maximumReadInterval = maximumReadInterval
         self.chunkSize = chunkSize

@@ -29,6 +29,9 @@ struct _FeedState: Sendable {
     /// Whether the current wait is longer than the read interval (the feed backed off while idle), which
     /// ``PostgresChangeFeed/wake()`` ends.
     var pauseIsBackOff = false
+    /// Wakes the reading task of the current run while it follows a replication stream
+    /// (``PostgresChangeFeed/Transport/replicationProtocol(_:)``).
+    var streamWake: (@Sendable () -> Void)?
     /// Whether ``PostgresChangeFeed/wake()`` was called while the reading task was reading: its next wait is at
     /// most the read interval.
     var writtenDuringRead = false

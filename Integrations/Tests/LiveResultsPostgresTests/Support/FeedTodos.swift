@@ -4,6 +4,8 @@ import LiveResultsLockSupport
 import LiveResultsPostgres
 import LiveResultsTestSupport
 import PostgresNIO
+import PostgresTestSupport
+import Testing
 
 /// Records what a feed does.
 final class FeedLog: Sendable {
@@ -70,6 +72,22 @@ final class FetchLog: Sendable {
     }
 }
 
+/// How a test's feed reads its slot: each of the feed's main tests runs with both.
+enum FeedRead: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sql
+    case stream
+
+    var testDescription: String { rawValue }
+
+    /// The feed's transport, for a client of `configuration`.
+    func transport(_ configuration: PostgresClient.Configuration) -> PostgresChangeFeed.Transport {
+        switch self {
+        case .sql: .sqlFunctions
+        case .stream: .replicationProtocol(PostgresTestServer.connectionConfiguration(configuration))
+        }
+    }
+}
+
 /// A feed, a live table of to-dos on it, a controller, and a recorder subscribed beside the controller.
 struct FeedTodos: Sendable {
     let feed: PostgresChangeFeed
@@ -86,7 +104,7 @@ struct FeedTodos: Sendable {
     /// Sets the feed up for `todos`, subscribes the controller and the recorder, and fetches unless told not to.
     init(
         client: PostgresClient, table name: String = "todos", slot: PostgresChangeFeed.Slot = .temporary,
-        feed existing: PostgresChangeFeed? = nil,
+        transport: PostgresChangeFeed.Transport = .sqlFunctions, feed existing: PostgresChangeFeed? = nil,
         definition: ((PostgresLiveTable<Todo>) -> FetchDefinition<Todo>)? = nil, fetch: Bool = true,
         checked: Bool = true
     ) async throws {
@@ -94,7 +112,7 @@ struct FeedTodos: Sendable {
         feed =
             existing
             ?? PostgresChangeFeed(
-                client: client, publication: "liveresults", slot: slot,
+                client: client, publication: "liveresults", slot: slot, transport: transport,
                 reconnectBackoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .seconds(1)),
                 events: { feedLog.record($0) })
         try await feed.setUp(tables: [name])
@@ -131,7 +149,7 @@ func terminateFeedReader(_ client: PostgresClient) async throws -> Int {
         SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity
         WHERE datname = current_database() AND pid <> pg_backend_pid()
         AND (query LIKE '%pg_logical_slot_peek_binary_changes%' OR query LIKE '%FROM pg_replication_slots WHERE%'
-        OR query LIKE '%pg_replication_slot_advance%')
+        OR query LIKE '%pg_replication_slot_advance%' OR backend_type = 'walsender')
         """)
     return try await rows.collect().first?.decode(Int.self) ?? 0
 }

@@ -1,0 +1,79 @@
+import NIOCore
+import PostgresNIO
+
+extension _FeedReader {
+    /// The most often the stream asks the server for its position while a fetch waits for one.
+    static let pingInterval = Duration.milliseconds(10)
+
+    /// Gets the slot ready on `connection`, then follows it as a replication stream on a connection of its own
+    /// (``PostgresChangeFeed/Transport/replicationProtocol(_:)``), until the task is cancelled or either connection
+    /// fails. `connection` keeps the slot's advisory lock and looks the subscriptions' tables up.
+    func stream(with configuration: PostgresConnection.Configuration, on connection: PostgresConnection) async throws {
+        (hasRead, transaction, skipping) = (false, nil, false)
+        let connection = _ClosedConnectionGuard(connection)
+        try await prepareSlot(on: connection)
+        let start = max(confirmed, delivered)
+        let stream = try await _ReplicationStream.start(
+            configuration: configuration, slot: slotName, position: start, publication: publication)
+        feed.streamStarted(run: run) { stream.wake() }
+        do {
+            try await follow(stream, from: start, on: connection)
+        } catch {
+            feed.streamEnded(run: run)
+            await stream.close()
+            throw error
+        }
+    }
+
+    /// Reads the stream's messages: delivers each transaction at its commit, confirms what was delivered (at most
+    /// every ``confirmationInterval`` while transactions come, at once when the server sends its position), and
+    /// between messages does what the SQL path does at each step: looks new subscriptions' tables up, releases the
+    /// fetches waiting for that, and asks the server for its position while a fetch waits for one.
+    private func follow(
+        _ stream: _ReplicationStream, from start: UInt64, on connection: _ClosedConnectionGuard
+    ) async throws {
+        // Every transaction that committed before it was handed to the subscriptions.
+        var position = start
+        var lastConfirmation = ContinuousClock.now
+        var lastPing = ContinuousClock.now - Self.pingInterval
+        for try await message in stream.messages {
+            switch message {
+            case .data(var data):
+                guard let end = try consume(&data).committed else { continue }
+                position = max(position, end)
+                feed.advanced(to: position)
+            case .keepalive(let walEnd, let replyRequested):
+                // A keepalive comes between transactions, but for one sent while a large one is written out.
+                if transaction == nil, !skipping { position = max(position, walEnd) }
+                feed.advanced(to: position)
+                if position > confirmed || replyRequested {
+                    stream.confirm(position)
+                    (confirmed, lastConfirmation) = (position, .now)
+                }
+            case .started:
+                hasRead = true
+                try await keepUp(on: connection)
+            case .wake, .tick:
+                try await keepUp(on: connection)
+            }
+            let now = ContinuousClock.now
+            let ping = feed.awaitsDeliveries && now - lastPing >= Self.pingInterval
+            if ping || (position > confirmed && now - lastConfirmation >= Self.confirmationInterval) {
+                stream.confirm(position, replyRequested: ping)
+                (confirmed, lastConfirmation) = (position, now)
+                if ping { lastPing = now }
+            }
+        }
+        throw _ReplicationStream.Closed()
+    }
+
+    /// Looks the new subscriptions' tables up, applies the snapshots fetches recorded, and lets the fetches
+    /// waiting for the lookups go on.
+    private func keepUp(on connection: _ClosedConnectionGuard) async throws {
+        for subscription in feed.subscriptions {
+            if subscription.relation == nil { try await lookUp(subscription, on: connection) }
+            subscription.flush()
+        }
+        feed.resumeReadyFetches()
+    }
+}

@@ -1,0 +1,225 @@
+import Foundation
+import NIOCore
+
+/// Speaks PostgreSQL's streaming replication protocol on a connection that postgres-nio started (startup,
+/// authentication, TLS) in replication mode: sends `START_REPLICATION`, then turns the copy stream into
+/// ``_ReplicationStream/Message``s and writes the feed's standby status updates.
+///
+/// It sits right after the TLS handler (or first, without TLS), before postgres-nio's own handler, which never
+/// sees a byte once the stream starts: postgres-nio 1.33 cannot decode `CopyBothResponse` and its copy data.
+///
+/// Backpressure: it stops asking the channel for reads while the reading task is behind (the sequence's high
+/// watermark), so a large transaction is read as fast as it is parsed, and the server waits meanwhile.
+///
+/// A stream that hears nothing for ``quietBeforePing`` asks the server for a keepalive; one that hears nothing
+/// for ``stallTimeout`` (a dead peer the kernel has not noticed) is closed, and the feed reconnects.
+final class _ReplicationHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    typealias Source = _ReplicationStream.Messages.Source
+
+    /// The silence after which a stream asks the server for a keepalive.
+    static let quietBeforePing = TimeAmount.seconds(5)
+    /// The silence after which a stream is taken for dead.
+    static let stallTimeout = TimeAmount.seconds(15)
+    /// How often the stream ticks: the reading task's housekeeping, and the silence checks.
+    static let tickInterval = TimeAmount.seconds(1)
+
+    /// The stream of messages, set once the sequence is made (on the event loop, right after `init`).
+    var source: Source?
+    private let command: String
+    /// The position last sent in a status update: a ping repeats it, since a smaller one would move the slot's
+    /// confirmed position back (PostgreSQL 15 takes what it is told).
+    private var position: UInt64
+    private var context: ChannelHandlerContext?
+    private var unread: ByteBuffer?
+    /// Whether the reading task keeps up: reads are asked for only then.
+    private var producing = true
+    /// A read the channel asked for while the reading task was behind.
+    private var readPending = false
+    private var lastHeard = NIODeadline.now()
+    private var ticks: RepeatedTask?
+
+    /// - Parameters:
+    ///   - command: The `START_REPLICATION` command, sent once the handler is added.
+    ///   - position: The slot's confirmed position.
+    init(command: String, position: UInt64) {
+        self.command = command
+        self.position = position
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        var query = context.channel.allocator.buffer(capacity: command.utf8.count + 6)
+        query.writeInteger(UInt8(ascii: "Q"))
+        query.writeInteger(Int32(4 + command.utf8.count + 1))
+        query.writeNullTerminatedString(command)
+        context.writeAndFlush(wrapOutboundOut(query), promise: nil)
+        lastHeard = .now()
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        ticks = context.eventLoop.scheduleRepeatedTask(initialDelay: Self.tickInterval, delay: Self.tickInterval) {
+            _ in handler.value.tick()
+        }
+        if !context.channel.isActive { finish(_ReplicationStream.Closed()) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        ticks?.cancel()
+        self.context = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        if unread == nil || unread!.readableBytes == 0 {
+            unread = bytes
+        } else {
+            unread!.writeBuffer(&bytes)
+        }
+        lastHeard = .now()
+        var messages: [_ReplicationStream.Message] = []
+        do {
+            while let message = try nextMessage() {
+                if let message { messages.append(message) }
+            }
+        } catch {
+            yield(messages)
+            finish(error)
+            context.close(promise: nil)
+            return
+        }
+        // The bytes consumed are dropped at once: a large transaction is not kept whole in this buffer.
+        unread?.discardReadBytes()
+        yield(messages)
+    }
+
+    /// The next whole backend message: `nil` when the buffer ends before one does, `.some(nil)` for one the feed
+    /// does not use.
+    private func nextMessage() throws -> _ReplicationStream.Message?? {
+        guard var buffer = unread, let type = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
+            let length = buffer.getInteger(at: buffer.readerIndex + 1, as: Int32.self), length >= 4,
+            buffer.readableBytes >= 1 + Int(length)
+        else { return nil }
+        buffer.moveReaderIndex(forwardBy: 5)
+        var body = buffer.readSlice(length: Int(length) - 4)!
+        unread = buffer
+        switch type {
+        case UInt8(ascii: "W"):
+            return .some(.started)
+        case UInt8(ascii: "d"):
+            return .some(try Self.copyData(&body))
+        case UInt8(ascii: "E"):
+            throw _ReplicationStream.ServerError(fields: &body)
+        case UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "Z"):
+            // The server ended the stream (CopyDone, CommandComplete, ReadyForQuery).
+            throw _ReplicationStream.Closed()
+        default:
+            // NoticeResponse, ParameterStatus: nothing the feed uses.
+            return .some(nil)
+        }
+    }
+
+    /// XLogData (`w`: start, end, time, then one `pgoutput` message) or a primary keepalive (`k`).
+    private static func copyData(_ body: inout ByteBuffer) throws -> _ReplicationStream.Message? {
+        switch body.readInteger(as: UInt8.self) {
+        case UInt8(ascii: "w"):
+            guard body.readInteger(as: UInt64.self) != nil, body.readInteger(as: UInt64.self) != nil,
+                body.readInteger(as: Int64.self) != nil
+            else { throw _PgOutputMessage.Malformed(description: "a truncated XLogData message") }
+            return .data(body)
+        case UInt8(ascii: "k"):
+            guard let end = body.readInteger(as: UInt64.self), body.readInteger(as: Int64.self) != nil,
+                let reply = body.readInteger(as: UInt8.self)
+            else { throw _PgOutputMessage.Malformed(description: "a truncated keepalive message") }
+            return .keepalive(walEnd: end, replyRequested: reply != 0)
+        default:
+            return nil
+        }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if producing {
+            context.read()
+        } else {
+            readPending = true
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        finish(_ReplicationStream.Closed())
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        finish(error)
+        context.close(promise: nil)
+    }
+
+    /// The reading task caught up: reads resume.
+    func produceMore() {
+        producing = true
+        lastHeard = .now()
+        guard readPending, let context else { return }
+        readPending = false
+        context.read()
+    }
+
+    /// The reading task stopped reading: the connection is closed.
+    func terminated() {
+        context?.close(promise: nil)
+    }
+
+    /// Hands `message` to the reading task (a wake or a tick).
+    func yield(_ message: _ReplicationStream.Message) {
+        yield([message])
+    }
+
+    private func yield(_ messages: [_ReplicationStream.Message]) {
+        guard !messages.isEmpty, let source else { return }
+        if source.yield(contentsOf: messages) == .stopProducing { producing = false }
+    }
+
+    private func finish(_ error: any Error) {
+        ticks?.cancel()
+        source?.finish(error)
+        source = nil
+    }
+
+    /// Writes a standby status update: `position` received, flushed and applied (the slot's confirmed
+    /// position moves to it), and whether the server should answer with a keepalive at once.
+    func sendStatus(position: UInt64, replyRequested: Bool) {
+        guard let context else { return }
+        self.position = max(self.position, position)
+        var message = context.channel.allocator.buffer(capacity: 39)
+        message.writeInteger(UInt8(ascii: "d"))
+        message.writeInteger(Int32(4 + 1 + 8 * 4 + 1))
+        message.writeInteger(UInt8(ascii: "r"))
+        for _ in 0..<3 { message.writeInteger(self.position) }
+        message.writeInteger(Self.postgresTimestamp())
+        message.writeInteger(UInt8(replyRequested ? 1 : 0))
+        context.writeAndFlush(wrapOutboundOut(message), promise: nil)
+    }
+
+    /// Every ``tickInterval``: the reading task's housekeeping, a ping after ``quietBeforePing`` of silence, and
+    /// the end of a stream silent for ``stallTimeout``.
+    private func tick() {
+        guard let context else { return }
+        if !producing { lastHeard = .now() }
+        let silence = NIODeadline.now() - lastHeard
+        if silence >= Self.stallTimeout {
+            finish(_ReplicationStream.Stalled(silence: silence))
+            context.close(promise: nil)
+            return
+        }
+        if silence >= Self.quietBeforePing {
+            sendStatus(position: position, replyRequested: true)
+        }
+        yield(.tick)
+    }
+
+    /// Microseconds since 2000-01-01 UTC, PostgreSQL's epoch.
+    private static func postgresTimestamp() -> Int64 {
+        Int64((Date().timeIntervalSince1970 - 946_684_800) * 1_000_000)
+    }
+}
