@@ -1,7 +1,7 @@
 // The server example: the to-do list of the first example, served live.
 //
 //     swift run --package-path Integrations LiveResultsServer [--port 8080] [--host 127.0.0.1] [--postgres URL]
-//         [--changes notify|wal]
+//         [--changes notify|wal|wal-sql]
 //
 // then open http://127.0.0.1:8080/ in a browser. See the catalog article "Serving live results".
 import Foundation
@@ -10,14 +10,15 @@ import TodoServer
 let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
                              [--query-timeout SECONDS] [--shutdown-timeout SECONDS] [--idle-timeout SECONDS]
-                             [--allow-host NAME]… [--allow-origin ORIGIN]… [--changes notify|wal]
+                             [--allow-host NAME]… [--allow-origin ORIGIN]… [--changes notify|wal|wal-sql]
                              [--maximum-limit N] [--maximum-queries N]
       --port              the port to listen on (8080; 0 lets the system choose); else $PORT
       --host              the address to listen on (127.0.0.1); else $HOST
       --postgres          keep the to-dos in PostgreSQL's table todos (created when missing), else in memory;
                           else $DATABASE_URL
       --changes           with --postgres, how changes are learned of: notify (the trigger and LISTEN, the
-                          default) or wal (the write-ahead log; needs wal_level = logical and REPLICATION)
+                          default), wal (the write-ahead log, read as a replication stream; needs
+                          wal_level = logical and REPLICATION) or wal-sql (the same log, read over SQL)
       --query-timeout     the longest wait for a database query; a write past it gets 503 (10)
       --shutdown-timeout  how long a graceful shutdown (SIGTERM, SIGINT) may take before the server exits (10)
       --idle-timeout      how long a connection may stay idle or take to send a request (30)
@@ -86,13 +87,15 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         case "--maximum-queries": configuration.maximumLiveQueries = count(value, from: argument)
         case "--changes":
             guard let changes = PostgresTodoStore.Changes(rawValue: value) else {
-                fail("--changes wants notify or wal, not \(value)")
+                fail("--changes wants notify, wal or wal-sql, not \(value)")
             }
             configuration.changes = changes
         default: configuration.postgresURL = value
         }
     }
-    if configuration.changes == .wal, configuration.postgresURL == nil { fail("--changes wal needs --postgres") }
+    if configuration.changes != .notify, configuration.postgresURL == nil {
+        fail("--changes \(configuration.changes.rawValue) needs --postgres")
+    }
     return configuration
 }
 

@@ -2,13 +2,14 @@
 // every second, on the same table under the same writes, in one run.
 //
 //   swift run -c release --package-path Integrations PostgresLatency [--rows N] [--rate W] [--seconds S]
-//       [--changes notify|wal] [--clients C] [--fsync on|off] [--idle S]
+//       [--changes notify|wal|stream] [--clients C] [--fsync on|off] [--idle S]
 //
 // A table of N rows (100,000) is followed by a FetchedResultsController; pgbench, a second process on a
 // second connection, updates random rows at W writes per second (500) for S seconds (30), each write
 // stamping the row with the server's clock_timestamp(). The latency of a write is the time from that stamp
 // to the change set that shows it (same host, same clock). The process's CPU time is read with getrusage.
-// `--changes wal` follows the table through the write-ahead log (PostgresChangeFeed) instead of LISTEN/NOTIFY.
+// `--changes wal` follows the table through the write-ahead log (PostgresChangeFeed) read over SQL instead of
+// LISTEN/NOTIFY, `--changes stream` through the same feed reading a replication stream.
 // `--clients C` runs pgbench with C connections (2); `--fsync on` starts the temporary cluster with PostgreSQL's
 // durability (the tests' cluster runs with fsync off); `--idle S` first measures the CPU of the process and of the
 // server (a temporary cluster's) for S seconds with the source followed and no writes; `--maximum-read-interval MS`
@@ -47,7 +48,7 @@ struct Options {
         var iterator = arguments.dropFirst().makeIterator()
         while let argument = iterator.next() {
             let text = iterator.next()
-            if argument == "--changes", let text, ["notify", "wal"].contains(text) {
+            if argument == "--changes", let text, ["notify", "wal", "stream"].contains(text) {
                 changes = text
                 continue
             }
@@ -66,7 +67,7 @@ struct Options {
             default:
                 print(
                     """
-                    usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal] \
+                    usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal|stream] \
                     [--clients C] [--fsync on|off] [--idle S] [--maximum-read-interval MS]
                     """)
                 exit(2)
@@ -231,12 +232,19 @@ try await server.withDatabase { client, configuration in
     if options.changes == "notify" { try await table.installTrigger() }
     let feed = PostgresChangeFeed(
         client: client, publication: "latency",
+        transport: options.changes == "stream"
+            ? .replicationProtocol(PostgresTestServer.connectionConfiguration(configuration)) : .sqlFunctions,
         maximumReadInterval: options.maximumReadInterval.map { .milliseconds($0) } ?? .seconds(1))
-    if options.changes == "wal" { try await feed.setUp(tables: ["items"]) }
+    if options.changes != "notify" { try await feed.setUp(tables: ["items"]) }
     let followed =
-        options.changes == "wal"
+        options.changes != "notify"
         ? PostgresLiveTable<Item>(client: client, table: "items", changes: .replication(feed)) : table
-    let source = options.changes == "wal" ? "the WAL feed (PostgresChangeFeed)" : "LISTEN/NOTIFY (PostgresLiveTable)"
+    let source =
+        switch options.changes {
+        case "wal": "the WAL feed (PostgresChangeFeed) over SQL"
+        case "stream": "the WAL feed (PostgresChangeFeed) as a replication stream"
+        default: "LISTEN/NOTIFY (PostgresLiveTable)"
+        }
 
     let sort = [SortDescriptor(\Item.priority), SortDescriptor(\Item.id)]
 
@@ -283,5 +291,6 @@ try await server.withDatabase { client, configuration in
     listening.print()
     polls.print()
     let ratio = (listening.cpu / listening.seconds) / (polls.cpu / polls.seconds)
-    print(String(format: "%@ CPU / polling CPU: %.3f", options.changes == "wal" ? "WAL feed" : "LISTEN/NOTIFY", ratio))
+    print(
+        String(format: "%@ CPU / polling CPU: %.3f", options.changes == "notify" ? "LISTEN/NOTIFY" : "WAL feed", ratio))
 }

@@ -40,7 +40,7 @@ struct Options {
             case ("--seconds", let value?, _): seconds = value
             case ("--writers", let value?, _): writers = value
             case ("--queries", let value?, _): queries = value
-            case ("--changes", _, "wal"), ("--changes", _, "notify"): changes = text!
+            case ("--changes", _, "wal"), ("--changes", _, "wal-sql"), ("--changes", _, "notify"): changes = text!
             case ("--fsync", _, "on"), ("--fsync", _, "off"): fsync = text == "on"
             case ("--store", _, "memory"): stores = ["memory"]
             case ("--store", _, "postgres"): stores = ["postgres"]
@@ -49,7 +49,7 @@ struct Options {
                 print(
                     """
                     usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
-                                      [--store memory|postgres|both] [--changes notify|wal] [--fsync on|off] [--queries Q]
+                                      [--store memory|postgres|both] [--changes notify|wal|wal-sql] [--fsync on|off] [--queries Q]
                                       [--resume] [--quick]
                     """)
                 exit(2)

@@ -19,7 +19,7 @@
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
 // second, 5 seconds) is the CI smoke run. The PostgreSQL
 // server follows the database through `--changes notify` (the default: the trigger's notifications) or `wal` (the
-// write-ahead log). The PostgreSQL run starts a cluster of its own with `fsync` on, PostgreSQL's default; `--fsync off`
+// write-ahead log, read as a replication stream), or `wal-sql` (the same log read over SQL). The PostgreSQL run starts a cluster of its own with `fsync` on, PostgreSQL's default; `--fsync off`
 // uses LIVERESULTS_POSTGRES_URL or the shared temporary cluster, for a comparison.
 //
 // `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and

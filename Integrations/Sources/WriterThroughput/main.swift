@@ -1,11 +1,12 @@
 // What a live source costs the writers of a table: pgbench's transactions per second with no live source, with
-// the trigger and LISTEN (PostgresLiveTable's notifications), and with the write-ahead log (PostgresChangeFeed).
+// the trigger and LISTEN (PostgresLiveTable's notifications), and with the write-ahead log (PostgresChangeFeed), read
+// over SQL and as a replication stream.
 //
 //   swift run -c release --package-path Integrations WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]
 //
 // A temporary cluster of its own with `fsync` on (PostgreSQL's default durability, which the tests turn off),
 // a table of N rows (100,000), pgbench updating one random row per transaction with 1 and then 8 clients for S
-// seconds (20) each, the three modes alternating, R rounds (2). After each run with a live source, the
+// seconds (20) each, the four modes alternating, R rounds (2). After each run with a live source, the
 // controller that followed it must equal `SELECT`. `--quick` is the CI's smoke pass: 2,000 rows, 2 s, 1 round.
 import Foundation
 import LiveResults
@@ -51,7 +52,8 @@ struct Options {
 enum Mode: String, CaseIterable {
     case none = "no live source"
     case notify = "trigger + LISTEN"
-    case wal = "WAL feed"
+    case wal = "WAL feed, SQL"
+    case stream = "WAL feed, stream"
 }
 
 /// Runs pgbench: single-row updates of random rows by `clients` clients for `seconds`; returns its TPS.
@@ -140,17 +142,20 @@ func select(_ client: PostgresClient) async throws -> [Item] {
 /// equals `SELECT`.
 func run(
     _ mode: Mode, clients: Int, cluster: TemporaryPostgres, server: PostgresTestServer, database: String,
-    client: PostgresClient, options: Options
+    configuration: PostgresClient.Configuration, client: PostgresClient, options: Options
 ) async throws -> Measurement {
     let notifications = PostgresLiveTable<Item>(client: client, table: "items")
-    let feed = PostgresChangeFeed(client: client, publication: "writer_throughput")
+    let feed = PostgresChangeFeed(
+        client: client, publication: "writer_throughput",
+        transport: mode == .stream
+            ? .replicationProtocol(PostgresTestServer.connectionConfiguration(configuration)) : .sqlFunctions)
     let table: PostgresLiveTable<Item>?
     switch mode {
     case .none: table = nil
     case .notify:
         try await notifications.installTrigger()
         table = notifications
-    case .wal:
+    case .wal, .stream:
         try await feed.setUp(tables: ["items"])
         table = PostgresLiveTable<Item>(client: client, table: "items", changes: .replication(feed))
     }
@@ -163,13 +168,15 @@ func run(
         try await live.performFetch()
         controller = live
     }
-    // The feed's backend: the connection whose last query was the feed's (it reads every few milliseconds).
+    // The feed's backend: the connection whose last query was the feed's (it reads every few milliseconds), or
+    // the stream's walsender.
     var feedBackend: Int32?
-    if mode == .wal {
+    if mode == .wal || mode == .stream {
         feedBackend = try await client.query(
             """
             SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
-            AND query LIKE '%pg_replication_slot%'
+            AND (query LIKE '%pg_replication_slot%' OR backend_type = 'walsender')
+            ORDER BY (backend_type = 'walsender') DESC
             """
         ).collect().first?.decode(Int32.self)
     }
@@ -200,7 +207,7 @@ func run(
     switch mode {
     case .none: break
     case .notify: try await notifications.removeTrigger()
-    case .wal:
+    case .wal, .stream:
         // The temporary slot is dropped once the feed stops; the next run should not pay for it.
         for _ in 0..<100 {
             let slots = try await client.query("SELECT count(*)::int FROM pg_replication_slots").collect().first?
@@ -229,8 +236,8 @@ try await server.withDatabase { client, configuration in
         for clients in [1, 8] {
             for mode in Mode.allCases {
                 let measured = try await run(
-                    mode, clients: clients, cluster: cluster, server: server, database: database, client: client,
-                    options: options)
+                    mode, clients: clients, cluster: cluster, server: server, database: database,
+                    configuration: configuration, client: client, options: options)
                 results["\(mode.rawValue)|\(clients)", default: []].append(measured)
                 let tps = String(
                     format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, measured.tps)

@@ -79,7 +79,8 @@ public struct TodoServer: Sendable {
             let store: PostgresTodoStore
             do {
                 store = try await PostgresTodoStore(
-                    client: client, changes: configuration.changes, queryTimeout: configuration.queryTimeout,
+                    client: client, changes: configuration.changes,
+                    replication: try Self.connectionConfiguration(url), queryTimeout: configuration.queryTimeout,
                     logger: logger)
             } catch {
                 throw StartFailure(error, lastConnectionFailure: diagnostics.lastConnectionFailure)
@@ -137,6 +138,22 @@ public struct TodoServer: Sendable {
 
     /// A client configuration for `url`; plain connections only (the example's database is local).
     static func postgresConfiguration(_ url: String) throws -> PostgresClient.Configuration {
+        let (host, port, user, password, database) = try postgresAddress(url)
+        return PostgresClient.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    }
+
+    /// A connection configuration for `url`, for the change feed's replication stream (`--changes wal`).
+    static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {
+        let (host, port, user, password, database) = try postgresAddress(url)
+        return PostgresConnection.Configuration(
+            host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    }
+
+    /// The parts of a `postgres://user[:password]@host[:port]/database` URL.
+    private static func postgresAddress(
+        _ url: String
+    ) throws -> (host: String, port: Int, user: String, password: String?, database: String?) {
         guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme),
             let host = components.host, !host.isEmpty, let user = components.user
         else {
@@ -144,9 +161,7 @@ public struct TodoServer: Sendable {
                 "--postgres wants postgres://user[:password]@host[:port]/database, not \(url)")
         }
         let database = String(components.path.drop { $0 == "/" })
-        return PostgresClient.Configuration(
-            host: host, port: components.port ?? 5432, username: user, password: components.password,
-            database: database.isEmpty ? nil : database, tls: .disable)
+        return (host, components.port ?? 5432, user, components.password, database.isEmpty ? nil : database)
     }
 }
 

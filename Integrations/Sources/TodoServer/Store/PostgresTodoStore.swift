@@ -16,8 +16,11 @@ public final class PostgresTodoStore: TodoStore {
         /// The trigger's notifications and `LISTEN`.
         case notify
         /// The write-ahead log, through a `PostgresChangeFeed` with a temporary slot and the publication
-        /// `liveresults_todos`.
+        /// `liveresults_todos`, read as a replication stream when the store is given a connection configuration
+        /// for it, else over SQL.
         case wal
+        /// The same feed, read over SQL (`pg_logical_slot_peek_binary_changes`) even with a configuration.
+        case walSQL = "wal-sql"
     }
 
     public let controller: FetchedResultsController<Todo>
@@ -39,12 +42,13 @@ public final class PostgresTodoStore: TodoStore {
     private let subscription: EventSubscription
 
     /// The store of `client`'s database (the client must be running): creates the table and its trigger
-    /// when missing (with `changes` `.notify`) or its publication (`.wal`), then fetches.
+    /// when missing (with `changes` `.notify`) or its publication (`.wal`, `.walSQL`), then fetches. With
+    /// `.wal`, `replication` (the same server and database as `client`) lets the feed read a replication stream.
     ///
     /// Any number of processes may create the store at once on an empty database: the table is created
     /// under an advisory lock, and the trigger's installation takes one of its own.
     public init(
-        client: PostgresClient, changes: Changes = .notify,
+        client: PostgresClient, changes: Changes = .notify, replication: PostgresConnection.Configuration? = nil,
         queryTimeout: Duration = PostgresClient.defaultQueryTimeout,
         logger: Logger = Logger(label: "LiveResultsServer")
     ) async throws {
@@ -79,9 +83,11 @@ public final class PostgresTodoStore: TodoStore {
                     }
                 })
             try await table.installTrigger()
-        case .wal:
+        case .wal, .walSQL:
+            let transport: PostgresChangeFeed.Transport =
+                if changes == .wal, let replication { .replicationProtocol(replication) } else { .sqlFunctions }
             let feed = PostgresChangeFeed(
-                client: client, publication: "liveresults_todos",
+                client: client, publication: "liveresults_todos", transport: transport,
                 events: { event in
                     switch event {
                     case .connectionFailed:
