@@ -266,19 +266,24 @@ final class _FeedReader: @unchecked Sendable {
             chunk.rows += 1
             let step = try consume(&data)
             if step.isNew { chunk.newRows += 1 }
-            if let end = step.committed { chunk.lastCommit = end }
+            if let end = step.committed {
+                chunk.lastCommit = end
+                if let transaction = step.transaction { deliver(transaction) }
+            }
         }
         return chunk
     }
 
-    /// Reads one `pgoutput` message, and delivers the transaction a Commit ends unless it was delivered before.
-    /// The rows of a transaction delivered before are skipped without being parsed.
+    /// Reads one `pgoutput` message. The rows of a transaction delivered before are skipped without being parsed.
     ///
-    /// - Returns: Whether the message belongs to a transaction not delivered before, and the end of the
-    ///   transaction it committed, if it was a Commit.
-    func consume(_ data: inout ByteBuffer) throws -> (isNew: Bool, committed: UInt64?) {
+    /// - Returns: Whether the message belongs to a transaction not delivered before; if it was a Commit, the end
+    ///   of the transaction, and the transaction to deliver unless it was delivered before (the caller delivers it:
+    ///   ``delivered`` already counts it).
+    func consume(
+        _ data: inout ByteBuffer
+    ) throws -> (isNew: Bool, committed: UInt64?, transaction: _FeedTransaction?) {
         if skipping, let tag = data.getInteger(at: data.readerIndex, as: UInt8.self), Self.rowTags.contains(tag) {
-            return (false, nil)
+            return (false, nil, nil)
         }
         let isNew = !skipping
         let message = try _PgOutputMessage.read(&data)
@@ -294,14 +299,14 @@ final class _FeedReader: @unchecked Sendable {
         case .truncate(let oids):
             for oid in oids { try transaction?.add(message, relation: relation(oid)) }
         case .commit(let end):
-            if let transaction, end > delivered { deliver(transaction) }
+            let committed = end > delivered ? transaction : nil
             delivered = max(delivered, end)
             (transaction, skipping) = (nil, false)
-            return (isNew, end)
+            return (isNew, end, committed)
         case .ignored:
             break
         }
-        return (isNew, nil)
+        return (isNew, nil, nil)
     }
 
     /// The tags of the messages that carry rows: Insert, Update, Delete, Truncate.
@@ -317,7 +322,7 @@ final class _FeedReader: @unchecked Sendable {
     }
 
     /// Hands each table's part of a committed transaction to its subscriptions.
-    private func deliver(_ transaction: _FeedTransaction) {
+    func deliver(_ transaction: _FeedTransaction) {
         for subscription in feed.subscriptions {
             guard let oid = subscription.relation, let changes = transaction.changes[oid] else { continue }
             do {

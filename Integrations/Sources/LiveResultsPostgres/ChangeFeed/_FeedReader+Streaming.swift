@@ -25,31 +25,29 @@ extension _FeedReader {
         }
     }
 
-    /// Reads the stream's messages: delivers each transaction at its commit, confirms what was delivered (at most
-    /// every ``confirmationInterval`` while transactions come, at once when the server sends its position), and
-    /// between messages does what the SQL path does at each step: looks new subscriptions' tables up, releases the
-    /// fetches waiting for that, and asks the server for its position while a fetch waits for one.
+    /// Reads the stream's messages, and hands the committed transactions to the subscriptions: at once after a
+    /// quiet spell, otherwise at most every ``PostgresChangeFeed/readInterval`` (those committed meanwhile together),
+    /// so that a busy table costs a delivery per interval, not per transaction. Confirms what it handed over, at
+    /// most every ``confirmationInterval``, and at once when the server asks. Between messages, does what the SQL
+    /// path does at each step: looks new subscriptions' tables up, releases the fetches waiting for that, and asks
+    /// the server for its position while a fetch waits for one (handing over what it holds first).
     private func follow(
         _ stream: _ReplicationStream, from start: UInt64, on connection: _ClosedConnectionGuard
     ) async throws {
-        // Every transaction that committed before it was handed to the subscriptions.
-        var position = start
+        var delivery = _StreamDelivery(position: start, interval: feed.readInterval)
         var lastConfirmation = ContinuousClock.now
         var lastPing = ContinuousClock.now - Self.pingInterval
         for try await message in stream.messages {
+            var replyRequested = false
             switch message {
             case .data(var data):
-                guard let end = try consume(&data).committed else { continue }
-                position = max(position, end)
-                feed.advanced(to: position)
-            case .keepalive(let walEnd, let replyRequested):
+                let step = try consume(&data)
+                guard let end = step.committed else { continue }
+                delivery.received(end, step.transaction)
+            case .keepalive(let walEnd, let reply):
                 // A keepalive comes between transactions, but for one sent while a large one is written out.
-                if transaction == nil, !skipping { position = max(position, walEnd) }
-                feed.advanced(to: position)
-                if position > confirmed || replyRequested {
-                    stream.confirm(position)
-                    (confirmed, lastConfirmation) = (position, .now)
-                }
+                if transaction == nil, !skipping { delivery.received(walEnd, nil) }
+                replyRequested = reply
             case .started:
                 hasRead = true
                 try await keepUp(on: connection)
@@ -57,10 +55,21 @@ extension _FeedReader {
                 try await keepUp(on: connection)
             }
             let now = ContinuousClock.now
-            let ping = feed.awaitsDeliveries && now - lastPing >= Self.pingInterval
-            if ping || (position > confirmed && now - lastConfirmation >= Self.confirmationInterval) {
-                stream.confirm(position, replyRequested: ping)
-                (confirmed, lastConfirmation) = (position, now)
+            let awaited = feed.awaitsDeliveries
+            switch delivery.due(at: now, urgent: awaited) {
+            case .now:
+                delivery.handOver(at: now).forEach(deliver)
+                feed.advanced(to: delivery.position)
+            case .after(let wait):
+                stream.wake(after: wait)
+            case .nothing:
+                break
+            }
+            let ping = awaited && now - lastPing >= Self.pingInterval
+            let confirmation = delivery.position > confirmed && now - lastConfirmation >= Self.confirmationInterval
+            if ping || replyRequested || confirmation {
+                stream.confirm(delivery.position, replyRequested: ping)
+                (confirmed, lastConfirmation) = (delivery.position, now)
                 if ping { lastPing = now }
             }
         }

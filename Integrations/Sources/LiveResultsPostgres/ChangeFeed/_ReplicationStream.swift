@@ -170,9 +170,13 @@ final class _ReplicationStream: Sendable {
         }
     }
 
-    /// Hands the reading task a ``Message/wake``.
-    func wake() {
-        handler.eventLoop.execute { [handler] in handler.value.yield(.wake) }
+    /// Hands the reading task a ``Message/wake``, at once or after `delay`.
+    func wake(after delay: Duration = .zero) {
+        guard delay > .zero else {
+            handler.eventLoop.execute { [handler] in handler.value.yield(.wake) }
+            return
+        }
+        handler.eventLoop.scheduleTask(in: TimeAmount(delay)) { [handler] in handler.value.yield(.wake) }
     }
 
     /// Ends the stream and closes the connection (the server's walsender exits, and the slot is free).
