@@ -14,7 +14,8 @@ extension _FeedReader {
         try await prepareSlot(on: connection)
         let start = max(confirmed, delivered)
         let stream = try await _ReplicationStream.start(
-            configuration: configuration, slot: slotName, position: start, publication: publication)
+            configuration: configuration, slot: slotName, position: start, publication: publication,
+            interval: feed.readInterval)
         feed.streamStarted(run: run) { stream.wake() }
         do {
             try await follow(stream, from: start, on: connection)
@@ -25,16 +26,18 @@ extension _FeedReader {
         }
     }
 
-    /// Reads the stream's messages, and hands the committed transactions to the subscriptions: at once after a
-    /// quiet spell, otherwise at most every ``PostgresChangeFeed/readInterval`` (those committed meanwhile together),
-    /// so that a busy table costs a delivery per interval, not per transaction. Confirms what it handed over, at
-    /// most every ``confirmationInterval``, and at once when the server asks. Between messages, does what the SQL
-    /// path does at each step: looks new subscriptions' tables up, releases the fetches waiting for that, and asks
-    /// the server for its position while a fetch waits for one (handing over what it holds first).
+    /// Reads the stream's messages, and hands the transactions committed in each batch the stream hands over (at
+    /// once after a quiet spell, at most every ``PostgresChangeFeed/readInterval`` while they keep coming: see
+    /// ``_ReplicationHandler``) to the subscriptions. Confirms what it handed over at most every
+    /// ``confirmationInterval``, and at once when the server asks. Between messages, does what the SQL path does at
+    /// each step: looks new subscriptions' tables up, releases the fetches waiting for that, and asks the server for
+    /// its position while a fetch waits for one.
     private func follow(
         _ stream: _ReplicationStream, from start: UInt64, on connection: _ClosedConnectionGuard
     ) async throws {
-        var delivery = _StreamDelivery(position: start, interval: feed.readInterval)
+        // Every transaction that committed before `position` was handed over, and before `received` was read.
+        var (position, received) = (start, start)
+        var held: [_FeedTransaction] = []
         var lastConfirmation = ContinuousClock.now
         var lastPing = ContinuousClock.now - Self.pingInterval
         for try await message in stream.messages {
@@ -42,12 +45,19 @@ extension _FeedReader {
             switch message {
             case .data(var data):
                 let step = try consume(&data)
-                guard let end = step.committed else { continue }
-                delivery.received(end, step.transaction)
+                if let end = step.committed { received = max(received, end) }
+                if let transaction = step.transaction { held.append(transaction) }
+                continue
             case .keepalive(let walEnd, let reply):
                 // A keepalive comes between transactions, but for one sent while a large one is written out.
-                if transaction == nil, !skipping { delivery.received(walEnd, nil) }
-                replyRequested = reply
+                if transaction == nil, !skipping { received = max(received, walEnd) }
+                guard reply else { continue }
+                replyRequested = true
+            case .handOver:
+                held.forEach(deliver)
+                held = []
+                position = received
+                feed.advanced(to: position)
             case .started:
                 hasRead = true
                 try await keepUp(on: connection)
@@ -55,21 +65,11 @@ extension _FeedReader {
                 try await keepUp(on: connection)
             }
             let now = ContinuousClock.now
-            let awaited = feed.awaitsDeliveries
-            switch delivery.due(at: now, urgent: awaited) {
-            case .now:
-                delivery.handOver(at: now).forEach(deliver)
-                feed.advanced(to: delivery.position)
-            case .after(let wait):
-                stream.wake(after: wait)
-            case .nothing:
-                break
-            }
-            let ping = awaited && now - lastPing >= Self.pingInterval
-            let confirmation = delivery.position > confirmed && now - lastConfirmation >= Self.confirmationInterval
+            let ping = feed.awaitsDeliveries && now - lastPing >= Self.pingInterval
+            let confirmation = position > confirmed && now - lastConfirmation >= Self.confirmationInterval
             if ping || replyRequested || confirmation {
-                stream.confirm(delivery.position, replyRequested: ping)
-                (confirmed, lastConfirmation) = (delivery.position, now)
+                stream.confirm(position, replyRequested: ping)
+                (confirmed, lastConfirmation) = (position, now)
                 if ping { lastPing = now }
             }
         }

@@ -11,6 +11,12 @@ import NIOCore
 /// Backpressure: it stops asking the channel for reads while the reading task is behind (the sequence's high
 /// watermark), so a large transaction is read as fast as it is parsed, and the server waits meanwhile.
 ///
+/// Pacing: what arrives is handed to the reading task at once after a quiet spell, and otherwise at most once per
+/// interval (the feed's ``PostgresChangeFeed/readInterval``), all that arrived meanwhile together, followed by
+/// ``_ReplicationStream/Message/handOver``. While transactions keep coming, the reading task, the subscriptions'
+/// tasks and the controllers then wake once per interval, not once per transaction: a few wakes of threads per
+/// transaction cost more than decoding it.
+///
 /// A stream that hears nothing for ``quietBeforePing`` asks the server for a keepalive; one that hears nothing
 /// for ``stallTimeout`` (a dead peer the kernel has not noticed) is closed, and the feed reconnects.
 final class _ReplicationHandler: ChannelDuplexHandler {
@@ -30,6 +36,12 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     /// The stream of messages, set once the sequence is made (on the event loop, right after `init`).
     var source: Source?
     private let command: String
+    /// The shortest time between two hand-overs of what arrived.
+    private let interval: TimeAmount
+    /// What arrived since the last hand-over.
+    private var arrived: [_ReplicationStream.Message] = []
+    private var lastHandOver: NIODeadline?
+    private var scheduledHandOver: Scheduled<Void>?
     /// The position last sent in a status update: a ping repeats it, since a smaller one would move the slot's
     /// confirmed position back (PostgreSQL 15 takes what it is told).
     private var position: UInt64
@@ -45,9 +57,11 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     /// - Parameters:
     ///   - command: The `START_REPLICATION` command, sent once the handler is added.
     ///   - position: The slot's confirmed position.
-    init(command: String, position: UInt64) {
+    ///   - interval: The shortest time between two hand-overs while messages keep coming.
+    init(command: String, position: UInt64, interval: TimeAmount) {
         self.command = command
         self.position = position
+        self.interval = interval
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -67,6 +81,7 @@ final class _ReplicationHandler: ChannelDuplexHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         ticks?.cancel()
+        scheduledHandOver?.cancel()
         self.context = nil
     }
 
@@ -78,20 +93,45 @@ final class _ReplicationHandler: ChannelDuplexHandler {
             unread!.writeBuffer(&bytes)
         }
         lastHeard = .now()
-        var messages: [_ReplicationStream.Message] = []
         do {
             while let message = try nextMessage() {
-                if let message { messages.append(message) }
+                if let message { arrived.append(message) }
             }
         } catch {
-            yield(messages)
+            handOver()
             finish(error)
             context.close(promise: nil)
             return
         }
-        // The bytes consumed are dropped at once: a large transaction is not kept whole in this buffer.
-        unread?.discardReadBytes()
-        yield(messages)
+        // A buffer read to its end is let go: the next read's bytes are taken as they come, without a copy.
+        if unread?.readableBytes == 0 { unread = nil }
+        handOverWhenDue(context: context)
+    }
+
+    /// Hands over what arrived now if the last hand-over is an interval old, else once it is.
+    private func handOverWhenDue(context: ChannelHandlerContext) {
+        guard !arrived.isEmpty, scheduledHandOver == nil else { return }
+        let now = NIODeadline.now()
+        guard let last = lastHandOver, now - last < interval else {
+            handOver()
+            return
+        }
+        let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
+        scheduledHandOver = context.eventLoop.scheduleTask(deadline: last + interval) {
+            handler.value.scheduledHandOver = nil
+            handler.value.handOver()
+        }
+    }
+
+    /// Hands what arrived to the reading task, followed by ``_ReplicationStream/Message/handOver``.
+    private func handOver() {
+        scheduledHandOver?.cancel()
+        scheduledHandOver = nil
+        guard !arrived.isEmpty else { return }
+        arrived.append(.handOver)
+        lastHandOver = .now()
+        yield(arrived)
+        arrived = []
     }
 
     /// The next whole backend message: `nil` when the buffer ends before one does, `.some(nil)` for one the feed
@@ -170,8 +210,10 @@ final class _ReplicationHandler: ChannelDuplexHandler {
         context?.close(promise: nil)
     }
 
-    /// Hands `message` to the reading task (a wake or a tick).
+    /// Hands `message` (a wake or a tick) to the reading task, after what arrived: a wake is for a fetch or a new
+    /// subscription, which should not wait for the interval.
     func yield(_ message: _ReplicationStream.Message) {
+        handOver()
         yield([message])
     }
 

@@ -23,6 +23,8 @@ final class _ReplicationStream: Sendable {
         case wake
         /// ``_ReplicationHandler/tickInterval`` passed.
         case tick
+        /// The end of what arrived since the last hand-over (see ``_ReplicationHandler``): deliver what was read.
+        case handOver
     }
 
     typealias Messages = NIOThrowingAsyncSequenceProducer<
@@ -99,7 +101,7 @@ final class _ReplicationStream: Sendable {
     /// the server's refusal.
     static func start(
         configuration: PostgresConnection.Configuration, slot: String, position: UInt64,
-        publication: _QuotedIdentifier
+        publication: _QuotedIdentifier, interval: Duration
     ) async throws -> _ReplicationStream {
         let channel = try await connect(configuration)
         var replication = PostgresConnection.Configuration(
@@ -122,7 +124,7 @@ final class _ReplicationStream: Sendable {
             """
         do {
             let (handler, messages) = try await channel.eventLoop.submit {
-                try install(command: command, position: position, on: channel)
+                try install(command: command, position: position, interval: TimeAmount(interval), on: channel)
             }.get()
             return _ReplicationStream(connection: connection, handler: handler, messages: messages)
         } catch {
@@ -145,9 +147,9 @@ final class _ReplicationStream: Sendable {
 
     /// Puts the handler after the TLS handler (first without TLS) and sends `command`. On the event loop.
     private static func install(
-        command: String, position: UInt64, on channel: any Channel
+        command: String, position: UInt64, interval: TimeAmount, on channel: any Channel
     ) throws -> (NIOLoopBound<_ReplicationHandler>, Messages) {
-        let handler = _ReplicationHandler(command: command, position: position)
+        let handler = _ReplicationHandler(command: command, position: position, interval: interval)
         let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         let made = Messages.makeSequence(
             backPressureStrategy: .init(lowWatermark: 256, highWatermark: 4096), finishOnDeinit: true,
@@ -170,13 +172,9 @@ final class _ReplicationStream: Sendable {
         }
     }
 
-    /// Hands the reading task a ``Message/wake``, at once or after `delay`.
-    func wake(after delay: Duration = .zero) {
-        guard delay > .zero else {
-            handler.eventLoop.execute { [handler] in handler.value.yield(.wake) }
-            return
-        }
-        handler.eventLoop.scheduleTask(in: TimeAmount(delay)) { [handler] in handler.value.yield(.wake) }
+    /// Hands the reading task what arrived, then a ``Message/wake``.
+    func wake() {
+        handler.eventLoop.execute { [handler] in handler.value.yield(.wake) }
     }
 
     /// Ends the stream and closes the connection (the server's walsender exits, and the slot is free).
