@@ -19,19 +19,23 @@ final class WriterCounts: Sendable {
     var total: Int { all.values.reduce(0, +) }
 }
 
-@Suite("PostgresChangeFeed under load and faults (fsync on)")
+// One transport at a time: each case is a load of its own.
+@Suite("PostgresChangeFeed under load and faults (fsync on)", .serialized)
 struct ChangeFeedFaultTests {
     /// Eight writers insert rows numbered per writer (`project` names the writer, `priority` is its sequence number)
     /// at up to 500 transactions per second together (the load), while the feed's connection is terminated five times and PostgreSQL
     /// restarted once. A `.named` slot resumes each time: no `.invalidated`, no refetch; every sequence number
     /// arrives once, in order per writer; the controller ends equal to `SELECT`.
-    @Test("Fault run: 5 × pg_terminate_backend and a restart under up to 500 transactions/s; each write once")
-    func faultRun() async throws {
+    @Test(
+        "Fault run: 5 × pg_terminate_backend and a restart under up to 500 transactions/s; each write once",
+        arguments: FeedRead.allCases)
+    func faultRun(read: FeedRead) async throws {
         try await withDurableDatabase { cluster, client, configuration in
             try await client.query(PostgresQuery(unsafeSQL: Todo.createTable()))
             // A retried insert whose first attempt committed after all is a no-op: sequence numbers stay unique.
             try await client.query("CREATE UNIQUE INDEX todos_sequence ON todos (project, priority)")
-            let live = try await FeedTodos(client: client, slot: .named("fault_run"), checked: false)
+            let live = try await FeedTodos(
+                client: client, slot: .named("fault_run"), transport: read.transport(configuration), checked: false)
             defer { live.cancel() }
             let writerCount = 8
             // Each writer paces itself at this rate; a transaction that fails is tried again.
@@ -106,7 +110,7 @@ struct ChangeFeedFaultTests {
                 #expect(terminations == 5)
                 let rate = Double(counts.total) / (elapsed / .seconds(1))
                 print(
-                    "fault run: \(counts.total) transactions in \(elapsed) (\(Int(rate))/s),",
+                    "fault run (\(read)): \(counts.total) transactions in \(elapsed) (\(Int(rate))/s),",
                     "\(counts.failedAttempts) failed attempts, \(live.feedLog.failures) feed reconnections")
                 // A check that the writes were a load, not a throughput bound: beside other suites on a loaded
                 // machine (a debug build), the eight writers and the restart's recovery have managed 126/s.
@@ -119,7 +123,7 @@ struct ChangeFeedFaultTests {
             let written = live.recorder.written
             let final = Array(live.controller.fetchedObjects)
             print(
-                "fault run: \(written.count) changes delivered for \(final.count) rows,",
+                "fault run (\(read)): \(written.count) changes delivered for \(final.count) rows,",
                 "\(live.fetches.all.count - 1) refetches, \(live.recorder.invalidations) invalidations")
             for writer in 0..<writerCount {
                 let project = "W\(writer)"

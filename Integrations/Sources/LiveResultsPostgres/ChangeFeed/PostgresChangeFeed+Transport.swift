@@ -18,9 +18,16 @@ extension PostgresChangeFeed {
         /// cannot be read back from it): a host and port, or a Unix socket path, the credentials, and TLS. The
         /// role needs the `REPLICATION` attribute (or superuser), which ``PostgresChangeFeed/setUp(tables:schema:)``
         /// checks, and `pg_hba.conf` must let it connect: a `host` or `local` line for the database applies to
-        /// replication connections in database mode. ``PostgresChangeFeed/readInterval``,
-        /// ``PostgresChangeFeed/maximumReadInterval`` and ``PostgresChangeFeed/chunkSize`` do not apply: the
-        /// latency is the server's, and memory is bounded by the largest transaction, read as it is parsed.
+        /// replication connections in database mode.
+        ///
+        /// A transaction is delivered as soon as it arrives after a quiet spell; while transactions keep coming,
+        /// those that arrived within ``PostgresChangeFeed/readInterval`` are delivered together, so that a busy
+        /// table wakes the feed and its controllers once per interval rather than once per transaction.
+        /// ``PostgresChangeFeed/maximumReadInterval`` and ``PostgresChangeFeed/chunkSize`` do not apply: the server
+        /// sends each transaction once its commit is flushed, and stops sending while the feed is behind (memory is
+        /// bounded by the largest transaction). A connection that hears nothing for 15 seconds, not even an answer
+        /// to a ping sent after 5, is taken for dead and opened again. ``PostgresChangeFeed/wake()`` has nothing
+        /// to do: a stream does not back off.
         case replicationProtocol(PostgresConnection.Configuration)
     }
 }

@@ -4,7 +4,9 @@ import LiveResultsLockSupport
 import PostgresNIO
 
 /// PostgreSQL's write-ahead log as the change feed of any number of ``PostgresLiveTable``s: one logical
-/// replication slot, read with the built-in `pgoutput` plugin over ordinary connections.
+/// replication slot, read with the built-in `pgoutput` plugin over one of the client's connections, or as a
+/// replication stream on a connection of its own (``Transport/replicationProtocol(_:)``, which costs the server
+/// and the writers least: see ``Transport``).
 ///
 /// `NOTIFY` serializes the commits of every notifying transaction of the server (it holds one lock from a
 /// commit until its record is flushed); logical decoding reads the log after the fact and costs writers next
@@ -16,12 +18,23 @@ import PostgresNIO
 /// Transactions queued for a subscriber that is still busy (or not yet reached) go to it together as one batch,
 /// never split; a slow subscriber catches up that way, and holds back no other.
 ///
+/// Over SQL:
+///
 /// ```swift
 /// let feed = PostgresChangeFeed(client: client, publication: "liveresults", slot: .temporary)
 /// try await feed.setUp(tables: ["todos"])   // CREATE PUBLICATION (idempotent), after checking the server
 /// let todos = PostgresLiveTable<Todo>(client: client, table: "todos", changes: .replication(feed))
 /// let subscription = controller.observe(todos)
 /// try await controller.performFetch()
+/// ```
+///
+/// As a replication stream, with a connection configuration for the same server and database:
+///
+/// ```swift
+/// let replication = PostgresConnection.Configuration(
+///     host: "db.internal", username: "app", password: secret, database: "app", tls: .require(tlsContext))
+/// let feed = PostgresChangeFeed(
+///     client: client, publication: "liveresults", transport: .replicationProtocol(replication))
 /// ```
 ///
 /// The feed starts reading with its tables' first subscription and stops with their last. Nothing is lost
@@ -59,6 +72,9 @@ public final class PostgresChangeFeed: Sendable {
     public let transport: Transport
     /// The time from the start of a read of the slot that found changes to the start of the next: while
     /// changes keep coming, the bound on their latency, plus a read. 20 milliseconds by default.
+    ///
+    /// For a replication stream (``Transport/replicationProtocol(_:)``), the shortest time between two deliveries
+    /// while transactions keep coming: one that arrives after a quiet spell is delivered at once.
     ///
     /// The wait adapts to what the reads find:
     ///
