@@ -190,6 +190,34 @@ struct ChangeFeedTests {
         }
     }
 
+    /// A walsender stopped with `SIGSTOP` keeps its connection open and says nothing: the stream takes it for dead
+    /// after 15 s of silence (a ping after 5 s is not answered), and reads again once the server lets the slot go.
+    @Test("A replication stream whose server falls silent (SIGSTOP) is reopened: no refetch, nothing lost")
+    func silentStream() async throws {
+        try await withDatabase { client, configuration in
+            try await createSeededTodos(client, count: 5)
+            let live = try await FeedTodos(client: client, transport: FeedRead.stream.transport(configuration))
+            defer { live.cancel() }
+            let walsender = try #require(
+                try await client.query(
+                    "SELECT active_pid FROM pg_replication_slots WHERE database = current_database() AND active"
+                ).collect().first?.decode(Int32.self))
+            #expect(kill(walsender, SIGSTOP) == 0)
+            let stopped = ContinuousClock.now
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('during', 'A', 1)")
+            #expect(await eventually(timeout: .seconds(40)) { live.feedLog.failures >= 1 })
+            let silence = ContinuousClock.now - stopped
+            #expect(silence >= .seconds(10), "taken for dead after \(silence)")
+            // The new attempt terminated the stopped walsender: it ends once it runs again.
+            #expect(kill(walsender, SIGCONT) == 0)
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('after', 'B', 2)")
+            #expect(try await eventually(timeout: .seconds(30)) { try await live.matches(client) })
+            #expect(live.recorder.invalidations == 0)
+            #expect(live.fetches.all.count == 1)
+            #expect(live.recorder.all.joined().count == 2)
+        }
+    }
+
     @Test(
         "A dropped slot: one .invalidated, a new slot, a diagnostic, and the results catch up",
         arguments: FeedRead.allCases)

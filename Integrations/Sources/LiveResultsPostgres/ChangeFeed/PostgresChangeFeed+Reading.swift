@@ -179,6 +179,14 @@ final class _FeedReader: @unchecked Sendable {
             try await connection.query("SELECT pg_advisory_unlock_all()")
             try await connection.query(
                 "SELECT pg_advisory_lock(hashtext('liveresults_slot'), hashtext(\(slotName)))")
+            // With the lock, whoever still reads the slot is this feed's own, from before a lost connection (a
+            // walsender the server has not yet found dead, or a read that had not finished): it would hold the
+            // slot until then.
+            try await connection.query(
+                """
+                SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots
+                WHERE slot_name = \(slotName) AND active_pid IS NOT NULL AND active_pid <> pg_backend_pid()
+                """)
         }
         let found = try await connection.query(
             """
