@@ -131,13 +131,14 @@ import Foundation
         newSlice.windowIndexPath(of: storage.indexPath(atGlobalIndex: position))!
     }
 
-    /// The id and the section name of the entity at a new position.
+    /// The id and the section name of the entity at a new position, and its index path in the new window
+    /// (`nil` outside it): one descent of the storage for the three.
     ///
     /// - Complexity: O(log *n*).
-    @inlinable func entity(at position: Int) -> (id: Entity.ID, sectionName: String) {
+    @inlinable func entity(at position: Int) -> (id: Entity.ID, sectionName: String, path: IndexPath?) {
         let path = storage.indexPath(atGlobalIndex: position)
         let section = storage.sections[path[0]]
-        return (section.items[path[1]].id, section.name)
+        return (section.items[path[1]].id, section.name, newSlice.windowIndexPath(of: path))
     }
 
     /// The window's change set.
@@ -157,14 +158,14 @@ import Foundation
         var cuts: [Int] = []
         for index in added {
             let position = changes.added[index]
-            let (id, sectionName) = entity(at: position)
+            let (id, sectionName, path) = entity(at: position)
             guard let removal = left.removeValue(forKey: id).map({ (index: $0, entry: changes.removed[$0]) }) else {
-                builder.insert(id, at: newPath(position))
+                builder.insert(id, at: path!)
                 continue
             }
             stayed.insert(id)
             guard removal.entry.sectionName == sectionName else {
-                builder.move(id, from: oldPath(removal.entry.position), to: newPath(position))
+                builder.move(id, from: oldPath(removal.entry.position), to: path!)
                 continue
             }
             candidates.append(
@@ -182,8 +183,8 @@ import Foundation
             builder.delete(id, at: oldPath(changes.oldPosition(ofUntouched: rank)))
         }
         for rank in Self.ranks(newRanks, outside: survivors).joined() {
-            let position = changes.newPosition(ofUntouched: rank)
-            builder.insert(entity(at: position).id, at: newPath(position))
+            let entered = entity(at: changes.newPosition(ofUntouched: rank))
+            builder.insert(entered.id, at: entered.path!)
         }
         // Survivors whose content changed; an untouched one is a candidate of its own, not stationary: its own
         // event changed it.
@@ -262,10 +263,8 @@ import Foundation
                 builder.move(id, from: oldPath(candidate.old), to: newPath(candidate.new))
             case .untouched(let ranks):
                 for rank in ranks {
-                    let position = changes.newPosition(ofUntouched: rank)
-                    builder.move(
-                        entity(at: position).id, from: oldPath(changes.oldPosition(ofUntouched: rank)),
-                        to: newPath(position))
+                    let moved = entity(at: changes.newPosition(ofUntouched: rank))
+                    builder.move(moved.id, from: oldPath(changes.oldPosition(ofUntouched: rank)), to: moved.path!)
                 }
             }
         }

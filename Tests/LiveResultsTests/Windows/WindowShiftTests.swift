@@ -19,27 +19,39 @@ struct WindowShiftTests {
         follower.check(against: WindowChainTests.slice(observed, follower.window.range), step: step)
     }
 
+    /// A recorder of the window's change sets, as its delegate, and a follower that checks them.
+    func observe(_ window: LiveWindow<Item>) -> (ChangeRecorder<Item>, WindowChainTests.Follower) {
+        let recorder = ChangeRecorder<Item>()
+        window.delegate = recorder
+        return (recorder, WindowChainTests.Follower(window))
+    }
+
+    /// Expects `changes` to enter one entity and leave another, at items of the window's first section.
+    func expectSwap(
+        _ changes: ChangeSet<Item>, entering entered: (id: Int, item: Int), leaving left: (id: Int, item: Int),
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(changes.insertedItemIDs == [entered.id], sourceLocation: sourceLocation)
+        #expect(changes.insertedItems == [IndexPath(item: entered.item, section: 0)], sourceLocation: sourceLocation)
+        #expect(changes.deletedItemIDs == [left.id], sourceLocation: sourceLocation)
+        #expect(changes.deletedItems == [IndexPath(item: left.item, section: 0)], sourceLocation: sourceLocation)
+        #expect(changes.movedItems.isEmpty && changes.updatedItems.isEmpty, sourceLocation: sourceLocation)
+        #expect(changes.insertedSections.isEmpty && changes.deletedSections.isEmpty, sourceLocation: sourceLocation)
+    }
+
     @Test("one insert before a window of 1,000 leaves one entity at its end and enters one at its start")
     func insertBeforeALargeWindow() async throws {
         let controller = try await loaded((0..<3_000).map { Item($0, section: "a", score: $0) })
         let window = controller.window(.range(offset: 1_000, limit: 1_000))
-        let recorder = ChangeRecorder<Item>()
-        window.delegate = recorder
-        let follower = WindowChainTests.Follower(window)
+        let (recorder, follower) = observe(window)
         controller.apply(.inserted(Item(5_000, section: "a", score: -1)))
         check(follower, controller, step: "insert")
         controller.apply(.deleted(5_000))
         check(follower, controller, step: "delete")
         let changes = recorder.changeSets
         try #require(changes.count == 2)
-        #expect(changes[0].insertedItemIDs == [999] && changes[0].insertedItems == [IndexPath(item: 0, section: 0)])
-        #expect(changes[0].deletedItemIDs == [1_999] && changes[0].deletedItems == [IndexPath(item: 999, section: 0)])
-        #expect(changes[1].insertedItemIDs == [1_999] && changes[1].insertedItems == [IndexPath(item: 999, section: 0)])
-        #expect(changes[1].deletedItemIDs == [999] && changes[1].deletedItems == [IndexPath(item: 0, section: 0)])
-        for changeSet in changes {
-            #expect(changeSet.movedItems.isEmpty && changeSet.updatedItems.isEmpty)
-            #expect(changeSet.insertedSections.isEmpty && changeSet.deletedSections.isEmpty)
-        }
+        expectSwap(changes[0], entering: (999, 0), leaving: (1_999, 999))
+        expectSwap(changes[1], entering: (1_999, 999), leaving: (999, 0))
     }
 
     @Test("a window spanning many sections, shifted across their edges, gains and loses sections at its edges")
@@ -48,9 +60,7 @@ struct WindowShiftTests {
         let items = (0..<200).map { Item($0, section: "s" + String($0 / 4 + 100), score: $0) }
         let controller = try await loaded(items)
         let window = controller.window(.range(offset: 8, limit: 100))
-        let recorder = ChangeRecorder<Item>()
-        window.delegate = recorder
-        let follower = WindowChainTests.Follower(window)
+        let (recorder, follower) = observe(window)
         controller.apply(.inserted(Item(1_000, section: "s100", score: -1)))
         check(follower, controller, step: "insert")
         let changes = try #require(recorder.changeSets.first)
@@ -77,9 +87,7 @@ struct WindowShiftTests {
     func moveOutAndBack() async throws {
         let controller = try await loaded((0..<100).map { Item($0, section: "a", score: $0 * 10) })
         let window = controller.window(.range(offset: 10, limit: 20))
-        let recorder = ChangeRecorder<Item>()
-        window.delegate = recorder
-        let follower = WindowChainTests.Follower(window)
+        let (recorder, follower) = observe(window)
         controller.apply(.updated(Item(15, section: "a", score: 2_000)))
         check(follower, controller, step: "out after")
         controller.apply(.updated(Item(15, section: "a", score: 150)))
@@ -92,14 +100,10 @@ struct WindowShiftTests {
         check(follower, controller, step: "inside")
         let changes = recorder.changeSets
         try #require(changes.count == 5)
-        #expect(changes[0].deletedItemIDs == [15] && changes[0].deletedItems == [IndexPath(item: 5, section: 0)])
-        #expect(changes[0].insertedItemIDs == [30] && changes[0].insertedItems == [IndexPath(item: 19, section: 0)])
-        #expect(changes[1].insertedItemIDs == [15] && changes[1].insertedItems == [IndexPath(item: 5, section: 0)])
-        #expect(changes[1].deletedItemIDs == [30] && changes[1].deletedItems == [IndexPath(item: 19, section: 0)])
-        #expect(changes[2].deletedItemIDs == [15] && changes[2].insertedItemIDs == [9])
-        #expect(changes[2].insertedItems == [IndexPath(item: 0, section: 0)])
-        #expect(changes[3].insertedItemIDs == [15] && changes[3].deletedItemIDs == [9])
-        for changeSet in changes.prefix(4) { #expect(changeSet.movedItems.isEmpty) }
+        expectSwap(changes[0], entering: (30, 19), leaving: (15, 5))
+        expectSwap(changes[1], entering: (15, 5), leaving: (30, 19))
+        expectSwap(changes[2], entering: (9, 0), leaving: (15, 5))
+        expectSwap(changes[3], entering: (15, 5), leaving: (9, 0))
         // The entity whose own event moved it is the one moved, not the 13 it passed.
         #expect(changes[4].movedItemIDs == [12] && changes[4].insertedItems.isEmpty && changes[4].deletedItems.isEmpty)
         #expect(
