@@ -15,8 +15,9 @@ import Foundation
     /// `storage` after them; empty when its contents did not change.
     ///
     /// - Complexity: O(log *k*) for a window that the change set does not change; O(*k*′ log *n*) for one it
-    ///   changes only in content (*k*′ entities); otherwise O((*k* + *w* + *s*) log *n*) for *w* entities that
-    ///   enter or leave it and *s* sections it spans, never O(window size) when its sections are few.
+    ///   changes only in content (*k*′ entities); otherwise O((*k* + *w*) log *n* + *s* log *k*) for *w* entities
+    ///   that enter or leave it and *s* sections it spans, whatever its size (a window pays for its size only
+    ///   through *s*, when its entities have sections of their own).
     @inlinable static func changeSet<Entity>(
         _ changes: _GlobalChanges<Entity>, from old: Range<Int>, to new: Range<Int>,
         in storage: _SectionedStorage<Entity>

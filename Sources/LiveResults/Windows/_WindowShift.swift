@@ -50,8 +50,8 @@ import Foundation
     /// The shift of the window from `old` to `new` positions by `changes`, of which `removed` and `added`
     /// are the indices in those positions.
     ///
-    /// - Complexity: O((*k* + *s*) log *n*) for the *k* entities of the change set and the *s* sections the
-    ///   old window spans.
+    /// - Complexity: O(log *n* + (*k* + *s*) log *k*) for the *k* entities of the change set and the *s*
+    ///   sections the old window spans.
     @inlinable init(
         _ changes: _GlobalChanges<Entity>, from old: Range<Int>, to new: Range<Int>, removed: Range<Int>,
         added: Range<Int>, in storage: _SectionedStorage<Entity>
@@ -71,7 +71,7 @@ import Foundation
     /// ranks, among entities the change set added; counted section by section, and merged with the removed
     /// entities at their old positions, they give the old window's sections.
     ///
-    /// - Complexity: O((*k* + *s*) log *n*).
+    /// - Complexity: O(log *n* + (*k* + *s*) log *k*).
     @inlinable static func oldSections(
         _ changes: _GlobalChanges<Entity>, _ old: Range<Int>, removed: Range<Int>, ranks: Range<Int>,
         _ storage: _SectionedStorage<Entity>
@@ -143,8 +143,9 @@ import Foundation
 
     /// The window's change set.
     ///
-    /// - Complexity: O((*k* + *w* + *s*) log *n*) for the *k* entities of the change set, *w* entities that
-    ///   enter or leave the window, and *s* sections it spans.
+    /// - Complexity: O((*k* + *w*) log *n* + *s* log *k*) for the *k* entities of the change set, *w* entities
+    ///   that enter or leave the window, and *s* sections it spans: it moves at most 2*k* entities, since keeping
+    ///   every untouched one is a candidate answer.
     @inlinable func changeSet() -> ChangeSet<Entity> {
         var builder = _ChangeSetBuilder<Entity>()
         diffSections(into: &builder)
@@ -215,7 +216,7 @@ import Foundation
 
     /// Deletes the old window's sections the new one lacks, and inserts the new one's the old one lacked.
     ///
-    /// - Complexity: O(*s* log *n*) for *s* sections.
+    /// - Complexity: O(log *n* + *s*) for *s* sections.
     @inlinable func diffSections(into builder: inout _ChangeSetBuilder<Entity>) {
         var newNames: [String] = []
         newNames.reserveCapacity(newSlice.sectionCount)
