@@ -141,6 +141,32 @@ import Foundation
         return (section.items[path[1]].id, section.name, newSlice.windowIndexPath(of: path))
     }
 
+    /// Calls `body` with the rank, the id and the storage's index path of each untouched entity of `ranks`, in
+    /// order: one descent of the storage, then a walk that steps over what the change set added among them.
+    ///
+    /// - Complexity: O(log *n* + *r* + *a*) for *r* ranks and *a* entities added among them.
+    @inlinable func forEachUntouched(_ ranks: Range<Int>, _ body: (Int, Entity.ID, IndexPath) -> Void) {
+        guard !ranks.isEmpty else { return }
+        var position = changes.newPosition(ofUntouched: ranks.lowerBound)
+        var nextAdded = changes.addedCount(before: position)
+        var (section, item) = storage.sections.position(ofWeight: position)
+        var sections = storage.sections.makeIterator(from: section)
+        var rank = ranks.lowerBound
+        while rank < ranks.upperBound, let current = sections.next() {
+            var slots = current.items.makeIterator(from: item)
+            while rank < ranks.upperBound, let slot = slots.next() {
+                if nextAdded < changes.added.count && changes.added[nextAdded] == position {
+                    nextAdded += 1
+                } else {
+                    body(rank, slot.id, IndexPath(_section: section, item: item))
+                    rank += 1
+                }
+                (position, item) = (position + 1, item + 1)
+            }
+            (section, item) = (section + 1, 0)
+        }
+    }
+
     /// The window's change set.
     ///
     /// - Complexity: O((*k* + *w*) log *n* + *s* log *k*) for the *k* entities of the change set, *w* entities
@@ -179,13 +205,13 @@ import Foundation
         // Untouched entities shifted across the window's edges.
         let survivorStart = Swift.max(oldRanks.lowerBound, newRanks.lowerBound)
         let survivors = survivorStart..<Swift.max(survivorStart, Swift.min(oldRanks.upperBound, newRanks.upperBound))
-        for rank in Self.ranks(oldRanks, outside: survivors).joined() {
-            let id = entity(at: changes.newPosition(ofUntouched: rank)).id
-            builder.delete(id, at: oldPath(changes.oldPosition(ofUntouched: rank)))
+        for run in Self.ranks(oldRanks, outside: survivors) {
+            forEachUntouched(run) { rank, id, _ in
+                builder.delete(id, at: oldPath(changes.oldPosition(ofUntouched: rank)))
+            }
         }
-        for rank in Self.ranks(newRanks, outside: survivors).joined() {
-            let entered = entity(at: changes.newPosition(ofUntouched: rank))
-            builder.insert(entered.id, at: entered.path!)
+        for run in Self.ranks(newRanks, outside: survivors) {
+            forEachUntouched(run) { _, id, path in builder.insert(id, at: newSlice.windowIndexPath(of: path)!) }
         }
         // Survivors whose content changed; an untouched one is a candidate of its own, not stationary: its own
         // event changed it.
@@ -263,9 +289,10 @@ import Foundation
             case .entity(let id):
                 builder.move(id, from: oldPath(candidate.old), to: newPath(candidate.new))
             case .untouched(let ranks):
-                for rank in ranks {
-                    let moved = entity(at: changes.newPosition(ofUntouched: rank))
-                    builder.move(moved.id, from: oldPath(changes.oldPosition(ofUntouched: rank)), to: moved.path!)
+                forEachUntouched(ranks) { rank, id, path in
+                    builder.move(
+                        id, from: oldPath(changes.oldPosition(ofUntouched: rank)),
+                        to: newSlice.windowIndexPath(of: path)!)
                 }
             }
         }
