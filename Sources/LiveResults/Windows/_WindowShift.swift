@@ -12,14 +12,18 @@ import Foundation
     /// A survivor in the window's own section among which moves are minimal: an entity the change set moved
     /// or updated, or a run of untouched ones that no such entity splits in either order.
     @usableFromInline struct Candidate {
+        /// What a candidate moves when it is not kept.
         @usableFromInline enum Kind {
+            /// One entity, by id.
             case entity(Entity.ID)
+            /// The untouched entities of these ranks, found in the storage only if they move.
             case untouched(Range<Int>)
         }
 
         /// The old and new positions of the candidate (of its first entity, for a run).
         @usableFromInline let old: Int
         @usableFromInline let new: Int
+        /// How many entities it keeps in place if kept, and how many of them are stationary (untouched).
         @usableFromInline let weight: _MinimalMoves.Weight
         @usableFromInline let kind: Kind
 
@@ -31,8 +35,10 @@ import Foundation
         }
     }
 
+    /// The controller's change set in positions, and its results after it.
     @usableFromInline let changes: _GlobalChanges<Entity>
     @usableFromInline let storage: _SectionedStorage<Entity>
+    /// The positions the window held before the change set, and those it holds after it.
     @usableFromInline let old: Range<Int>
     @usableFromInline let new: Range<Int>
     /// The indices in `changes.removed` of what left the old window's positions, and in `changes.added` of
@@ -45,6 +51,7 @@ import Foundation
     /// The old window's sections: the old position of each one's first entity in the window, and its name.
     @usableFromInline let oldStarts: [Int]
     @usableFromInline let oldNames: [String]
+    /// Where the new window lies in the storage: its index paths and sections.
     @usableFromInline let newSlice: _WindowSlice
 
     /// The shift of the window from `old` to `new` positions by `changes`, of which `removed` and `added`
