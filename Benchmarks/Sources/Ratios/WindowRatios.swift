@@ -3,13 +3,13 @@ import Foundation
 import LiveResults
 
 /// The targets of live windows (DESIGN §16): an observed window against an observed controller, a thousand
-/// windows against one, and a move against a single event.
+/// windows against one, a move against a single event, and a large window shifted against a small one.
 @MainActor
 struct WindowRatios {
     let options: RatioOptions
 
     func rows() async throws -> [RatioRow] {
-        try await topWindow() + tiledWindows() + moves()
+        try await topWindow() + tiledWindows() + moves() + shiftedWindows()
     }
 
     /// Single events anywhere at the medium size, with one window of 50 at the top observed by a delegate,
@@ -93,6 +93,43 @@ struct WindowRatios {
                 name: "A window's move by 50 at \(label) / a single event",
                 measured: "move \(times[0].formatted), event \(times[1].formatted)",
                 value: times[0] / times[1], unit: "×", target: .atMost(20))
+        ]
+    }
+
+    /// Single inserts and deletes before a window of 1,000 in the middle of the medium size, against the same
+    /// before a window of 10: what a change set costs a window it shifts must not grow with the window (§16).
+    private func shiftedWindows() async throws -> [RatioRow] {
+        let label = Dataset.label(options.medium)
+        Progress.say("inserts and deletes at \(label) before an observed window of 1,000, and of 10")
+        let limits = [1_000, 10]
+        var scenarios: [LiveResultsDesign] = []
+        for _ in limits { scenarios.append(try await EventScenario<LiveResultsDesign>(count: options.medium).design) }
+        let delegate = NoOpDelegate()
+        let windows = zip(scenarios, limits).map { design, limit in
+            design.controller.window(.range(offset: options.medium / 2, limit: limit))
+        }
+        for window in windows { window.delegate = delegate }
+        // Each new row goes to the first section, well before the middle, and is deleted by the next event: every
+        // event shifts the window by one, and each repetition leaves the results as it found them.
+        var random = SystemRandomNumberGenerator()
+        let events = (0..<options.liveEvents / 2).flatMap { index -> [EntityEvent<Row>] in
+            let id = 100_000_000 + index
+            let row = Row(
+                id: id, section: Dataset.sectionNames[0], score: Int.random(in: 0..<Dataset.scoreRange, using: &random),
+                title: "shift \(index)")
+            return [.inserted(row), .deleted(id)]
+        }
+        let times = try await Stopwatch.medians(
+            options.repetitions,
+            of: scenarios.map { design in
+                { await Stopwatch.measure { for event in events { design.controller.apply(event) } } / events.count }
+            })
+        withExtendedLifetime((windows, delegate)) {}
+        return [
+            RatioRow(
+                name: "Inserts and deletes before a window at \(label), a window of 1,000 / a window of 10",
+                measured: "\(times[0].formatted) with 1,000, \(times[1].formatted) with 10",
+                value: times[0] / times[1], unit: "×", target: .atMost(1.5))
         ]
     }
 

@@ -25,8 +25,9 @@ import Foundation
 ///
 /// A window copies no entities: it reads the controller's storage at its positions. A change set of *k*
 /// entities costs a window it does not touch O(log *k*) at most, and each window it changes O((*k* + *w*)
-/// log *n*) for a window of *w* entities; windows that lie before every position a change shifts are not
-/// visited at all.
+/// log *n* + *s* log *k*) for *w* entities that enter or leave it and *s* sections it spans, whatever its
+/// size: the window is never listed. Windows that lie before every position a change shifts are not visited
+/// at all.
 ///
 /// A window keeps its controller alive, and ends with its last reference or ``close()``.
 public final class LiveWindow<Entity: FetchableEntity>: Sendable {
@@ -178,7 +179,8 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     ///
     /// - Precondition: The range's limit and offset are not negative.
     /// - Returns: The change set, also delivered; empty when the window holds the same entities.
-    /// - Complexity: O(*d* log *n*) for *d* entities that enter or leave the window.
+    /// - Complexity: O(*d* log *n* + *s*) for *d* entities that enter or leave the window and *s* sections it
+    ///   spans before and after, whatever its size.
     @discardableResult
     @inlinable public func move(to range: WindowRange) -> ChangeSet<Entity> {
         range.checkValid()
@@ -187,7 +189,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
             _registry.state.withLock { state -> (ChangeSet<Entity>, (@Sendable () -> Void)?) in
                 guard let window = state.windows[_id] else { return (ChangeSet(), nil) }
                 let new = range.positions(count: storage.count)
-                let changes = _WindowDiff.listDiff(
+                let changes = _WindowDiff.changeSet(
                     _GlobalChanges(unchangedCount: storage.count), from: window.positions, to: new, in: storage)
                 state.windows[_id]!.range = range
                 state.windows[_id]!.positions = new

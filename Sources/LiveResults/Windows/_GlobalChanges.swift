@@ -139,6 +139,21 @@ import Foundation
         added.partitioningIndex { $0 >= position }
     }
 
+    /// The old position of the untouched entity of rank `rank` (the number of untouched entities before it):
+    /// the rank plus the removals before it, those after fewer than `rank` + 1 untouched entities.
+    ///
+    /// - Complexity: O(log *k*).
+    @inlinable func oldPosition(ofUntouched rank: Int) -> Int {
+        rank + removed.indices.partitioningIndex { removed[$0].position - $0 > rank }
+    }
+
+    /// The new position of the untouched entity of rank `rank`: the rank plus the additions before it.
+    ///
+    /// - Complexity: O(log *k*).
+    @inlinable func newPosition(ofUntouched rank: Int) -> Int {
+        rank + added.indices.partitioningIndex { added[$0] - $0 > rank }
+    }
+
     /// The smallest position the change set removed from (old) or added at (new), or `nil` when it only
     /// changed content: no window before it changes, but for where the results end.
     @inlinable var firstShifted: Int? {

@@ -112,7 +112,7 @@ import Foundation
                 let old = state.windows[id]!.positions
                 let new = state.windows[id]!.range.positions(count: storage.count)
                 // A window that holds all the results before and after shows them as the controller does: its
-                // change set is the controller's, without listing the window (O(w) for w entities).
+                // change set is the controller's as it is, moves included, rather than worked out again.
                 let holdsAll = old == 0..<countBefore && new == 0..<storage.count
                 let windowChanges = holdsAll ? changes : _WindowDiff.changeSet(global, from: old, to: new, in: storage)
                 state.windows[id]!.positions = new
