@@ -504,6 +504,29 @@ struct ChangeFeedTests {
         }
     }
 
+    @Test("setUp of a stream feed when every replication connection (max_wal_senders) is taken names the setting")
+    func walSendersExhausted() async throws {
+        let cluster = try TemporaryPostgres(settings: ["max_wal_senders": "1"])
+        defer { cluster.stop() }
+        try await PostgresTestServer(cluster: cluster).withDatabase { client, configuration in
+            try await createSeededTodos(client, count: 3)
+            let stream = FeedRead.stream.transport(configuration)
+            let first = try await FeedTodos(client: client, transport: stream)
+            defer { first.cancel() }
+            // The first feed holds the one replication connection; its own setUp again is fine.
+            try await first.feed.setUp(tables: ["todos"])
+            let second = PostgresChangeFeed(client: client, publication: "second", transport: stream)
+            await #expect {
+                try await second.setUp(tables: ["todos"])
+            } throws: { error in
+                guard case .walSendersExhausted(maximum: 1) = error as? PostgresLiveTableError else { return false }
+                return "\(error)".contains("max_wal_senders")
+            }
+            // Over SQL the second feed needs no replication connection.
+            try await PostgresChangeFeed(client: client, publication: "second").setUp(tables: ["todos"])
+        }
+    }
+
     /// The feed drops its temporary slot when its last subscription ends, but that drop is best-effort (it runs
     /// after the reading task, and the process may end first); what is guaranteed is that the next feed that
     /// starts on the database drops a `liveresults_tmp_` slot nobody holds.

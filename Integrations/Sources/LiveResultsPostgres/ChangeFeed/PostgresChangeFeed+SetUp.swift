@@ -8,7 +8,8 @@ extension PostgresChangeFeed {
     /// (or is a superuser), that it owns each table (a publication can only name its owner's tables), that each
     /// table has a primary key or a replica identity, and, unless the feed's named slot exists already, that a
     /// replication slot is free. Each failure is a ``PostgresLiveTableError`` that names the setting or the
-    /// privilege and how to fix it. Idempotent: call it at every start, and again with a table to add.
+    /// privilege and how to fix it. A feed that reads a replication stream also needs a free replication
+    /// connection (`max_wal_senders`). Idempotent: call it at every start, and again with a table to add.
     ///
     /// ```swift
     /// try await feed.setUp(tables: ["todos", "projects"])
@@ -57,6 +58,7 @@ extension PostgresChangeFeed {
             }
         }
         try await checkFreeSlot()
+        if case .replicationProtocol = transport { try await checkFreeWalSender() }
         try await createPublication(publication, tables: qualified.map(\.sql))
     }
 
@@ -72,6 +74,20 @@ extension PostgresChangeFeed {
         ).collect().first?.decode((Int, Int, Bool).self)
         guard let (maximum, used, exists) = row, !exists else { return }
         guard used < maximum else { throw PostgresLiveTableError.replicationSlotsExhausted(maximum: maximum) }
+    }
+
+    /// Throws ``PostgresLiveTableError/walSendersExhausted(maximum:)`` when no replication connection is free for
+    /// the feed's stream (one this feed already has counts as free: `setUp` may be called again).
+    private func checkFreeWalSender() async throws {
+        let row = try await client.query(
+            """
+            SELECT current_setting('max_wal_senders')::int,
+            (SELECT count(*)::int FROM pg_stat_activity WHERE backend_type = 'walsender')
+            """, logger: _silentLogger
+        ).collect().first?.decode((Int, Int).self)
+        guard let (maximum, used) = row else { return }
+        let own = state.withLock { $0.streamWake != nil } ? 1 : 0
+        guard used - own < maximum else { throw PostgresLiveTableError.walSendersExhausted(maximum: maximum) }
     }
 
     /// Creates the publication, or adds the tables it lacks, in one transaction that concurrent setups wait for.

@@ -36,6 +36,9 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
     /// ``PostgresChangeFeed/setUp(tables:schema:)``: every one of the server's `max_replication_slots` (`maximum`)
     /// slots is taken.
     case replicationSlotsExhausted(maximum: Int)
+    /// ``PostgresChangeFeed/setUp(tables:schema:)`` of a feed that reads a replication stream: every one of the
+    /// server's `max_wal_senders` (`maximum`) replication connections is taken.
+    case walSendersExhausted(maximum: Int)
     /// ``PostgresChangeFeed/setUp(tables:schema:)``: `table` has no primary key and no other replica identity, so
     /// the log would not say which row an update or a delete changed (and PostgreSQL would refuse them once
     /// the table is published).
@@ -84,6 +87,12 @@ public enum PostgresLiveTableError: Error, Sendable, CustomStringConvertible {
             all \(maximum) replication slots (max_replication_slots) are taken: drop unused ones \
             (SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE NOT active) or raise \
             max_replication_slots and restart PostgreSQL
+            """
+        case .walSendersExhausted(let maximum):
+            """
+            all \(maximum) replication connections (max_wal_senders) are taken: a feed that reads a replication \
+            stream needs one; raise max_wal_senders and restart PostgreSQL, or read over SQL \
+            (PostgresChangeFeed's transport .sqlFunctions)
             """
         case .noReplicaIdentity(let table):
             """
