@@ -17,9 +17,13 @@ extension _FeedReader {
             configuration: configuration, slot: slotName, position: start, publication: publication,
             interval: feed.readInterval)
         feed.streamStarted(run: run) { stream.wake() }
+        var position = start
         do {
-            try await follow(stream, from: start, on: connection)
+            try await follow(stream, position: &position, on: connection)
         } catch {
+            // Transactions read but not handed over yet (a batch cut short by a malformed message, say) are read
+            // again: the next stream starts where the last hand-over ended.
+            delivered = min(delivered, position)
             feed.streamEnded(run: run)
             await stream.close()
             throw error
@@ -32,11 +36,13 @@ extension _FeedReader {
     /// ``confirmationInterval``, and at once when the server asks. Between messages, does what the SQL path does at
     /// each step: looks new subscriptions' tables up, releases the fetches waiting for that, and asks the server for
     /// its position while a fetch waits for one.
+    ///
+    /// - Parameter position: Every transaction that committed before it was handed over; kept up to date.
     private func follow(
-        _ stream: _ReplicationStream, from start: UInt64, on connection: _ClosedConnectionGuard
+        _ stream: _ReplicationStream, position: inout UInt64, on connection: _ClosedConnectionGuard
     ) async throws {
-        // Every transaction that committed before `position` was handed over, and before `received` was read.
-        var (position, received) = (start, start)
+        // Every transaction that committed before `received` was read.
+        var received = position
         var held: [_FeedTransaction] = []
         var lastConfirmation = ContinuousClock.now
         var lastPing = ContinuousClock.now - Self.pingInterval
