@@ -15,7 +15,10 @@ import NIOCore
 /// interval (the feed's ``PostgresChangeFeed/readInterval``), all that arrived meanwhile together, followed by
 /// ``_ReplicationStream/Message/handOver``. While transactions keep coming, the reading task, the subscriptions'
 /// tasks and the controllers then wake once per interval, not once per transaction: a few wakes of threads per
-/// transaction cost more than decoding it.
+/// transaction cost more than decoding it. Until a hand-over that waits is due, the socket is not read either (the
+/// server flushes each message on its own, three or more per transaction): what came meanwhile is read in one go
+/// when it is due, and handed over right after that read (``drainDue``). A wait never holds more than
+/// ``largeHandOver`` messages: a large transaction is read as fast as the reading task parses it.
 ///
 /// A stream that hears nothing for ``quietBeforePing`` asks the server for a keepalive; one that hears nothing
 /// for ``stallTimeout`` (a dead peer the kernel has not noticed) is closed, and the feed reconnects.
@@ -42,6 +45,11 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     private var arrived: [_ReplicationStream.Message] = []
     private var lastHandOver: NIODeadline?
     private var scheduledHandOver: Scheduled<Void>?
+    /// Whether the read that a due hand-over resumed should be handed over as soon as it completes: it brings what
+    /// the socket held while the hand-over waited.
+    private var drainDue = false
+    /// The most messages a hand-over waits with.
+    static let largeHandOver = 512
     /// The position last sent in a status update: a ping repeats it, since a smaller one would move the slot's
     /// confirmed position back (PostgreSQL 15 takes what it is told).
     private var position: UInt64
@@ -110,28 +118,52 @@ final class _ReplicationHandler: ChannelDuplexHandler {
 
     /// Hands over what arrived now if the last hand-over is an interval old, else once it is.
     private func handOverWhenDue(context: ChannelHandlerContext) {
-        guard !arrived.isEmpty, scheduledHandOver == nil else { return }
+        guard !arrived.isEmpty, scheduledHandOver == nil || arrived.count >= Self.largeHandOver else { return }
         let now = NIODeadline.now()
-        guard let last = lastHandOver, now - last < interval else {
+        guard let last = lastHandOver, now - last < interval, arrived.count < Self.largeHandOver else {
             handOver()
             return
         }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         scheduledHandOver = context.eventLoop.scheduleTask(deadline: last + interval) {
-            handler.value.scheduledHandOver = nil
-            handler.value.handOver()
+            handler.value.handOverDue()
         }
     }
 
-    /// Hands what arrived to the reading task, followed by ``_ReplicationStream/Message/handOver``.
+    /// A hand-over that waited is due: what arrived goes now, and what the socket held meanwhile right after the
+    /// read that this resumes.
+    private func handOverDue() {
+        scheduledHandOver = nil
+        drainDue = readPending && producing
+        handOver()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if drainDue {
+            drainDue = false
+            handOver()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    /// Hands what arrived to the reading task, followed by ``_ReplicationStream/Message/handOver``, and reads on.
     private func handOver() {
         scheduledHandOver?.cancel()
         scheduledHandOver = nil
-        guard !arrived.isEmpty else { return }
-        arrived.append(.handOver)
-        lastHandOver = .now()
-        yield(arrived)
-        arrived = []
+        if !arrived.isEmpty {
+            arrived.append(.handOver)
+            lastHandOver = .now()
+            yield(arrived)
+            arrived = []
+        }
+        resumeReading()
+    }
+
+    /// Passes on the read the channel asked for while reads were held, unless the reading task is behind.
+    private func resumeReading() {
+        guard readPending, producing, scheduledHandOver == nil, let context else { return }
+        readPending = false
+        context.read()
     }
 
     /// The next whole backend message: `nil` when the buffer ends before one does, `.some(nil)` for one the feed
@@ -179,7 +211,7 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     }
 
     func read(context: ChannelHandlerContext) {
-        if producing {
+        if producing, scheduledHandOver == nil {
             context.read()
         } else {
             readPending = true
@@ -200,9 +232,7 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     func produceMore() {
         producing = true
         lastHeard = .now()
-        guard readPending, let context else { return }
-        readPending = false
-        context.read()
+        resumeReading()
     }
 
     /// The reading task stopped reading: the connection is closed.
