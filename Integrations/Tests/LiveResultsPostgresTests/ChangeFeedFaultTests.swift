@@ -140,4 +140,40 @@ struct ChangeFeedFaultTests {
                 })
         }
     }
+
+    /// While PostgreSQL is down, the feed cannot look a newly subscribed table up and the pool hands out no
+    /// connection: a fetch over the feed ends within the table's query timeout (it waited for the server's return),
+    /// and fetches again once the server is back.
+    @Test("A fetch over the feed while PostgreSQL is down ends within the query timeout")
+    func fetchWhileDown() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        try await PostgresTestServer(cluster: cluster).withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            let live = try await FeedTodos(client: client)
+            defer { live.cancel() }
+            let table = PostgresLiveTable<Todo>(
+                client: client, table: "todos", changes: .replication(live.feed), queryTimeout: .seconds(1))
+            let controller = FetchedResultsController(
+                definition: table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
+                sectionNameKeyPath: \Todo.project)
+            let downtime = Duration.seconds(8)
+            let restart = Task.detached { try cluster.restart(downtime: downtime) }
+            #expect(
+                await eventually {
+                    (try? await client.withTimeout(.milliseconds(500)) { try await $0.query("SELECT 1") }) == nil
+                })
+            let subscription = controller.observe(table)
+            defer { subscription.cancel() }
+            let started = ContinuousClock.now
+            await #expect(throws: (any Error).self) { try await controller.performFetch() }
+            let waited = started.duration(to: .now)
+            #expect(waited < downtime / 2, "the fetch ended after \(waited)")
+            try await restart.value
+            #expect(
+                await eventually(timeout: .seconds(30)) {
+                    (try? await controller.performFetch()) != nil && controller.fetchedObjects.count == 3
+                })
+        }
+    }
 }

@@ -122,6 +122,9 @@ struct ChangeFeedFetchTests {
                                         ])
                                 } else {
                                     try await client.query("UPDATE todos SET priority = priority + 1 WHERE id = \(id)")
+                                    // A bounded rate: the test is about the order of fetches and deliveries, not
+                                    // whether the feed keeps up with writers as fast as PostgreSQL commits.
+                                    try await Task.sleep(for: .milliseconds(4))
                                 }
                             }
                         }

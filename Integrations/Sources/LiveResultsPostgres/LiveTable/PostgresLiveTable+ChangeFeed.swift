@@ -32,14 +32,32 @@ extension PostgresLiveTable {
     /// met an earlier fetch (another controller's, or this one's first), the fetch then waits until they have
     /// received every transaction its snapshot sees, so that none reaches a controller after this result
     /// (see ``PostgresChangeFeed/meet(table:snapshot:slot:)``).
+    ///
+    /// Each of the two waits is bounded by ``queryTimeout``: the slot and the query together (while the server
+    /// does not answer, the feed cannot look the table up, and the client's pool cannot hand out a connection),
+    /// then the deliveries.
     func decodeRows(
         _ query: PostgresQuery, meeting feed: PostgresChangeFeed, connected: @escaping @Sendable () -> Void
     ) async throws -> (entities: [Entity], lastJSON: String?) {
-        let table = ObjectIdentifier(self)
         // Before the wait: a subscription that starts from now on may come after this fetch's snapshot.
         hasFetched.set()
+        let (entities, lastJSON, position) = try await client.withTimeout(queryTimeout) { [self] client in
+            try await snapshotRows(query, meeting: feed, connected: connected)
+        }
+        if let position {
+            try await feed.waitForDeliveries(of: ObjectIdentifier(self), through: position, timeout: queryTimeout)
+        }
+        return (entities, lastJSON)
+    }
+
+    /// The rows of `query` in a snapshot that met `feed`, and the position up to which the feed must deliver
+    /// before they are returned (`nil`: at once).
+    private func snapshotRows(
+        _ query: PostgresQuery, meeting feed: PostgresChangeFeed, connected: @escaping @Sendable () -> Void
+    ) async throws -> (entities: [Entity], lastJSON: String?, position: UInt64?) {
+        let table = ObjectIdentifier(self)
         let slot = await feed.slotForFetch(of: table)
-        let (entities, lastJSON, position) = try await client.withConnection { connection in
+        return try await client.withConnection { connection in
             connected()
             // A snapshot recorded concurrently that sees more than this one: read again (rare; bounded).
             var attempt = 0
@@ -81,7 +99,5 @@ extension PostgresLiveTable {
                 }
             }
         }
-        if let position { try await feed.waitForDeliveries(of: table, through: position, timeout: queryTimeout) }
-        return (entities, lastJSON)
     }
 }
