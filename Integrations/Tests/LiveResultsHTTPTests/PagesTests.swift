@@ -137,9 +137,9 @@ struct PagesTests {
                 definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
             await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) { try await controller.performFetch() }
             #expect(counting.attempts.withLock { $0 } == 2)
-            // The client gave up on each after a second; on a loaded machine the server may read the second
-            // request only after that.
-            #expect(await eventually { recorder.count(path: "/slow") == 2 }, "both attempts reached the server")
+            // The client gave up on each after a second: on a loaded machine the second can be given up on before
+            // the server has read it (seen in the whole suite's parallel run), so only the first is sure to arrive.
+            #expect(await eventually { (1...2).contains(recorder.count(path: "/slow")) })
         }
     }
 

@@ -176,4 +176,41 @@ struct ChangeFeedFaultTests {
                 })
         }
     }
+
+    /// Creating a logical slot waits until the transactions running on the cluster have ended: a first fetch waits
+    /// for that beyond the table's query timeout (up to `slotCreationTimeout`, a minute), and then gets the rows.
+    @Test("A first fetch waits for its feed's slot beyond the query timeout while a transaction delays its creation")
+    func slotCreationWait() async throws {
+        let cluster = try TemporaryPostgres()
+        defer { cluster.stop() }
+        try await PostgresTestServer(cluster: cluster).withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            let held = Task {
+                try await transaction(
+                    client,
+                    ["INSERT INTO todos (title, project, priority) VALUES ('held', 'A', 1)", "SELECT pg_sleep(4)"])
+            }
+            #expect(
+                try await eventually {
+                    try await client.query(
+                        "SELECT count(*)::int FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(4)'"
+                    ).collect().first?.decode(Int.self) == 1
+                })
+            let feed = PostgresChangeFeed(client: client, publication: "liveresults")
+            try await feed.setUp(tables: ["todos"])
+            let table = PostgresLiveTable<Todo>(
+                client: client, table: "todos", changes: .replication(feed), queryTimeout: .seconds(1))
+            let controller = FetchedResultsController(
+                definition: table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
+                sectionNameKeyPath: \Todo.project)
+            let subscription = controller.observe(table)
+            defer { subscription.cancel() }
+            let started = ContinuousClock.now
+            try await controller.performFetch()
+            let waited = started.duration(to: .now)
+            #expect(waited >= .seconds(2), "the fetch waited \(waited)")
+            try await held.value
+            #expect(await eventually { controller.fetchedObjects.count == 4 })
+        }
+    }
 }

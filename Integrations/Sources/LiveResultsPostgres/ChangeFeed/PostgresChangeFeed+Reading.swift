@@ -269,6 +269,7 @@ final class _FeedReader: @unchecked Sendable {
             \(Int32(clamping: feed.chunkSize)), 'proto_version', '1', 'publication_names', \(publication.sql))
             """)
         var chunk = Chunk()
+        let subscriptions = feed.subscriptions
         for row in rows {
             var data = try row.decode(ByteBuffer.self)
             chunk.rows += 1
@@ -276,7 +277,7 @@ final class _FeedReader: @unchecked Sendable {
             if step.isNew { chunk.newRows += 1 }
             if let end = step.committed {
                 chunk.lastCommit = end
-                if let transaction = step.transaction { deliver(transaction) }
+                if let transaction = step.transaction { deliver(transaction, to: subscriptions) }
             }
         }
         return chunk
@@ -329,9 +330,10 @@ final class _FeedReader: @unchecked Sendable {
         return relation
     }
 
-    /// Hands each table's part of a committed transaction to its subscriptions.
-    func deliver(_ transaction: _FeedTransaction) {
-        for subscription in feed.subscriptions {
+    /// Hands each table's part of a committed transaction to its subscriptions among `subscriptions` (the feed's,
+    /// taken once per read: those added since have not had their table looked up, and would get nothing).
+    func deliver(_ transaction: _FeedTransaction, to subscriptions: [_FeedSubscription]) {
+        for subscription in subscriptions {
             guard let oid = subscription.relation, let changes = transaction.changes[oid] else { continue }
             do {
                 let items = try _FeedTransaction.items(of: changes, idColumn: subscription.idColumn)

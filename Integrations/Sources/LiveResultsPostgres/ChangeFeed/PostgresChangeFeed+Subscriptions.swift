@@ -45,16 +45,43 @@ extension PostgresChangeFeed {
     /// looked up the table's subscriptions, so that every transaction the fetch's snapshot does not see is
     /// read after that and reaches them. `nil` when the feed does not read (no subscription) or its first
     /// attempt to get a slot failed.
-    func slotForFetch(of table: ObjectIdentifier) async -> Int? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Int?, Never>) in
-            let now = state.withLock { state -> Int?? in
-                let now = state.slotForFetch(of: table)
-                if case .none = now { state.fetchWaiters.append((table, continuation)) }
-                return now
+    ///
+    /// The wait is bounded by `timeout` (a lookup is one query), and by ``slotCreationTimeout`` while the feed
+    /// still creates its first slot.
+    ///
+    /// - Throws: ``PostgresLiveTableError/timedOut(after:)`` once the bound has passed, `CancellationError`.
+    func slotForFetch(of table: ObjectIdentifier, timeout: Duration) async throws -> Int? {
+        let latch = _Latch<_SlotWait>()
+        let now = state.withLock { state -> Int?? in
+            let now = state.slotForFetch(of: table)
+            if case .none = now { state.fetchWaiters.append((table, latch)) }
+            return now
+        }
+        if case .some(let slot) = now { return slot }
+        wakeReader()
+        let timer = Task { [self] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            var bound = timeout
+            if state.withLock({ $0.awaitsFirstSlot }), Self.slotCreationTimeout > timeout {
+                guard (try? await Task.sleep(for: Self.slotCreationTimeout - timeout)) != nil else { return }
+                bound = Self.slotCreationTimeout
             }
-            if case .some(let slot) = now { continuation.resume(returning: slot) } else { wakeReader() }
+            latch.open(with: .timedOut(after: bound))
+        }
+        let outcome = await latch.value(orOnCancellation: .cancelled)
+        timer.cancel()
+        state.withLock { $0.fetchWaiters.removeAll { $0.latch === latch } }
+        switch outcome {
+        case .ready(let slot): return slot
+        case .timedOut(let bound): throw PostgresLiveTableError.timedOut(after: bound)
+        case .cancelled: throw CancellationError()
         }
     }
+
+    /// How long a fetch waits for a feed that is creating its first slot: `pg_create_logical_replication_slot`
+    /// waits until the transactions running on the whole cluster when it started have ended, which it learns
+    /// from PostgreSQL's record of the running transactions, written every 15 seconds on a busy server.
+    static var slotCreationTimeout: Duration { .seconds(60) }
 
     /// A fetch of `table` took `snapshot`, having met slot `slot` (see ``_FetchMeeting``).
     ///
@@ -174,7 +201,7 @@ extension PostgresChangeFeed {
 
     /// Resumes the fetches that waited for what the reading task has done since.
     func resumeReadyFetches() {
-        for (continuation, slot) in state.withLock({ $0.readyFetches() }) { continuation.resume(returning: slot) }
+        for (latch, slot) in state.withLock({ $0.readyFetches() }) { latch.open(with: .ready(slot)) }
     }
 
     /// Waits `duration` before the reading task's next read, or less if ``wakeReader()`` is called meanwhile (or

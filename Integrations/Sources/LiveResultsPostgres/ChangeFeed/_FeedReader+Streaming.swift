@@ -60,7 +60,8 @@ extension _FeedReader {
                 guard reply else { continue }
                 replyRequested = true
             case .handOver:
-                held.forEach(deliver)
+                let subscriptions = feed.subscriptions
+                for transaction in held { deliver(transaction, to: subscriptions) }
                 held = []
                 position = received
                 feed.advanced(to: position)

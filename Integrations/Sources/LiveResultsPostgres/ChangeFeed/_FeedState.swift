@@ -15,7 +15,7 @@ struct _FeedState: Sendable {
     /// Whether the current run's first attempt to get its slot ended (in success or failure).
     var firstAttemptEnded = false
     /// Fetches waiting for the slot and for their table's subscriptions to be looked up, by table.
-    var fetchWaiters: [(table: ObjectIdentifier, continuation: CheckedContinuation<Int?, Never>)] = []
+    var fetchWaiters: [(table: ObjectIdentifier, latch: _Latch<_SlotWait>)] = []
     /// The log position up to which the current run has read the slot and handed every committed transaction
     /// to its subscriptions; 0 at the start of a run.
     var readThrough: UInt64 = 0
@@ -45,13 +45,17 @@ struct _FeedState: Sendable {
         return ready ? .some(currentSlot) : .none
     }
 
+    /// Whether the current run is still trying to get its first slot: creating a logical slot waits for the
+    /// transactions running on the whole cluster (see ``PostgresChangeFeed/slotCreationTimeout``).
+    var awaitsFirstSlot: Bool { task != nil && currentSlot == nil && !firstAttemptEnded }
+
     /// Removes the fetches that can go on now, with the slot they meet.
-    mutating func readyFetches() -> [(CheckedContinuation<Int?, Never>, Int?)] {
-        var ready: [(CheckedContinuation<Int?, Never>, Int?)] = []
-        var waiting: [(table: ObjectIdentifier, continuation: CheckedContinuation<Int?, Never>)] = []
+    mutating func readyFetches() -> [(_Latch<_SlotWait>, Int?)] {
+        var ready: [(_Latch<_SlotWait>, Int?)] = []
+        var waiting: [(table: ObjectIdentifier, latch: _Latch<_SlotWait>)] = []
         for waiter in fetchWaiters {
             if case .some(let slot) = slotForFetch(of: waiter.table) {
-                ready.append((waiter.continuation, slot))
+                ready.append((waiter.latch, slot))
             } else {
                 waiting.append(waiter)
             }

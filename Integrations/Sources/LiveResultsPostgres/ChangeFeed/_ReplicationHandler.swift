@@ -102,9 +102,7 @@ final class _ReplicationHandler: ChannelDuplexHandler {
         }
         lastHeard = .now()
         do {
-            while let message = try nextMessage() {
-                if let message { arrived.append(message) }
-            }
+            while try readMessage() {}
         } catch {
             handOver()
             finish(error)
@@ -166,21 +164,22 @@ final class _ReplicationHandler: ChannelDuplexHandler {
         context.read()
     }
 
-    /// The next whole backend message: `nil` when the buffer ends before one does, `.some(nil)` for one the feed
-    /// does not use.
-    private func nextMessage() throws -> _ReplicationStream.Message?? {
+    /// Reads the next whole backend message of ``unread``, and keeps it in ``arrived`` if the feed uses it.
+    ///
+    /// - Returns: `false` when the buffer ends before a whole message does.
+    private func readMessage() throws -> Bool {
         guard var buffer = unread, let type = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
             let length = buffer.getInteger(at: buffer.readerIndex + 1, as: Int32.self), length >= 4,
             buffer.readableBytes >= 1 + Int(length)
-        else { return nil }
+        else { return false }
         buffer.moveReaderIndex(forwardBy: 5)
         var body = buffer.readSlice(length: Int(length) - 4)!
         unread = buffer
         switch type {
         case UInt8(ascii: "W"):
-            return .some(.started)
+            arrived.append(.started)
         case UInt8(ascii: "d"):
-            return .some(try Self.copyData(&body))
+            if let message = try Self.copyData(&body) { arrived.append(message) }
         case UInt8(ascii: "E"):
             throw _ReplicationStream.ServerError(fields: &body)
         case UInt8(ascii: "c"), UInt8(ascii: "C"), UInt8(ascii: "Z"):
@@ -188,8 +187,9 @@ final class _ReplicationHandler: ChannelDuplexHandler {
             throw _ReplicationStream.Closed()
         default:
             // NoticeResponse, ParameterStatus: nothing the feed uses.
-            return .some(nil)
+            break
         }
+        return true
     }
 
     /// XLogData (`w`: start, end, time, then one `pgoutput` message) or a primary keepalive (`k`).

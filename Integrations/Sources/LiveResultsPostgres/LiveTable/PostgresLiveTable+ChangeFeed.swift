@@ -33,16 +33,17 @@ extension PostgresLiveTable {
     /// received every transaction its snapshot sees, so that none reaches a controller after this result
     /// (see ``PostgresChangeFeed/meet(table:snapshot:slot:)``).
     ///
-    /// Each of the two waits is bounded by ``queryTimeout``: the slot and the query together (while the server
-    /// does not answer, the feed cannot look the table up, and the client's pool cannot hand out a connection),
-    /// then the deliveries.
+    /// Each of the three waits is bounded by ``queryTimeout``: for the slot and the lookup (one minute while the
+    /// feed creates its first slot, see ``PostgresChangeFeed/slotCreationTimeout``), for the query, connection
+    /// included, and for the deliveries.
     func decodeRows(
         _ query: PostgresQuery, meeting feed: PostgresChangeFeed, connected: @escaping @Sendable () -> Void
     ) async throws -> (entities: [Entity], lastJSON: String?) {
         // Before the wait: a subscription that starts from now on may come after this fetch's snapshot.
         hasFetched.set()
+        let slot = try await feed.slotForFetch(of: ObjectIdentifier(self), timeout: queryTimeout)
         let (entities, lastJSON, position) = try await client.withTimeout(queryTimeout) { [self] client in
-            try await snapshotRows(query, meeting: feed, connected: connected)
+            try await snapshotRows(query, meeting: feed, slot: slot, connected: connected)
         }
         if let position {
             try await feed.waitForDeliveries(of: ObjectIdentifier(self), through: position, timeout: queryTimeout)
@@ -50,13 +51,12 @@ extension PostgresLiveTable {
         return (entities, lastJSON)
     }
 
-    /// The rows of `query` in a snapshot that met `feed`, and the position up to which the feed must deliver
-    /// before they are returned (`nil`: at once).
+    /// The rows of `query` in a snapshot that met `feed` (having found `slot`), and the position up to which the
+    /// feed must deliver before they are returned (`nil`: at once).
     private func snapshotRows(
-        _ query: PostgresQuery, meeting feed: PostgresChangeFeed, connected: @escaping @Sendable () -> Void
+        _ query: PostgresQuery, meeting feed: PostgresChangeFeed, slot: Int?, connected: @escaping @Sendable () -> Void
     ) async throws -> (entities: [Entity], lastJSON: String?, position: UInt64?) {
         let table = ObjectIdentifier(self)
-        let slot = await feed.slotForFetch(of: table)
         return try await client.withConnection { connection in
             connected()
             // A snapshot recorded concurrently that sees more than this one: read again (rare; bounded).

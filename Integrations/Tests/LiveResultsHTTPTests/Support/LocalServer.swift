@@ -18,7 +18,11 @@ enum LocalServer {
             router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
             configuration: .init(address: .hostname("127.0.0.1", port: port)),
             onServerRunning: { signal.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [], logger: logger)
+        // A graceful shutdown waits for the requests in flight: bounded, then the server's task is cancelled. (Once,
+        // on a loaded machine, a request a client had given up on held a test past its time limit.)
+        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        let group = ServiceGroup(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var started = ports.makeAsyncIterator()
