@@ -163,7 +163,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// shown stays, ``state`` becomes ``FetchState/failed(_:)`` and the error is rethrown.
     ///
     /// If another fetch starts before this one ends (a concurrent call, or the refetch that an
-    /// ``EntityEvent/invalidated`` event starts, also during the first fetch), this one's result is
+    /// ``EntityEvent/invalidated`` event starts, also during the first fetch, and also when the event is
+    /// still waiting behind a batch another thread delivers), this one's result is
     /// dropped and it waits for the newest fetch to settle, so that what it leaves behind is shown
     /// results or a failure, never a fetch that nothing finished:
     ///
@@ -258,6 +259,15 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
         return commit { state, then -> ChangeSet<Entity>? in
             guard state.fetchCycle.isCurrent(generation) else {
+                then.delivers = false
+                return nil
+            }
+            // A source published `.invalidated` during the request while another thread was draining the inbox,
+            // which has yet to apply it: the result predates it. Dropped, as `commitApplying` drops one during the
+            // first fetch; applying the invalidation starts the refetch that takes its place, which this fetch's
+            // caller waits for.
+            if !refreshing, state.inbox.holdsInvalidation {
+                state.fetchCycle.supersede()
                 then.delivers = false
                 return nil
             }

@@ -18,6 +18,13 @@
         return true
     }
 
+    /// Whether an ``EntityEvent/invalidated`` waits to be applied: a fetch result shown now would predate it.
+    ///
+    /// - Complexity: O(*k*) for the *k* events waiting.
+    @inlinable var holdsInvalidation: Bool {
+        events.contains { if case .invalidated = $0 { true } else { false } }
+    }
+
     /// Takes everything waiting as the next batch, or ends the draining turn when nothing waits.
     @inlinable mutating func nextBatch() -> [EntityEvent<Entity>]? {
         guard !events.isEmpty else {

@@ -142,6 +142,36 @@ struct SupersededFetchTests {
         #expect(source.calls == 4)
     }
 
+    /// A source's `.invalidated` that waits in the inbox behind a batch another thread is still delivering (its
+    /// observer blocks) when a refetch's result is ready: the result predates it, so it is dropped and the call
+    /// waits for the refetch the invalidation starts. (Seen under ThreadSanitizer: the drain of one invalidation
+    /// had not yet taken the next when the refetch it started returned.)
+    @Test("an invalidation waiting behind a batch in delivery: the refetch's result is dropped, and its call waits")
+    func invalidationWaitingInTheInbox() async throws {
+        let source = ScriptedSource(invalidating: [2])
+        let (controller, subscription) = source.controller()
+        defer { subscription.cancel() }
+        try await controller.performFetch()
+        let (blocked, release) = (EventHarness.Flag(), DispatchSemaphore(value: 0))
+        let (_, observation) = controller.observeChanges { _, _ in
+            guard !blocked.isSet else { return }
+            blocked.set()
+            release.wait()
+        }
+        defer { observation.cancel() }
+        Thread.detachNewThread { source.bus.publish(.inserted(Item(3, score: 3))) }
+        #expect(await EventHarness.eventually { blocked.isSet })
+        // Call 2 publishes `.invalidated`, which waits behind the blocked batch, and returns what it read before.
+        let call = Call(controller)
+        #expect(await EventHarness.eventually { source.calls == 2 })
+        #expect(!(await call.endsEarly()), "the refetch waits for the one the invalidation starts")
+        release.signal()
+        let outcome = await call.task.value
+        Self.expectShown(outcome, of: source)
+        #expect(outcome.ids == [1, 2, 12])
+        #expect(source.calls == 3)
+    }
+
     @Test("an invalidation during every fetch but the last, ungated: performFetch() returns with the results shown")
     func chainOfInvalidationsUngated() async throws {
         let source = ScriptedSource(invalidating: Set(1...8))
