@@ -152,11 +152,7 @@ struct ChangeFeedFaultTests {
             try await createSeededTodos(client, count: 3)
             let live = try await FeedTodos(client: client)
             defer { live.cancel() }
-            let table = PostgresLiveTable<Todo>(
-                client: client, table: "todos", changes: .replication(live.feed), queryTimeout: .seconds(1))
-            let controller = FetchedResultsController(
-                definition: table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
-                sectionNameKeyPath: \Todo.project)
+            let (table, controller) = Self.todos(client, feed: live.feed)
             let downtime = Duration.seconds(8)
             let restart = Task.detached { try cluster.restart(downtime: downtime) }
             #expect(
@@ -198,11 +194,7 @@ struct ChangeFeedFaultTests {
                 })
             let feed = PostgresChangeFeed(client: client, publication: "liveresults")
             try await feed.setUp(tables: ["todos"])
-            let table = PostgresLiveTable<Todo>(
-                client: client, table: "todos", changes: .replication(feed), queryTimeout: .seconds(1))
-            let controller = FetchedResultsController(
-                definition: table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
-                sectionNameKeyPath: \Todo.project)
+            let (table, controller) = Self.todos(client, feed: feed)
             let subscription = controller.observe(table)
             defer { subscription.cancel() }
             let started = ContinuousClock.now
@@ -212,5 +204,17 @@ struct ChangeFeedFaultTests {
             try await held.value
             #expect(await eventually { controller.fetchedObjects.count == 4 })
         }
+    }
+
+    /// The to-dos over `feed`, with a query timeout of one second, and a controller of them.
+    private static func todos(
+        _ client: PostgresClient, feed: PostgresChangeFeed
+    ) -> (PostgresLiveTable<Todo>, FetchedResultsController<Todo>) {
+        let table = PostgresLiveTable<Todo>(
+            client: client, table: "todos", changes: .replication(feed), queryTimeout: .seconds(1))
+        let controller = FetchedResultsController(
+            definition: table.fetchDefinition(), sortDescriptors: Todo.sortDescriptors,
+            sectionNameKeyPath: \Todo.project)
+        return (table, controller)
     }
 }
