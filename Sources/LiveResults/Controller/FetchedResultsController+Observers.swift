@@ -135,9 +135,9 @@ extension FetchedResultsController {
     {
         let id = commit { state, _ in
             state.flushCoalesced(at: .now)
-            defer { state.nextContinuationID += 1 }
-            state.queueObservers[state.nextContinuationID] = observer
-            return state.nextContinuationID
+            defer { state.nextQueueObserverID += 1 }
+            state.queueObservers[state.nextQueueObserverID] = observer
+            return state.nextQueueObserverID
         }
         return EventSubscription { [weak self] in
             _ = self?._state.withLock { $0.queueObservers.removeValue(forKey: id) }

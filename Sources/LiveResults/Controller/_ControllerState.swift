@@ -35,9 +35,11 @@
     /// knows which deliveries it has already shown. The same count numbers the versions of the update
     /// streams (``_UpdateFeed/sequence``).
     @inlinable var observedVersion: UInt64 { updates.sequence }
+    /// The views built on the controller (windows, collapsible sections), which see each change set as it is
+    /// queued: by the id ``FetchedResultsController/_addQueueObserver(_:)`` gave each.
     @usableFromInline var queueObservers: [UInt64: QueueObserver] = [:]
     /// The id of the next queue observer.
-    @usableFromInline var nextContinuationID: UInt64 = 0
+    @usableFromInline var nextQueueObserverID: UInt64 = 0
     /// The versions of the results and the update streams (see ``FetchedResultsController/updates(since:bufferLimit:)``).
     @usableFromInline var updates = _UpdateFeed<Entity>()
 
