@@ -80,7 +80,7 @@ extension LiveWindow where Entity: Codable {
             _registry.state.withLock { state in
                 let window = state.windows[_id]
                 return (
-                    storage, window?.name(of: window!.sequence) ?? ResultsVersion(origin: 0, sequence: 0),
+                    storage, window.map { $0.name(of: $0.sequence) } ?? ResultsVersion(origin: 0, sequence: 0),
                     window?.positions ?? 0..<0
                 )
             }
