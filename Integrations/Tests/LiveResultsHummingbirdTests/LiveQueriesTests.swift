@@ -118,6 +118,27 @@ struct LiveQueriesTests {
         }
     }
 
+    /// Windows come from what clients send: the largest offset is a window like any other, empty, and the
+    /// writes that follow are looked up among the windows without overflowing (they once stopped the server).
+    @Test("a stream whose offset is Int.max stays empty while writes happen, and the server serves on")
+    func largestOffset() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in
+            let far = "offset=\(Int.max)&limit=500"
+            let follower = Follower(try await EventStream.open("\(server.base)/todos/events?\(far)").updates)
+            let near = Follower(try await EventStream.open("\(server.base)/todos/events?limit=2").updates)
+            #expect(await eventually { follower.bases.count == 1 && near.replica.fetchedObjects.count == 2 })
+            try await HTTP.create(server, title: "Top", project: "A", priority: 0)
+            _ = try await HTTP.send(.PATCH, "\(server.base)/todos/1", json: #"{"priority":9}"#)
+            #expect(await eventually { near.replica.fetchedObjects.first?.title == "Top" })
+            #expect(follower.replica.fetchedObjects.isEmpty && follower.bases.count == 1)
+            #expect(Self.ids(try await Self.whole(server, far)).isEmpty)
+            let overflowing = try await HTTP.send(.GET, "\(server.base)/todos?offset=\(Int.max)0")
+            #expect(overflowing.status == 400)
+            follower.stop()
+            near.stop()
+        }
+    }
+
     @Test("a version of another query, or of another server, given as Last-Event-ID gets the whole window")
     func foreignVersions() async throws {
         try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in

@@ -55,7 +55,7 @@ import Foundation
             if let first {
                 // Every window that ends at or after the first position shifted, and every window that follows
                 // the end of the results.
-                let start = byOffset.partitioningIndex { $0.offset + longestLimit >= first }
+                let start = byOffset.partitioningIndex { Self.end(from: $0.offset, limit: longestLimit) >= first }
                 for entry in byOffset[start...] where windowEnd(entry.id) >= first { found.append(entry.id) }
                 found.append(contentsOf: fromEnd)
             }
@@ -63,7 +63,7 @@ import Foundation
             for position in changes.updated {
                 if let first, position >= first { break }
                 var index = byOffset.partitioningIndex { $0.offset > position } - 1
-                while index >= 0 && byOffset[index].offset + longestLimit > position {
+                while index >= 0 && Self.end(from: byOffset[index].offset, limit: longestLimit) > position {
                     if windowEnd(byOffset[index].id) > position { found.append(byOffset[index].id) }
                     index -= 1
                 }
@@ -83,8 +83,15 @@ import Foundation
             switch windows[id]!.range {
             case .first(let limit): limit
             case .last: Int.max
-            case .range(let offset, let limit): offset &+ limit < offset ? Int.max : offset + limit
+            case .range(let offset, let limit): Self.end(from: offset, limit: limit)
             }
+        }
+
+        /// `offset + limit`, or `Int.max` past it: a server makes windows from what its clients send, and the
+        /// largest offsets and limits are windows like any other (empty, or reaching the end).
+        @inlinable static func end(from offset: Int, limit: Int) -> Int {
+            let (end, overflow) = offset.addingReportingOverflow(limit)
+            return overflow ? .max : end
         }
     }
 

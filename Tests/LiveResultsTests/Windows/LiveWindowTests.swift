@@ -69,6 +69,32 @@ struct LiveWindowTests {
         #expect(none.snapshot.isEmpty)
     }
 
+    /// A server makes windows from what its clients send (`?offset=&limit=`): the largest values must be windows
+    /// like any other, never an overflow when a change is looked up among them.
+    @Test("limits and offsets up to Int.max: empty or whole windows, and changes still reach the others")
+    func extremeRanges() async throws {
+        let controller = try await loaded()
+        let all = controller.window(.first(.max))
+        let beyond = controller.window(.range(offset: .max, limit: .max))
+        let farPage = controller.window(.range(offset: .max - 1, limit: 10))
+        let tail = controller.window(.range(offset: 18, limit: .max))
+        let last = controller.window(.last(.max))
+        let recorder = ChangeRecorder<Item>()
+        tail.delegate = recorder
+        controller.apply(.inserted(Item(100, section: "a", score: -1)))
+        controller.apply(.updated(Item(19, section: "b", score: 19, title: "changed")))
+        controller.apply(.deleted(0))
+        #expect(all.fetchedObjects.map(\.id) == Array(controller.fetchedObjects.map(\.id)))
+        #expect(last.fetchedObjects.count == 20)
+        #expect(beyond.snapshot.isEmpty && farPage.snapshot.isEmpty)
+        #expect(ids(tail) == [[18, 19]])
+        #expect(recorder.changeSets.map(\.insertedItemIDs) == [[17], [], []])
+        #expect(recorder.changeSets.map(\.deletedItemIDs) == [[], [], [17]])
+        #expect(recorder.changeSets[1].updatedItemIDs == [19])
+        beyond.move(to: .range(offset: 0, limit: .max))
+        #expect(beyond.fetchedObjects.count == 20)
+    }
+
     @Test("negative limits and offsets stop the program with a message naming the value")
     func negativeRanges() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {

@@ -68,11 +68,15 @@ import Testing
     }
 
     static func randomRange(_ random: inout SeededGenerator) -> WindowRange {
-        switch Int.random(in: 0..<5, using: &random) {
+        switch Int.random(in: 0..<7, using: &random) {
         case 0: .first(Int.random(in: 0...12, using: &random))
         case 1: .last(Int.random(in: 0...12, using: &random))
         // Windows that hold all the results (about 30) or nearly: their change set is the controller's.
         case 2: .first(Int.random(in: 25...60, using: &random))
+        // What a client may send a server: windows to the end, and windows far past it.
+        case 3: .range(offset: Int.random(in: 0...40, using: &random), limit: .max)
+        case 4:
+            .range(offset: .max - Int.random(in: 0...3, using: &random), limit: Int.random(in: 0...12, using: &random))
         default: .range(offset: Int.random(in: 0...40, using: &random), limit: Int.random(in: 0...12, using: &random))
         }
     }
