@@ -58,7 +58,7 @@ public enum ChangeSetContract {
         public var description: String {
             let paths =
                 indexPaths.isEmpty
-                ? "" : " at " + indexPaths.map { "[\($0.section), \($0.item)]" }.joined(separator: ", ")
+                ? "" : " at " + indexPaths.map { "\(Array($0))" }.joined(separator: ", ")
             return "\(rule.rawValue): \(message)\(paths)"
         }
     }
@@ -85,11 +85,26 @@ public enum ChangeSetContract {
         _ changes: ChangeSet<Entity>, from before: _ResultsModel<Entity>, to after: _ResultsModel<Entity>,
         alsoUpdated: Set<Entity.ID>
     ) throws(Violation) {
+        try verifyPositions(changes)
         try verifyAscending(changes)
         try verifyIdentities(changes, before, after)
         try verifySteps(changes, before, after)
         try verifyUpdates(changes, before, after, alsoUpdated: alsoUpdated)
         try verifyMinimalMoves(changes, before, after)
+    }
+
+    /// Checks that sections are non-negative and index paths non-negative `[section, item]` pairs, which the
+    /// other rules read: a change set made by hand can hold anything.
+    static func verifyPositions<Entity>(_ changes: ChangeSet<Entity>) throws(Violation) {
+        for section in changes.deletedSections + changes.insertedSections + changes.updatedSections where section < 0 {
+            throw Violation(.steps, "section \(section) is not a position")
+        }
+        let paths =
+            changes.deletedItems + changes.insertedItems + changes.updatedItems
+            + changes.movedItems.flatMap { [$0.from, $0.to] }
+        for path in paths where path.count != 2 || path[0] < 0 || path[1] < 0 {
+            throw Violation(.steps, "\(Array(path)) is not a position [section, item]", indexPaths: [path])
+        }
     }
 
     static func verifyAscending<Entity>(_ changes: ChangeSet<Entity>) throws(Violation) {

@@ -45,6 +45,7 @@ extension _ReplicaStorage where Entity: Codable {
         _ changes: ResultsUpdate<Entity>.Changes, recordingIn undo: inout [_ReplicaUndo<Entity>]
     ) throws(_ReplicaError) -> ChangeSet<Entity> {
         var result = ChangeSet<Entity>()
+        try Self.checkPositions(changes)
         try Self.checkAscending(changes.deletedSections.map { IndexPath(_section: $0, item: 0) }, "deleted sections")
         try Self.checkAscending(
             changes.insertedSections.map { IndexPath(_section: $0.index, item: 0) }, "inserted sections")
@@ -159,6 +160,29 @@ extension _ReplicaStorage where Entity: Codable {
         for section in touched where storage.sections[section].items.isEmpty {
             throw _ReplicaError("section \(section) is left empty")
         }
+    }
+
+    /// Checks that every section index is non-negative and every index path is a non-negative
+    /// `[section, item]`: what the JSON form guarantees, and an update made in code may not.
+    @inlinable static func checkPositions(_ changes: ResultsUpdate<Entity>.Changes) throws(_ReplicaError) {
+        if let section = changes.deletedSections.first(where: { $0 < 0 }) {
+            throw _ReplicaError("no section \(section) to delete")
+        }
+        if let section = changes.insertedSections.first(where: { $0.index < 0 }) {
+            throw _ReplicaError("section \(section.index) is inserted before the first")
+        }
+        func check(_ indexPath: IndexPath) throws(_ReplicaError) {
+            guard indexPath.count == 2, indexPath[0] >= 0, indexPath[1] >= 0 else {
+                throw _ReplicaError("\(Array(indexPath)) is not a position [section, item]")
+            }
+        }
+        for indexPath in changes.deletedItems { try check(indexPath) }
+        for item in changes.insertedItems { try check(item.indexPath) }
+        for move in changes.movedItems {
+            try check(move.from)
+            try check(move.to)
+        }
+        for item in changes.updatedItems { try check(item.indexPath) }
     }
 
     @inlinable static func checkAscending(_ indexPaths: [IndexPath], _ what: String) throws(_ReplicaError) {

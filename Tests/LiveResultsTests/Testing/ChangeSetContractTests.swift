@@ -64,6 +64,21 @@ import Testing
             } == .minimalMoves)
     }
 
+    /// A change set made by hand (a user's own diffing code under test) can hold any integers.
+    @Test func positionsThatAreNotPositionsBreakTheSteps() async throws {
+        #expect(try await violation { $0.deletedSections = [-1] } == .steps)
+        #expect(try await violation { $0.insertedSections = [-2] } == .steps)
+        #expect(try await violation { $0.insertedItems = [IndexPath(item: -1, section: 1)] } == .steps)
+        #expect(try await violation { $0.insertedItems = [IndexPath(index: 1)] } == .steps)
+        #expect(try await violation { $0.updatedItems = [IndexPath(indexes: [0, 0, 0])] } == .steps)
+        #expect(
+            try await violation {
+                $0.movedItems = [ItemMove(from: IndexPath(item: 0, section: -1), to: IndexPath(item: 0, section: 0))]
+            } == .steps)
+        let misshapen = ChangeSetContract.Violation(.steps, "x", indexPaths: [IndexPath(index: 1)])
+        #expect(misshapen.description == "steps: x at [1]")
+    }
+
     @Test func aRecorderChecksTheChainOfAControllerAndOfAWindow() async throws {
         let controller = try await loaded()
         let window = controller.window(.range(offset: 1, limit: 3))

@@ -142,6 +142,30 @@ struct ResultsReplicaTests {
                 ]), "inserts out of order")
     }
 
+    /// An update made in code (or by a faulty server whose JSON a custom decoder read) can hold any integers:
+    /// a negative one, or an index path that is not `[section, item]`, is refused like one out of range.
+    @Test("negative sections and positions, and index paths of other lengths, are refused")
+    func negativeAndMisshapen() throws {
+        try expectRefused(Changes(deletedSections: [-1]), "delete section -1")
+        try expectRefused(Changes(insertedSections: [.init(index: -1, name: "z")]), "insert section -1")
+        try expectRefused(Changes(deletedItems: [path(-1, 0)]), "delete in section -1")
+        try expectRefused(Changes(deletedItems: [path(0, -1)]), "delete item -1")
+        try expectRefused(Changes(deletedItems: [IndexPath(index: 0)]), "delete at a path of one index")
+        try expectRefused(Changes(deletedItems: [IndexPath(indexes: [0, 0, 0])]), "delete at a path of three")
+        try expectRefused(
+            Changes(insertedItems: [.init(indexPath: path(0, -1), entity: Item(9))]), "insert at item -1")
+        try expectRefused(
+            Changes(insertedItems: [.init(indexPath: IndexPath(), entity: Item(9))]), "insert at an empty path")
+        try expectRefused(
+            Changes(movedItems: [ItemMove(from: path(0, 0), to: path(-1, 0))]), "move to section -1")
+        try expectRefused(
+            Changes(movedItems: [ItemMove(from: path(0, -2), to: path(1, 0))]), "move from item -2")
+        try expectRefused(
+            Changes(updatedItems: [.init(indexPath: path(0, -1), entity: Item(9))]), "update item -1")
+        try expectRefused(
+            Changes(updatedItems: [.init(indexPath: IndexPath(index: 1), entity: Item(9))]), "update a path of one")
+    }
+
     @Test("whole results with an empty section, a name or an id twice are refused")
     func wholeResultsRefused() throws {
         let cases: [[Update.Section]] = [
