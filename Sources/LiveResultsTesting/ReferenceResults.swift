@@ -240,10 +240,25 @@ public struct ReferenceResults<Entity: FetchableEntity> {
                 switch descriptor.compare(lhs, rhs) {
                 case .orderedAscending: return true
                 case .orderedDescending: return false
-                case .orderedSame: continue
+                case .orderedSame:
+                    // Foundation finds NaN equal to every number; the library sorts it after them.
+                    let (lhsIsNaN, rhsIsNaN) = (isNaN(lhs, descriptor), isNaN(rhs, descriptor))
+                    guard lhsIsNaN != rhsIsNaN else { continue }
+                    return rhsIsNaN == (descriptor.order == .forward)
                 }
             }
             return false
+        }
+    }
+
+    /// Whether `descriptor`'s key of `entity` is a floating-point NaN, or a date made of one.
+    private static func isNaN(_ entity: Entity, _ descriptor: SortDescriptor<Entity>) -> Bool {
+        guard let keyPath = descriptor.keyPath else { return false }
+        switch entity[keyPath: keyPath] {
+        case let value as Double: return value.isNaN
+        case let value as Float: return value.isNaN
+        case let value as Date: return value.timeIntervalSinceReferenceDate.isNaN
+        default: return false
         }
     }
 }

@@ -39,6 +39,8 @@ public enum QueryValue: Hashable, Sendable {
     func compare(_ other: QueryValue) -> Int? {
         switch (self, other) {
         case (.integer(let a), .integer(let b)): a < b ? -1 : (a == b ? 0 : 1)
+        // PostgreSQL's order: NaN after every number, and equal to itself.
+        case (.real(let a), .real(let b)) where a.isNaN || b.isNaN: (a.isNaN ? 1 : 0) - (b.isNaN ? 1 : 0)
         case (.real(let a), .real(let b)): a < b ? -1 : (a == b ? 0 : 1)
         case (.text(let a), .text(let b)): a < b ? -1 : (a == b ? 0 : 1)
         case (.boolean(let a), .boolean(let b)): a == b ? 0 : (a ? 1 : -1)

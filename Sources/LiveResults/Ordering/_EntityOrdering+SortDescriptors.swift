@@ -97,9 +97,17 @@ extension _EntityOrdering {
         return nil
     }
 
+    /// `<` in both directions, with one exception: a value unequal to itself (a floating-point NaN, or a date
+    /// made of one) sorts after every other value, and equal to another such value, as PostgreSQL sorts NaN.
+    /// `<` alone finds NaN equal to every number, which is no order: a tree sorted by it loses entities.
     @inline(__always)
     @inlinable static func compareValues<Value: Comparable & Sendable>(_ lhs: Value, _ rhs: Value) -> ComparisonResult {
-        lhs < rhs ? .orderedAscending : (rhs < lhs ? .orderedDescending : .orderedSame)
+        if lhs < rhs { return .orderedAscending }
+        if rhs < lhs { return .orderedDescending }
+        // Only reached by ties: for types where a value always equals itself this folds away.
+        let (lhsIsNaN, rhsIsNaN) = (lhs != lhs, rhs != rhs)
+        if lhsIsNaN == rhsIsNaN { return .orderedSame }
+        return lhsIsNaN ? .orderedDescending : .orderedAscending
     }
 }
 

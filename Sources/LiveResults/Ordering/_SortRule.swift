@@ -70,11 +70,12 @@ enum _Abbreviation {
         UInt64(bitPattern: value) ^ (1 << 63)
     }
 
-    /// Negative numbers flip entirely, positive ones set the sign bit; -0.0 maps like 0.0. NaN has no
-    /// place in Foundation's order either, so where it lands does not matter.
+    /// Negative numbers flip entirely, positive ones set the sign bit; -0.0 maps like 0.0. Every NaN maps
+    /// like the positive quiet NaN, after +infinity: where the comparison puts it (see
+    /// ``_EntityOrdering/compareValues(_:_:)``).
     @inlinable
     static func floatingPoint(_ value: Double) -> UInt64 {
-        let bits = (value == 0 ? 0.0 : value).bitPattern
+        let bits = (value == 0 ? 0.0 : value.isNaN ? .nan : value).bitPattern
         return bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
     }
 }
