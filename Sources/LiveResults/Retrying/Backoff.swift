@@ -50,8 +50,12 @@ public struct Backoff: Sendable, Hashable {
     @inlinable public func delay(afterFailures failures: Int) -> Duration {
         guard failures > 0 else { return .zero }
         var delay = initialDelay
-        for _ in 1..<failures where delay < maximumDelay {
+        var doublings = failures - 1
+        // Stops once the maximum is reached (or a zero delay cannot grow): a count of failures kept for days,
+        // or `Int.max`, costs as little as a small one.
+        while doublings > 0 && delay < maximumDelay && delay > .zero {
             delay *= 2
+            doublings -= 1
         }
         return min(delay, maximumDelay)
     }

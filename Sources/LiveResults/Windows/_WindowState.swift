@@ -65,7 +65,8 @@ import Foundation
 
     /// Lets the window hold enough versions for a stream of `bufferLimit`.
     @inlinable mutating func holdVersions(forBufferLimit bufferLimit: Int) {
-        heldLimit = Swift.max(heldLimit, Swift.min(1_024, bufferLimit + 128))
+        // Clamped before the sum: a limit near `Int.max` ("never drop anything") must not overflow.
+        heldLimit = Swift.max(heldLimit, Swift.min(1_024, Swift.min(bufferLimit, 1_024) + 128))
     }
 
     /// The most versions whose names by contents a window keeps.

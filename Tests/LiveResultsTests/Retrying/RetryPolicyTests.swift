@@ -121,4 +121,13 @@ struct RetryPolicyTests {
         #expect(Backoff.default.wait(afterFailures: 2, using: &same) == .milliseconds(200), "no jitter: exact")
         #expect(AssociationBackoff.self == Backoff.self, "associations and retries share one type")
     }
+
+    /// A failure count kept for a long outage, or `Int.max`, returns at once: the doubling stops at the maximum.
+    @Test func theLargestFailureCountsReturnTheMaximumAtOnce() {
+        let started = ContinuousClock.now
+        #expect(Backoff.default.delay(afterFailures: .max) == .seconds(30))
+        #expect(Backoff.retries.wait(afterFailures: .max) <= .seconds(10))
+        #expect(Backoff(initialDelay: .zero, maximumDelay: .seconds(1)).delay(afterFailures: .max) == .zero)
+        #expect(ContinuousClock.now - started < .seconds(1))
+    }
 }

@@ -93,6 +93,9 @@ struct LiveWindowTests {
         #expect(recorder.changeSets[1].updatedItemIDs == [19])
         beyond.move(to: .range(offset: 0, limit: .max))
         #expect(beyond.fetchedObjects.count == 20)
+        // A stream that never drops anything, as a server may ask for.
+        let updates = tail.updates(bufferLimit: .max).makeAsyncIterator()
+        #expect(try #require(await updates.next()).base == nil)
     }
 
     @Test("negative limits and offsets stop the program with a message naming the value")
