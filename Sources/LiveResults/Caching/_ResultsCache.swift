@@ -23,7 +23,7 @@ import Foundation
     where Entity: Codable {
         self.policy = policy
         self.encode = { chain in try JSONEncoder().encode(_CachedPages<Entity, Cursor>(chain)) }
-        self.decode = { data in try JSONDecoder().decode(_CachedPages<Entity, Cursor>.self, from: data).chain }
+        self.decode = { data in try JSONDecoder().decode(_CachedPages<Entity, Cursor>.self, from: data).chain() }
     }
 }
 
@@ -49,8 +49,22 @@ struct _CachedPages<Entity: FetchableEntity & Codable, Cursor: Codable & Sendabl
         self.backwardPages = chain.backwardPages
     }
 
-    var chain: _PageChain<Entity> {
-        _PageChain(
+    /// The most pages a saved chain may count: a damaged or altered cache must neither overflow the counts nor
+    /// have the next fetch reload pages almost without end. (A chain's pages may hold no entity it shows, when
+    /// the controller's `isIncluded` leaves them out, so the entities do not bound them.)
+    static var maximumPages: Int { 1_000_000 }
+
+    /// The chain saved, unless its page counts are negative or above ``maximumPages``.
+    func chain() throws -> _PageChain<Entity> {
+        guard (0...Self.maximumPages).contains(forwardPages),
+            (0...Self.maximumPages - forwardPages).contains(backwardPages)
+        else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: [],
+                    debugDescription: "\(forwardPages) pages forward and \(backwardPages) back are not page counts"))
+        }
+        return _PageChain(
             pages: [entities], next: next.map { $0.value as any Sendable },
             previous: previous.map { $0.value as any Sendable },
             forwardPages: forwardPages, backwardPages: backwardPages)

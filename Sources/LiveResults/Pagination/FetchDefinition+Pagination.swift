@@ -85,7 +85,8 @@ extension FetchDefinition {
             firstPage: firstPage,
             pageRequest: { page in
                 let entities = try await request(page)
-                return Page(entities, next: entities.count < pageSize ? nil : page + 1)
+                // The last number there is ends the pages (a cursor read back from a cache can be any number).
+                return Page(entities, next: entities.count < pageSize || page == .max ? nil : page + 1)
             },
             isIncluded: isIncluded,
             associations: associations)
@@ -117,7 +118,8 @@ extension FetchDefinition {
             firstPage: 0,
             pageRequest: { offset in
                 let entities = try await request(offset, limit)
-                return Page(entities, next: entities.count < limit ? nil : offset + entities.count)
+                let (next, overflow) = offset.addingReportingOverflow(entities.count)
+                return Page(entities, next: entities.count < limit || overflow ? nil : next)
             },
             isIncluded: isIncluded,
             associations: associations)

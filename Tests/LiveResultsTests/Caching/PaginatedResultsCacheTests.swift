@@ -107,6 +107,62 @@ struct PaginatedResultsCacheTests {
         #expect(again.fetchedObjects.count == 8)
     }
 
+    /// A store is outside the library's hands (a file anyone with access may edit, a custom store): page counts
+    /// that cannot be counts must neither overflow nor make the next fetch reload pages almost without end.
+    @Test("saved page counts that are negative or huge: reported and ignored", arguments: [Int.max, -1, 1_000_001])
+    func impossiblePageCounts(forwardPages: Int) async throws {
+        let scenario = CacheScenario([])
+        let store = InMemoryResultsStore()
+        let server = PageServer(items(1...20), pageSize: 5)
+        let policy = scenario.policy(.thenFetch, store: store)
+        let first = FetchedResultsController(
+            definition: FetchDefinition(
+                firstPage: server.start, pageRequest: { try await server.page(at: $0) }, cache: policy))
+        try await first.performFetch()
+        try await first.loadNextPage()
+        let saved = try #require(try await store.results(forKey: "items"))
+        var json = try #require(try JSONSerialization.jsonObject(with: saved.data) as? [String: Any])
+        #expect(json["forwardPages"] as? Int == 2)
+        json["forwardPages"] = forwardPages
+        try await store.save(
+            CachedResults(data: try JSONSerialization.data(withJSONObject: json), savedAt: saved.savedAt),
+            forKey: "items")
+
+        let log = EventHarness.DiagnosticLog()
+        let second = FetchedResultsController(
+            definition: FetchDefinition(
+                firstPage: server.start, pageRequest: { try await server.page(at: $0) }, cache: policy),
+            diagnostics: log.handler)
+        try await second.performFetch()
+        #expect(log.cacheLoadFailures.count == 1)
+        #expect(second.resultsOrigin == .request && second.pagination.pagesLoaded == 1)
+        try await second.loadNextPage()
+        #expect(second.pagination.pagesLoaded == 2)
+    }
+
+    /// An offset read back from a cache can be any number: the next page from the largest ends the pages.
+    @Test("offset pages whose saved cursor is Int.max: the next full page is the last")
+    func largestSavedOffset() async throws {
+        let scenario = CacheScenario([])
+        let store = InMemoryResultsStore()
+        let full = (1...2).map { Item($0, score: $0) }
+        let definition = FetchDefinition<Item>.offsetPages(
+            limit: 2, cache: scenario.policy(.insteadOfFetching, store: store)
+        ) { _, _ in full }
+        try await FetchedResultsController(definition: definition).performFetch()
+        let saved = try #require(try await store.results(forKey: "items"))
+        var json = try #require(try JSONSerialization.jsonObject(with: saved.data) as? [String: Any])
+        json["next"] = ["value": Int.max]
+        try await store.save(
+            CachedResults(data: try JSONSerialization.data(withJSONObject: json), savedAt: saved.savedAt),
+            forKey: "items")
+        let controller = FetchedResultsController(definition: definition)
+        try await controller.performFetch()
+        #expect(controller.hasNextPage)
+        try await controller.loadNextPage()
+        #expect(!controller.hasNextPage && controller.pagination.lastError == nil)
+    }
+
     @Test("a plain definition's cache is not a paginated one's: reported and ignored")
     func plainCacheReadByPages() async throws {
         let scenario = CacheScenario(items(1...4))

@@ -75,6 +75,15 @@ struct PageKindTests {
         #expect(shown == [[4, 5, 6], [4, 5, 6, 7, 8, 9], [4, 5, 6, 7, 8, 9]])
     }
 
+    /// The last page number there is ends the pages rather than overflowing (a cursor read back from a cache
+    /// can be any number).
+    @Test func numberedPagesEndAtTheLastNumber() async throws {
+        let full = (1...3).map { Item($0, score: $0) }
+        let (shown, controller) = try await loadAll(.numberedPages(from: .max - 1, pageSize: 3) { _ in full })
+        #expect(shown == [[1, 2, 3], [1, 2, 3]])
+        #expect(controller.pagination.pagesLoaded == 2 && !controller.hasNextPage)
+    }
+
     @Test func offsetPagesAdvanceByWhatEachPageHeld() async throws {
         let server = Server(count: 5)
         let (shown, _) = try await loadAll(.offsetPages(limit: 2) { server.slice(offset: $0, limit: $1) })
