@@ -42,10 +42,10 @@ func port(_ value: String, from source: String) -> Int {
     return port
 }
 
-/// `value` as a positive number of seconds.
+/// `value` as a number of seconds, from a millisecond (the resolution: less would round to no time at all) to a day.
 func seconds(_ value: String, from source: String) -> Duration {
-    guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else {
-        fail("\(source) wants a number of seconds above 0, not \(value)")
+    guard let seconds = Double(value), seconds >= 0.001, seconds <= 86_400 else {
+        fail("\(source) wants a number of seconds from 0.001 to 86400, not \(value)")
     }
     return .milliseconds(Int64(seconds * 1_000))
 }

@@ -62,7 +62,7 @@ final class StreamClient: Sendable {
             for try await buffer in response.body {
                 let count = buffer.readableBytes
                 state.withLock { $0.bytes += count }
-                for event in parser.feed(Data(buffer.readableBytesView)) {
+                for event in try parser.feed(Data(buffer.readableBytesView)) {
                     try apply(try decoder.decode(event.data))
                 }
             }

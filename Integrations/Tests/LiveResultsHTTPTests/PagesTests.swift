@@ -153,6 +153,52 @@ struct PagesTests {
         }
     }
 
+    @Test("a body that keeps trickling in past the timeout times out", arguments: TransportKind.allCases)
+    func tricklingBody(transport: TransportKind) async throws {
+        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+            let started = ContinuousClock.now
+            await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) {
+                try await transport.transport.send(
+                    HTTPTransportRequest(
+                        method: "GET", url: URL(string: "http://127.0.0.1:\(port)/trickle")!,
+                        timeout: .seconds(1)))
+            }
+            #expect(ContinuousClock.now - started < .seconds(4))
+        }
+    }
+
+    @Test("a body over the transport's maximum size fails the exchange", arguments: TransportKind.allCases)
+    func bodyOverMaximum(transport: TransportKind) async throws {
+        let small: any HTTPTransport =
+            switch transport {
+            case .urlSession: URLSessionTransport(maximumBodySize: 1 << 20)
+            case .asyncHTTPClient: AsyncHTTPClientTransport(maximumBodySize: 1 << 20)
+            }
+        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+            let request = HTTPTransportRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/large")!)
+            #expect((try? await transport.transport.send(request))?.body.count == 2 << 20)
+            await #expect {
+                try await small.send(request)
+            } throws: { error in
+                if case .transport = error as? HTTPAPIError { true } else { false }
+            }
+        }
+    }
+
+    @Test("a stream whose head does not come within the timeout fails with it", arguments: TransportKind.allCases)
+    func streamHeadTimeout(transport: TransportKind) async throws {
+        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+            let started = ContinuousClock.now
+            await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) {
+                try await transport.transport.stream(
+                    HTTPTransportRequest(
+                        method: "GET", url: URL(string: "http://127.0.0.1:\(port)/slow")!,
+                        timeout: .seconds(1)))
+            }
+            #expect(ContinuousClock.now - started < .seconds(2.5), "the server answers after 3 seconds")
+        }
+    }
+
     @Test("a refused connection is retried by the policy, then reported", arguments: TransportKind.allCases)
     func refusedRetried(transport: TransportKind) async throws {
         let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }  // a port nobody listens on now

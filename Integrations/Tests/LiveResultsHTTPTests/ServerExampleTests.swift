@@ -111,8 +111,7 @@ struct ServerExampleTests {
             #expect(remote.sections.map(\.name) == store.controller.sections.map(\.name))
             // The results change under the lock and their observers are told after it, so the last change set
             // can arrive a moment after the results show it.
-            let rebuilt = await eventually { changes.latest == Array(remote.fetchedObjects) }
-            #expect(rebuilt, "the change sets rebuild the results")
+            #expect(await eventually { changes.latest == Array(remote.fetchedObjects) }, "the change sets rebuild")
             #expect(changes.violations.isEmpty, "\(changes.violations)")
             remote.stop()
             #expect(await eventually { if case .stopped = remote.state { true } else { false } })

@@ -2,6 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsHummingbird
+import LiveResultsWireSupport
 import Testing
 import TodoServer
 
@@ -31,6 +32,21 @@ struct ServerSentEventsTests {
             let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
             #expect(whole.version == follower.replica.version)
             follower.stop()
+        }
+    }
+
+    /// A server that never ends a line or an event must not fill its reader's memory.
+    @Test("the parser refuses an event or a line over its maximum size; comments count toward no event")
+    func parserBound() throws {
+        var parser = ServerSentEventParser(maximumEventSize: 16)
+        #expect(try parser.feed(Data(": heartbeat\n".utf8)).isEmpty)
+        #expect(try parser.feed(Data("data: 0123456789\n\n".utf8)).map(\.data) == ["0123456789"])
+        #expect(throws: ServerSentEventParser.EventTooLarge.self) {
+            try parser.feed(Data("data: 01234\ndata: 56789\n".utf8))
+        }
+        var endless = ServerSentEventParser(maximumEventSize: 1_024)
+        #expect(throws: ServerSentEventParser.EventTooLarge(maximumEventSize: 1_024)) {
+            for _ in 0..<100 { _ = try endless.feed(Data(repeating: UInt8(ascii: "x"), count: 100)) }
         }
     }
 

@@ -61,6 +61,24 @@ struct StartTests {
             ))
     }
 
+    /// Below a millisecond a timeout would round to none: every connection closed at once, every query timed out.
+    @Test(
+        "a timeout below a millisecond is refused with usage and exit status 2",
+        arguments: [["--idle-timeout", "0.0001"], ["--query-timeout", "1e-9"], ["--shutdown-timeout", "0"]])
+    func tooShortTimeout(arguments: [String]) async throws {
+        let server = Process()
+        server.executableURL = try ServerProcess.executable
+        server.arguments = arguments
+        let pipe = Pipe()
+        server.standardError = pipe
+        try server.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 2)
+        #expect(
+            output.hasPrefix("\(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
+    }
+
     @Test("a connection that sends half a request head is closed after the idle timeout")
     func halfSentRequest() async throws {
         let server = try await ServerProcess(["--idle-timeout", "1"])

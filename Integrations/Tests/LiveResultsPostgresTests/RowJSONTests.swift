@@ -47,6 +47,20 @@ struct RowJSONTests {
         #expect(_RowJSON.value(.text(text), typeOID: type) == json)
     }
 
+    /// PostgreSQL sends at most 6 dimensions; deeper nesting (a faulty or hostile server) is kept as text, and
+    /// 100,000 levels do not take the stack.
+    @Test("Arrays nested deeper than PostgreSQL's 6 dimensions stay text")
+    func deepArrays() {
+        func nested(_ depth: Int) -> String {
+            String(repeating: "{", count: depth) + "1" + String(repeating: "}", count: depth)
+        }
+        let six = String(repeating: "[", count: 6) + "1" + String(repeating: "]", count: 6)
+        #expect(_RowJSON.value(.text(nested(6)), typeOID: 1007) == six)
+        #expect(_RowJSON.value(.text(nested(7)), typeOID: 1007) == "\"\(nested(7))\"")
+        let deep = nested(100_000)
+        #expect(_RowJSON.value(.text(deep), typeOID: 1007)?.hasPrefix("\"{{{") == true)
+    }
+
     /// The same row read by a fetch (`row_to_json`) and by the feed (`pgoutput`'s text form) decodes to the same
     /// JSON, for arrays with `NULL`s and quoting, `json`, `jsonb`, booleans, numbers and the types that stay text.
     @Test("End to end: the feed's JSON of a row equals row_to_json's, arrays and JSON included")

@@ -223,7 +223,14 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
         var parser = ServerSentEventParser()
         let decoder = client.coding.makeJSONDecoder()
         for try await chunk in stream.body {
-            for event in parser.feed(chunk) {
+            let events: [ServerSentEvent]
+            do {
+                events = try parser.feed(chunk)
+            } catch {
+                onDiagnostic(.invalidEvent(reason: error.description))
+                throw StreamDropped(reason: error.description)
+            }
+            for event in events {
                 // The server's optional status of its source (LiveResultsHummingbird's `LiveResultsSourceStatus`):
                 // nothing for a replica to apply.
                 if event.name == "source" { continue }

@@ -43,30 +43,13 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
             let start = clock.now
             let response = try await client.execute(
                 try Self.clientRequest(request), timeout: Self.timeAmount(request.timeout))
-            let body = try await Self.race(request.timeout, left: request.timeout - start.duration(to: clock.now)) {
-                [maximumBodySize] in
+            let left = request.timeout - start.duration(to: clock.now)
+            let body = try await _racingDeadline(of: request.timeout, left: left) { [maximumBodySize] in
                 try await response.body.collect(upTo: maximumBodySize)
             }
             return HTTPTransportResponse(
                 status: Int(response.status.code), headers: Self.headers(response.headers),
                 body: Data(body.readableBytesView))
-        }
-    }
-
-    /// `body`'s result, or ``HTTPAPIError/timedOut(_:)`` of `timeout` once `left` has passed (then `body`
-    /// is cancelled).
-    private static func race<Value: Sendable>(
-        _ timeout: Duration, left: Duration, _ body: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        try await withThrowingTaskGroup(of: Value.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: max(left, .zero))
-                throw HTTPAPIError.timedOut(timeout)
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
         }
     }
 

@@ -9,25 +9,42 @@ import LiveResultsLockSupport
 /// ``HTTPAPIClient``, with no event loop of its own.
 ///
 /// Each exchange runs in an ephemeral session of its own (no shared cookies or cache), which follows
-/// redirects. Its ``HTTPTransportRequest/timeout`` is `URLSession`'s: the longest wait for the next bytes
-/// (an answer that keeps arriving is not cut).
+/// redirects. Its ``HTTPTransportRequest/timeout`` bounds the whole exchange of ``send(_:)``, body included,
+/// and the wait for the head of ``stream(_:)``, as ``AsyncHTTPClientTransport``'s does.
 public struct URLSessionTransport: HTTPTransport {
+    /// The most bytes of a body read by ``send(_:)``: 64 MiB by default. A larger body fails the exchange with
+    /// ``HTTPAPIError/transport(_:)``: a server that never ends its answer must not fill the memory.
+    public var maximumBodySize: Int
+
     /// A transport with ephemeral sessions.
-    public init() {}
+    ///
+    /// - Parameter maximumBodySize: The most bytes of a body read by ``send(_:)``.
+    public init(maximumBodySize: Int = 64 * 1_024 * 1_024) {
+        self.maximumBodySize = maximumBodySize
+    }
 
     /// Sends `request` and reads the whole answer.
     ///
     /// - Complexity: O(*b*) for *b* bytes of body.
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
+        let start = ContinuousClock.now
         let answer = try await exchange(request, idleTimeout: request.timeout)
-        var body = Data()
-        for try await chunk in answer.body {
-            body.append(chunk)
+        let left = request.timeout - (ContinuousClock.now - start)
+        let body = try await _racingDeadline(of: request.timeout, left: left) { [maximumBodySize] in
+            var body = Data()
+            for try await chunk in answer.body {
+                guard chunk.count <= maximumBodySize - body.count else {
+                    throw HTTPAPIError.transport("the answer's body is larger than \(maximumBodySize) bytes")
+                }
+                body.append(chunk)
+            }
+            return body
         }
         return HTTPTransportResponse(status: answer.status, headers: answer.headers, body: body)
     }
 
-    /// Sends `request` and streams the answer's body.
+    /// Sends `request` and streams the answer's body: the head within the request's timeout, then the body for as
+    /// long as it lasts.
     public func stream(_ request: HTTPTransportRequest) async throws -> HTTPTransportStream {
         try await exchange(request, idleTimeout: .seconds(24 * 3_600))
     }
@@ -48,6 +65,13 @@ public struct URLSessionTransport: HTTPTransport {
             task.cancel()
             session.finishTasksAndInvalidate()
         }
+        // `URLSession`'s timeout is a wait for the next bytes, long for a stream: a server that accepts the
+        // connection and never answers is bounded here.
+        let timer = Task { [timeout = request.timeout] in
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            if delegate.failHead(with: HTTPAPIError.timedOut(timeout)) { task.cancel() }
+        }
+        defer { timer.cancel() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 delegate.awaitHead(continuation)
@@ -81,13 +105,27 @@ final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         waiting.withLock { $0.continuation = continuation }
     }
 
-    /// Hands the head to the waiting caller, once.
-    private func deliverHead(_ response: URLResponse?) {
-        let continuation = waiting.withLock { state in
+    /// Takes the waiting caller's continuation, once.
+    private func takeContinuation() -> CheckedContinuation<HTTPTransportStream, any Error>? {
+        waiting.withLock { state in
             defer { state.continuation = nil }
             return state.continuation
         }
-        guard let continuation else { return }
+    }
+
+    /// Fails the wait for the head with `error`, unless the head came first.
+    ///
+    /// - Returns: Whether the caller was still waiting.
+    func failHead(with error: any Error) -> Bool {
+        guard let continuation = takeContinuation() else { return false }
+        continuation.resume(throwing: error)
+        body.finish(throwing: error)
+        return true
+    }
+
+    /// Hands the head to the waiting caller, once.
+    private func deliverHead(_ response: URLResponse?) {
+        guard let continuation = takeContinuation() else { return }
         guard let response = response as? HTTPURLResponse else {
             continuation.resume(throwing: HTTPAPIError.transport("the answer is not HTTP"))
             return
@@ -97,6 +135,15 @@ final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
             return HTTPHeader(name: name, value: value)
         }
         continuation.resume(returning: HTTPTransportStream(status: response.statusCode, headers: headers, body: stream))
+    }
+
+    /// The head as soon as it arrives: an event stream's first event may be long in coming.
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        deliverHead(response)
+        completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -119,11 +166,7 @@ final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             mapped = HTTPAPIError.transport(String(describing: error))
         }
-        let continuation = waiting.withLock { state in
-            defer { state.continuation = nil }
-            return state.continuation
-        }
-        continuation?.resume(throwing: mapped)
+        takeContinuation()?.resume(throwing: mapped)
         body.finish(throwing: mapped)
         session.finishTasksAndInvalidate()
     }

@@ -101,8 +101,14 @@ extension LiveResultsEndpoint: Service {
     /// ```swift
     /// let endpoint = router.addLiveResults(controller, at: "todos")
     /// let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
-    /// try await ServiceGroup(services: [app, endpoint], gracefulShutdownSignals: [.sigterm], logger: logger).run()
+    /// var services = ServiceGroupConfiguration(
+    ///     services: [app, endpoint], gracefulShutdownSignals: [.sigterm], logger: logger)
+    /// services.maximumGracefulShutdownDuration = .seconds(10)
+    /// try await ServiceGroup(configuration: services).run()
     /// ```
+    ///
+    /// Bound the shutdown, as above: a stream whose client stopped reading ends only once its pending write does,
+    /// which waits for the client to read or its connection to fail.
     ///
     /// - Complexity: O(*s*) for *s* open streams.
     public func run() async throws {

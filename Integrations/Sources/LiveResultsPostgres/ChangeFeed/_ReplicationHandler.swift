@@ -169,9 +169,14 @@ final class _ReplicationHandler: ChannelDuplexHandler {
     /// - Returns: `false` when the buffer ends before a whole message does.
     private func readMessage() throws -> Bool {
         guard var buffer = unread, let type = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self),
-            let length = buffer.getInteger(at: buffer.readerIndex + 1, as: Int32.self), length >= 4,
-            buffer.readableBytes >= 1 + Int(length)
+            let length = buffer.getInteger(at: buffer.readerIndex + 1, as: Int32.self)
         else { return false }
+        // PostgreSQL allocates no message over a gigabyte (`MaxAllocSize`): a longer length is not a message, and
+        // waiting for its bytes would only fill the memory.
+        guard (4...(1 << 30) + 1_024).contains(length) else {
+            throw _PgOutputMessage.Malformed(description: "a message of \(length) bytes")
+        }
+        guard buffer.readableBytes >= 1 + Int(length) else { return false }
         buffer.moveReaderIndex(forwardBy: 5)
         var body = buffer.readSlice(length: Int(length) - 4)!
         unread = buffer

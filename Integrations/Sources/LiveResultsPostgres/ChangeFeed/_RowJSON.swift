@@ -123,7 +123,7 @@ struct _ArrayLiteralReader {
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { return nil }
             index = equals + 1
         }
-        guard let json = readDimension(element: element) else { return nil }
+        guard let json = readDimension(element: element, depth: 1) else { return nil }
         skipSpaces()
         return index == bytes.count ? json : nil
     }
@@ -136,9 +136,13 @@ struct _ArrayLiteralReader {
         }
     }
 
-    private mutating func readDimension(element: (String?) -> String) -> String? {
+    /// PostgreSQL's most dimensions of an array (`MAXDIM`): deeper nesting is not an array it sent, and would
+    /// only take the stack.
+    private static var maximumDepth: Int { 6 }
+
+    private mutating func readDimension(element: (String?) -> String, depth: Int) -> String? {
         skipSpaces()
-        guard peek == UInt8(ascii: "{") else { return nil }
+        guard depth <= Self.maximumDepth, peek == UInt8(ascii: "{") else { return nil }
         index += 1
         var items: [String] = []
         skipSpaces()
@@ -150,7 +154,7 @@ struct _ArrayLiteralReader {
             skipSpaces()
             switch peek {
             case UInt8(ascii: "{"):
-                guard let nested = readDimension(element: element) else { return nil }
+                guard let nested = readDimension(element: element, depth: depth + 1) else { return nil }
                 items.append(nested)
             case UInt8(ascii: "\""):
                 guard let text = readQuoted() else { return nil }

@@ -94,6 +94,23 @@ enum Fixture {
                     try await writer.finish(nil)
                 })
         }
+        // A byte every 0.2 seconds, for 5 seconds: an answer that keeps arriving, too slowly.
+        router.get("trickle") { _, _ in
+            Response(
+                status: .ok,
+                body: ResponseBody { writer in
+                    for _ in 0..<25 {
+                        try await writer.write(ByteBuffer(string: " "))
+                        try await Task.sleep(for: .milliseconds(200))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+        // 2 MiB of spaces.
+        router.get("large") { _, _ in
+            Response(
+                status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 2 << 20)))
+        }
         router.get("slow") { _, _ in
             try await Task.sleep(for: .seconds(3))
             return json(#"{"id": 1, "title": "late"}"#)

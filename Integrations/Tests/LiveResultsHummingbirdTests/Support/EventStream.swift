@@ -25,7 +25,7 @@ struct EventStream: Sendable {
             var parser = ServerSentEventParser()
             do {
                 for try await buffer in response.body {
-                    for event in parser.feed(Data(buffer.readableBytesView)) { continuation.yield(event) }
+                    for event in try parser.feed(Data(buffer.readableBytesView)) { continuation.yield(event) }
                 }
                 continuation.finish()
             } catch {
