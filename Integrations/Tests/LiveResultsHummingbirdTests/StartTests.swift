@@ -46,15 +46,8 @@ struct StartTests {
 
     @Test("a --postgres that is not a URL is one readable sentence and exit status 1")
     func badURL() async throws {
-        let server = Process()
-        server.executableURL = try ServerProcess.executable
-        server.arguments = ["--postgres", "localhost:5432"]
-        let pipe = Pipe()
-        server.standardError = pipe
-        try server.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        server.waitUntilExit()
-        #expect(server.terminationStatus == 1)
+        let (status, output) = try Self.refusal(["--postgres", "localhost:5432"])
+        #expect(status == 1)
         #expect(
             output.hasPrefix(
                 "LiveResultsServer: --postgres wants postgres://user[:password]@host[:port]/database, not localhost:5432\n"
@@ -66,6 +59,14 @@ struct StartTests {
         "a timeout below a millisecond is refused with usage and exit status 2",
         arguments: [["--idle-timeout", "0.0001"], ["--query-timeout", "1e-9"], ["--shutdown-timeout", "0"]])
     func tooShortTimeout(arguments: [String]) async throws {
+        let (status, output) = try Self.refusal(arguments)
+        #expect(status == 2)
+        #expect(
+            output.hasPrefix("\(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
+    }
+
+    /// Runs the server with `arguments`, which it refuses: its exit status and what it wrote to standard error.
+    static func refusal(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let server = Process()
         server.executableURL = try ServerProcess.executable
         server.arguments = arguments
@@ -74,9 +75,7 @@ struct StartTests {
         try server.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         server.waitUntilExit()
-        #expect(server.terminationStatus == 2)
-        #expect(
-            output.hasPrefix("\(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
+        return (server.terminationStatus, output)
     }
 
     @Test("a connection that sends half a request head is closed after the idle timeout")
