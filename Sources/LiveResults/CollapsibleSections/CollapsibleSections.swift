@@ -159,7 +159,8 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
                 (add(&view.engine.subscribers), (view.display(of: snapshot._storage), view.engine.version))
             }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
         }
         return (read.0, read.1, subscription)
     }
@@ -207,7 +208,8 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         _CollapsibleView<Entity>.Engine.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
             _state.withLock { $0.engine.subscribers.add(subscriber) }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
         }
     }
 

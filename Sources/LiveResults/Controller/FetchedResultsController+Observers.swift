@@ -60,7 +60,8 @@ extension FetchedResultsController {
                 return state.engine.subscribers.add(subscriber)
             }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
         }
         deliverPending()
         return changes
@@ -108,7 +109,8 @@ extension FetchedResultsController {
                 return (add(&state.engine.subscribers), (state.visibleSnapshot, state.observedVersion))
             }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
         }
         deliverPending()
         return (read.0, read.1, subscription)

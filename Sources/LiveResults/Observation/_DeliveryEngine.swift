@@ -57,12 +57,26 @@
             return nextID
         }
 
-        @inlinable mutating func remove(subscriber id: UInt64) {
-            changeSubscribers.removeValue(forKey: id)
+        /// Removes a `changes` subscription.
+        ///
+        /// - Returns: The subscription and the list it was in, for the caller to release once it has left the
+        ///   owner's lock: the last reference to a subscription may finish its sequence, whose termination
+        ///   handler can come back to that lock.
+        @inlinable mutating func remove(
+            subscriber id: UInt64
+        ) -> (_ChangeSubscriber<Entity>?, [_ChangeSubscriber<Entity>]) {
+            let list = changeSubscriberList
+            return (changeSubscribers.removeValue(forKey: id), list)
         }
 
-        @inlinable mutating func remove(observer id: UInt64) {
-            observers.removeValue(forKey: id)
+        /// Removes a handler.
+        ///
+        /// - Returns: The handler and the list it was in, for the caller to release once it has left the owner's
+        ///   lock: a handler's captures may be the last references to objects (a view, a model observing the same
+        ///   results) whose deinit cancels their own subscriptions, which takes that lock again.
+        @inlinable mutating func remove(observer id: UInt64) -> (Observer?, [Observer]) {
+            let list = observerList
+            return (observers.removeValue(forKey: id), list)
         }
 
         /// The delivery of `changes` to the observers registered now and `delegate`, or `nil` when nothing

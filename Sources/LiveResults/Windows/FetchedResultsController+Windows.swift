@@ -32,17 +32,24 @@ extension FetchedResultsController {
 
     /// The registry of the controller's windows, made and subscribed to the controller's change sets with the
     /// first window.
+    ///
+    /// The subscription is made outside the lock of ``_windows``: making it delivers what coalescing holds, and
+    /// an observer may make a window from its callback, which takes that lock again. Of two threads that make
+    /// the first window at once, one registry is kept and the other one's subscription cancelled.
     @inlinable func _windowRegistry() -> _WindowRegistry<Entity> {
-        _windows.withLock { windows in
-            if let windows { return windows.registry }
-            let registry = _WindowRegistry<Entity>()
-            let subscription = _addQueueObserver { [weak self] changes, storage, scheduler in
-                guard let self else { return nil }
-                return registry.follow(changes, after: storage, scheduler: scheduler, controller: self)
-            }
-            windows = (registry, subscription)
-            return registry
+        if let registry = _windows.withLock({ $0?.registry }) { return registry }
+        let registry = _WindowRegistry<Entity>()
+        let subscription = _addQueueObserver { [weak self] changes, storage, scheduler in
+            guard let self else { return nil }
+            return registry.follow(changes, after: storage, scheduler: scheduler, controller: self)
         }
+        let (kept, surplus) = _windows.withLock { windows -> (_WindowRegistry<Entity>, EventSubscription?) in
+            if let windows { return (windows.registry, subscription) }
+            windows = (registry, subscription)
+            return (registry, nil)
+        }
+        surplus?.cancel()
+        return kept
     }
 
     /// Runs `body` under the lock with the results the observers have and where their callbacks run, queues

@@ -115,7 +115,8 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
             _registry.state.withLock { $0.windows[_id]?.subscribers.add(subscriber) }
         } unregister: { [weak self] id in
             guard let self else { return }
-            _registry.state.withLock { $0.windows[_id]?.subscribers.remove(subscriber: id) }
+            // Released after the lock (see `remove`).
+            _ = _registry.state.withLock { $0.windows[_id]?.subscribers.remove(subscriber: id) }
         }
     }
 
@@ -156,7 +157,8 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
             }
         } unregister: { [weak self] id in
             guard let self else { return }
-            _registry.state.withLock { $0.windows[_id]?.subscribers.remove(observer: id) }
+            // Released after the lock (see `remove`).
+            _ = _registry.state.withLock { $0.windows[_id]?.subscribers.remove(observer: id) }
         }
         return (read.0, read.1, subscription)
     }

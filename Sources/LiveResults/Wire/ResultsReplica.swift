@@ -136,7 +136,8 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
         _DeliveryEngine<Entity, Never>.Subscribers.changes(bufferingPolicy: bufferingPolicy) { subscriber in
             _state.withLock { $0.engine.subscribers.add(subscriber) }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(subscriber: id) }
         }
     }
 
@@ -165,7 +166,8 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
             _state.withLock { state in (add(&state.engine.subscribers), (state.results.snapshot, state.engine.version))
             }
         } unregister: { [weak self] id in
-            self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
+            // Released after the lock (see `remove`).
+            _ = self?._state.withLock { $0.engine.subscribers.remove(observer: id) }
         }
         return (read.0, read.1, subscription)
     }

@@ -174,6 +174,46 @@ struct ObserverTests {
         #expect(probe.deliveries.map(\.changes) == sent)
         #expect(probe.deliveries.map(\.onQueue) == [true, true, true])
     }
+
+    /// Cancels its subscription when it goes: a view or a model that observes the same results.
+    final class Owner: Sendable {
+        let subscription: EventSubscription
+        init(_ subscription: EventSubscription) { self.subscription = subscription }
+        deinit { subscription.cancel() }
+    }
+
+    /// A handler's captures may be the last references to an object whose deinit cancels its own subscription
+    /// of the same results: cancelling the handler must release them after the lock it takes, not under it.
+    @Test(arguments: ["controller", "window", "collapsible"])
+    func cancellingAHandlerReleasesItsCapturesOutsideTheLock(kind: String) async throws {
+        let controller = FetchedResultsController.make(FakeStore((0..<6).map { Item($0, section: "a", score: $0) }))
+        try await controller.performFetch()
+        let window = controller.window(.first(3))
+        let collapsible = CollapsibleSections(controller)
+        func observe(_ handler: @escaping @Sendable () -> Void) -> EventSubscription {
+            switch kind {
+            case "window": window.observeChanges { _, _ in handler() }.subscription
+            case "collapsible": collapsible.observeChanges { _, _ in handler() }.subscription
+            default: controller.observeChanges { _, _ in handler() }.subscription
+            }
+        }
+        var owner: Owner? = Owner(observe {})
+        let outer = Locked<EventSubscription?>(nil)
+        outer.withLock { [owner] in $0 = observe { _ = owner } }
+        owner = nil
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            outer.withLock { $0 }?.cancel()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 10) == .success else {
+            Issue.record("cancelling the handler deadlocked")
+            // The lock stays taken: the results are leaked rather than released into it.
+            _ = (Unmanaged.passRetained(controller), Unmanaged.passRetained(window))
+            _ = Unmanaged.passRetained(collapsible)
+            return
+        }
+    }
 }
 
 /// A delegate call, comparable (`SectionChange` and `ItemChange` have no public initializers).

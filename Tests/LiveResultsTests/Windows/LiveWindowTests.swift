@@ -98,6 +98,29 @@ struct LiveWindowTests {
         #expect(try #require(await updates.next()).base == nil)
     }
 
+    /// The first window delivers what coalescing holds; an observer that makes a window from its callback then
+    /// must not find the lock of the controller's windows taken by the thread it runs on.
+    @Test("the first window, while coalescing holds a change, can be made from an observer's callback")
+    func firstWindowFromACallback() async throws {
+        let controller = try await loaded()
+        controller.coalescingInterval = .seconds(60)
+        controller.apply(.deleted(0))  // after a quiet interval: delivered at once
+        let made = Locked<[LiveWindow<Item>]>([])
+        let (_, subscription) = controller.observeChanges { _, _ in
+            let window = controller.window(.first(1))
+            made.withLock { $0.append(window) }
+        }
+        defer { subscription.cancel() }
+        controller.apply(.deleted(1))  // held
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            _ = controller.window(.first(5))
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success, "the first window deadlocked")
+        #expect(made.withLock { $0.map(\.fetchedObjects.first?.id) } == [2])
+    }
+
     @Test("negative limits and offsets stop the program with a message naming the value")
     func negativeRanges() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
