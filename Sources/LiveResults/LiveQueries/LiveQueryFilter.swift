@@ -52,7 +52,7 @@ public enum LiveQueryCondition: Hashable, Sendable {
 
     /// Whether `value` satisfies the condition, as SQL would decide.
     ///
-    /// - Complexity: O(1); O(log *k*) for ``in(_:)`` of *k* sorted values, O(*k*) otherwise.
+    /// - Complexity: O(1); O(*k*) for ``in(_:)`` of *k* values.
     public func isSatisfied(by value: QueryValue) -> Bool {
         switch self {
         case .isNull: return value == .null

@@ -2,8 +2,8 @@ import LiveResultsLockSupport
 import NIOCore
 
 /// Tells a stream that its client went away, from the client's connection: the end of its input (the client
-/// closed its side; Hummingbird allows half-closed connections, so the channel itself stays open, and the
-/// event reaches only a handler) or the channel's close. Added last in the pipeline by the route, before the response starts, so that a client
+/// closed its side; Hummingbird allows half-closed connections, so the event reaches only a handler, which then
+/// closes the channel) or the channel's close. Added last in the pipeline by the route, before the response starts, so that a client
 /// that leaves while the stream sets up is seen too; removed when the stream ends.
 final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     typealias InboundIn = Never
@@ -53,7 +53,13 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { depart() }
+        if case ChannelEvent.inputClosed = event {
+            depart()
+            // The stream may be waiting in a write that a client which stopped reading never takes, and would
+            // only see its departure after it: closing fails that write, so the stream, its window and its query
+            // end now rather than outlive the slot they just gave back.
+            context.close(promise: nil)
+        }
         context.fireUserInboundEventTriggered(event)
     }
 

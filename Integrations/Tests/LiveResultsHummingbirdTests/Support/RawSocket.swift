@@ -35,6 +35,11 @@ final class RawSocket: Sendable {
         }
     }
 
+    /// Closes the client's side of the connection (`shutdown(SHUT_WR)`): the server reads its end.
+    func closeWriting() {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
     /// What has arrived so far, without waiting; `nil` once the server closed the connection.
     func readAvailable() -> [UInt8]? {
         var bytes: [UInt8] = []
