@@ -104,7 +104,8 @@ extension _EntityOrdering {
     @inlinable static func compareValues<Value: Comparable & Sendable>(_ lhs: Value, _ rhs: Value) -> ComparisonResult {
         if lhs < rhs { return .orderedAscending }
         if rhs < lhs { return .orderedDescending }
-        // Only reached by ties: for types where a value always equals itself this folds away.
+        // Only reached by ties. For integers the check folds away once specialized; a string is compared with
+        // itself, which its identical storage answers at once.
         let (lhsIsNaN, rhsIsNaN) = (lhs != lhs, rhs != rhs)
         if lhsIsNaN == rhsIsNaN { return .orderedSame }
         return lhsIsNaN ? .orderedDescending : .orderedAscending

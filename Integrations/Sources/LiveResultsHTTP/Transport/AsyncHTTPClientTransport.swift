@@ -39,12 +39,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         try await Self.mapErrors(request.timeout) {
             // The client's deadline ends with the head (its connection errors included); the rest of the
             // timeout bounds the body.
-            let clock = ContinuousClock()
-            let start = clock.now
+            let start = ContinuousClock.now
             let response = try await client.execute(
                 try Self.clientRequest(request), timeout: Self.timeAmount(request.timeout))
-            let left = request.timeout - start.duration(to: clock.now)
-            let body = try await _racingDeadline(of: request.timeout, left: left) { [maximumBodySize] in
+            let body = try await _racingDeadline(of: request.timeout, since: start) { [maximumBodySize] in
                 try await response.body.collect(upTo: maximumBodySize)
             }
             return HTTPTransportResponse(

@@ -29,8 +29,7 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
         let start = ContinuousClock.now
         let answer = try await exchange(request, idleTimeout: request.timeout)
-        let left = request.timeout - (ContinuousClock.now - start)
-        let body = try await _racingDeadline(of: request.timeout, left: left) { [maximumBodySize] in
+        let body = try await _racingDeadline(of: request.timeout, since: start) { [maximumBodySize] in
             var body = Data()
             for try await chunk in answer.body {
                 guard chunk.count <= maximumBodySize - body.count else {

@@ -3,8 +3,8 @@ import NIOCore
 
 /// Tells a stream that its client went away, from the client's connection: the end of its input (the client
 /// closed its side; Hummingbird allows half-closed connections, so the event reaches only a handler, which then
-/// closes the channel) or the channel's close. Added last in the pipeline by the route, before the response starts, so that a client
-/// that leaves while the stream sets up is seen too; removed when the stream ends.
+/// closes the channel) or the channel's close. Added last in the pipeline by the route, before the response
+/// starts, so that a client that leaves while the stream sets up is seen too; removed when the stream ends.
 final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Sendable {
     typealias InboundIn = Never
 
