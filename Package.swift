@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LiveResults", targets: ["LiveResults"]),
-        // For users' change-set unit tests: the contract checker and a recorder of live results (DESIGN §19).
+        // For users' change-set unit tests: the contract checker and a recorder of live results (the
+        // *TestingWithLiveResults* article).
         .library(name: "LiveResultsTesting", targets: ["LiveResultsTesting"]),
         .executable(name: "LiveResultsExample", targets: ["LiveResultsExample"]),
     ],

@@ -60,8 +60,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The server example (§15 of the design): the to-do list of the first example, served live to browsers.
-        // Its application is a target of its own so that the tests can start it in their process too.
+        // The server example (the *ServingLiveResults* article): the to-do list of the first example, served live to
+        // browsers. Its application is a target of its own so that the tests can start it in their process too.
         .target(
             name: "TodoServer",
             dependencies: [

@@ -818,7 +818,7 @@ def step_page_controls(s: Scenario) -> None:
 
 
 def step_live_queries(s: Scenario) -> None:
-    """The page's live query (§18): a project filter, an order and "show more", as a person uses them. Each
+    """The page's live query (the *LiveQueries* article): a project filter, an order and "show more", as a person uses them. Each
     view must equal `GET /todos` of the same query, stay live under writes, and grow by a page per click.
     """
     assert s.driver and s.cluster and s.api

@@ -1,8 +1,8 @@
 import Foundation
 import LiveResults
 
-/// The routing target of live queries (DESIGN §18): a write's cost with 10,000 registered equality queries
-/// against its cost with 10 (an index routes each write to the queries it can change: O(affected), not
+/// The routing target of live queries (the *LiveQueries* article): a write's cost with 10,000 registered equality
+/// queries against its cost with 10 (an index routes each write to the queries it can change: O(affected), not
 /// O(queries)).
 @MainActor
 struct QueryRatios {

@@ -2,8 +2,8 @@ import BenchmarkSupport
 import Foundation
 import LiveResults
 
-/// The targets of live windows (DESIGN §16): an observed window against an observed controller, a thousand
-/// windows against one, a move against a single event, and a large window shifted against a small one.
+/// The targets of live windows (the *LiveWindows* article): an observed window against an observed controller, a
+/// thousand windows against one, a move against a single event, and a large window shifted against a small one.
 @MainActor
 struct WindowRatios {
     let options: RatioOptions
@@ -97,7 +97,8 @@ struct WindowRatios {
     }
 
     /// Single inserts and deletes before a window of 1,000 in the middle of the medium size, against the same
-    /// before a window of 10: what a change set costs a window it shifts must not grow with the window (§16).
+    /// before a window of 10: what a change set costs a window it shifts must not grow with the window (the
+    /// *LiveWindows* article).
     private func shiftedWindows() async throws -> [RatioRow] {
         let label = Dataset.label(options.medium)
         Progress.say("inserts and deletes at \(label) before an observed window of 1,000, and of 10")

@@ -48,8 +48,8 @@ struct SoakIDs: Equatable {
             ? sections[path.section].ids[path.item] : nil
     }
 
-    /// These sections after `changes`, by the four steps of the contract (DESIGN.md §6), or why it cannot
-    /// be applied.
+    /// These sections after `changes`, by the four steps of the contract (the *ChangeSetContract* article), or why it
+    /// cannot be applied.
     func applying(_ changes: ChangeSet<SoakItem>) -> Result<SoakIDs, SoakViolation> {
         var result = self
         for (path, id) in zip(changes.deletedItems, changes.deletedItemIDs) where self.id(at: path) != id {

@@ -4,7 +4,7 @@ import LiveResultsTesting
 import Synchronization
 
 /// An observer that checks each change set it receives against the snapshot it had before with
-/// `LiveResultsTesting`'s contract checker (DESIGN.md §6), and keeps the first violation.
+/// `LiveResultsTesting`'s contract checker (the *ChangeSetContract* article), and keeps the first violation.
 class SoakObserver: @unchecked Sendable {
     /// What it has: the results after its last change set, its first violation, how many it checked.
     let state: Mutex<(snapshot: FetchedResultsSnapshot<SoakItem>, violation: SoakViolation?, deliveries: Int)>

@@ -1,7 +1,7 @@
 import Foundation
 import LiveResults
 
-/// The ordering rule (DESIGN.md §4) the slow, obvious way: every entity with its insertion number,
+/// The ordering rule (the *ReadingAndOrdering* article) the slow, obvious way: every entity with its insertion number,
 /// everything sorted by section, score, then insertion number after each step. The controller's
 /// results must always equal it.
 struct SoakReference {

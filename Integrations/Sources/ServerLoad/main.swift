@@ -12,8 +12,8 @@
 // for S seconds (30): PATCHes of priority, title or project, POSTs, DELETEs of random rows. Each write puts its
 // sequence number in the title (`w123`) and its send time is kept; the latency of a write for a client is the
 // time from sending it to applying the update that shows it there (a deletion: the update that removes the row).
-// The clients follow live queries (§18): even-numbered ones the whole list, odd-numbered ones one project
-// (`?project=eq.project K`, K from 0 to 9), so the server keeps 11 queries and routes each write only to those
+// The clients follow live queries (the *LiveQueries* article): even-numbered ones the whole list, odd-numbered ones one
+// project (`?project=eq.project K`, K from 0 to 9), so the server keeps 11 queries and routes each write only to those
 // it can change. At the end every replica must equal `GET /todos` of its query (sections and order), else the
 // exit status is 1. The
 // server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per

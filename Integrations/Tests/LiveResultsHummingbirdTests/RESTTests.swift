@@ -4,7 +4,7 @@ import NIOHTTP1
 import Testing
 import TodoServer
 
-/// The REST writes of the server example and their errors (§15 of the design).
+/// The REST writes of the server example and their errors (the *ServingLiveResults* article).
 @Suite("REST writes", .timeLimit(.minutes(5)))
 struct RESTTests {
     @Test("POST, PATCH and DELETE answer 201, 200 and 204, and the results follow")

@@ -14,8 +14,8 @@
 ///   value is read as the column's kind; text is taken as written, a number or a Boolean without spaces
 ///   around it, and an unquoted `in` element without them too.
 /// - `order=column.asc,column2.desc` (`.asc` may be left out); the id column ends it.
-/// - `limit` and `offset`: the window (§16), positions across the sections. Without `limit`, the window holds
-///   the first ``LiveQueryRules/maximumLimit`` results from `offset`.
+/// - `limit` and `offset`: the window (the *LiveWindows* article), positions across the sections. Without
+///   `limit`, the window holds the first ``LiveQueryRules/maximumLimit`` results from `offset`.
 /// - `since`: a version to resume from, which this type ignores (the stream reads it).
 ///
 /// A column that is not allowed, an unknown operator, a value that is not of the column's kind, a `limit`

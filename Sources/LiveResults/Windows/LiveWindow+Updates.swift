@@ -1,6 +1,7 @@
 import Foundation
 
-/// A window over the wire: its own versions and update streams, in the form of a controller's (§14).
+/// A window over the wire: its own versions and update streams, in the form of a controller's (the *ResultsOverTheWire*
+/// article).
 extension LiveWindow where Entity: Codable {
     /// The updates of the window from now on, for a ``ResultsReplica`` kept elsewhere: exactly like
     /// ``FetchedResultsController/updates(since:bufferLimit:)``, in window coordinates and with the window's

@@ -27,8 +27,8 @@ struct AssociationAsyncTests {
         await fixture.settle()
     }
 
-    /// DESIGN §7: the synchronous read compiles as written inside an `async` function (no `try`, no
-    /// `await`: Swift must not pick the waiting variant) and behaves as it does in synchronous code.
+    /// The *AssociatedValues* article: the synchronous read compiles as written inside an `async` function (no `try`,
+    /// no `await`: Swift must not pick the waiting variant) and behaves as it does in synchronous code.
     @Test func theSynchronousReadWorksAsWrittenInAsyncCode() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(3))
         let post = fixture.post(2)

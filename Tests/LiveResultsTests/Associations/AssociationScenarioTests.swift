@@ -2,7 +2,7 @@ import Foundation
 @_spi(Testing) import LiveResults
 import Testing
 
-/// The association scenarios of Square's FetchRequests, restated for LiveResults (DESIGN.md §7).
+/// The association scenarios of Square's FetchRequests, restated for LiveResults (the *AssociatedValues* article).
 @Suite("Association scenarios", .timeLimit(.minutes(5)))
 struct AssociationScenarioTests {
     // MARK: Windows

@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Persisted results (DESIGN.md §13): each usage against a real file store in a temporary folder,
+/// Persisted results (the *LifeOfAQuery* article): each usage against a real file store in a temporary folder,
 /// across controller instances (a later launch reading what an earlier one saved); expiry by an
 /// injected clock; every kind of cache that cannot be used, reported and replaced.
 @Suite("Persisted results", .timeLimit(.minutes(5)))

@@ -2,8 +2,8 @@ import Foundation
 @_spi(Testing) import LiveResults
 import Testing
 
-/// Collapsible sections (DESIGN.md §11), with FetchRequests' collapsible-controller scenarios restated:
-/// every change set of the view is checked against the contract over the displayed items.
+/// Collapsible sections (the *CollapsibleSectionsArticle* article), with FetchRequests' collapsible-controller
+/// scenarios restated: every change set of the view is checked against the contract over the displayed items.
 @Suite("Collapsible sections", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct CollapsibleSectionsTests {
     /// Records the view's change sets with the display after each.

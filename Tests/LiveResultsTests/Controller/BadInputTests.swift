@@ -3,9 +3,9 @@ import LiveResults
 import Synchronization
 import Testing
 
-/// Bad input must never corrupt a controller (DESIGN.md §5, §6): unknown ids, duplicates, events at the
-/// wrong time, failing and sloppy requests, malformed events. Every change set is checked against the
-/// contract and every resulting state against the reference model.
+/// Bad input must never corrupt a controller (the *LiveEvents* and *ChangeSetContract* articles): unknown ids,
+/// duplicates, events at the wrong time, failing and sloppy requests, malformed events. Every change set is checked
+/// against the contract and every resulting state against the reference model.
 @Suite("Bad input", .timeLimit(.minutes(5)))
 struct BadInputTests {
     typealias Fixture = EventHarness.Fixture

@@ -3,8 +3,9 @@ import LiveResults
 import Synchronization
 import Testing
 
-/// The controller is `Sendable` (DESIGN.md §6, §8): many tasks apply events at once, every change set is
-/// delivered exactly once and in mutation order, and readers always see a consistent snapshot.
+/// The controller is `Sendable` (the *ChangeSetContract* and *ConcurrencyAndDelivery* articles): many tasks apply
+/// events at once, every change set is delivered exactly once and in mutation order, and readers always see a
+/// consistent snapshot.
 ///
 /// The workloads give every entity a unique score and every task its own ids, so the end state does not
 /// depend on how the tasks interleave and the reference model can predict it.

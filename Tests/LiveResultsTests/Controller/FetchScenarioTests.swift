@@ -3,8 +3,9 @@ import LiveResults
 import Synchronization
 import Testing
 
-/// Fetching, refetching, resorting and resetting (DESIGN.md §3, §4, §6). Every change set is checked
-/// against the contract between the snapshots before and after it.
+/// Fetching, refetching, resorting and resetting (the *FetchedResultsController*, *ReadingAndOrdering* and
+/// *ChangeSetContract* articles). Every change set is checked against the contract between the snapshots before and
+/// after it.
 @Suite("Fetch scenarios", .timeLimit(.minutes(5)))
 struct FetchScenarioTests {
     typealias Fixture = ScenarioFixture

@@ -2,8 +2,8 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Live events applied to a loaded controller (DESIGN.md §5, §6). The fixture starts from
-/// a: 1(10), 2(20), 3(30) | b: 4(10) | c: 5(10), 6(20), and checks every change set against the contract.
+/// Live events applied to a loaded controller (the *LiveEvents* and *ChangeSetContract* articles). The fixture starts
+/// from a: 1(10), 2(20), 3(30) | b: 4(10) | c: 5(10), 6(20), and checks every change set against the contract.
 @Suite("Live events", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct LiveEventTests {
     typealias Fixture = ScenarioFixture

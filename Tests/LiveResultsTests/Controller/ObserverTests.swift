@@ -3,7 +3,8 @@ import Foundation
 import LiveResults
 import Testing
 
-/// The delegate, the `changes` sequence and the callback scheduler (DESIGN.md §6, §8).
+/// The delegate, the `changes` sequence and the callback scheduler (the *ChangeSetContract* and
+/// *ConcurrencyAndDelivery* articles).
 @Suite("Observers", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObserverTests {
     typealias Fixture = ScenarioFixture

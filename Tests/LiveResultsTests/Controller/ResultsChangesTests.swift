@@ -3,7 +3,7 @@ import LiveResults
 import Testing
 
 /// The `changes` sequence (``ResultsChanges``): its buffering policies against a model queue, a waiting
-/// `next()` cancelled, and its end when the controller goes away (DESIGN.md §6).
+/// `next()` cancelled, and its end when the controller goes away (the *ChangeSetContract* article).
 @Suite("ResultsChanges", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ResultsChangesTests {
     static let policies: [ResultsChanges<Item>.BufferingPolicy] = [

@@ -3,7 +3,7 @@ import LiveResults
 import Synchronization
 import Testing
 
-/// Any `AsyncSequence` of events is an event source (DESIGN.md §5). Delivery is asynchronous: the tests
+/// Any `AsyncSequence` of events is an event source (the *LiveEvents* article). Delivery is asynchronous: the tests
 /// await the controller's `changes` (subscribed before producing events) or poll with a deadline.
 @Suite("AsyncSequence source", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct AsyncSequenceSourceTests {

@@ -2,7 +2,8 @@ import Foundation
 import LiveResults
 import Testing
 
-/// `EventBus`, the in-process `EventSource`, and `controller.observe(_:)` (DESIGN.md §5, §8).
+/// `EventBus`, the in-process `EventSource`, and `controller.observe(_:)` (the *LiveEvents* and
+/// *ConcurrencyAndDelivery* articles).
 @Suite("EventBus", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct EventBusTests {
     typealias Fixture = EventHarness.Fixture

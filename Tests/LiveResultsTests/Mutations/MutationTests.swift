@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Mutations (DESIGN.md §13): optimistic events shown at once, kept and followed by invalidation when
+/// Mutations (the *LifeOfAQuery* article): optimistic events shown at once, kept and followed by invalidation when
 /// the operation succeeds, rolled back when it throws (a later live event winning).
 @Suite("Mutations", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct MutationTests {

@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Optimistic updates (DESIGN.md §13): applied at once, committed, or rolled back to the versions
+/// Optimistic updates (the *LifeOfAQuery* article): applied at once, committed, or rolled back to the versions
 /// before them unless a later event changed them; every change set checked against the contract.
 @Suite("Optimistic updates", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct OptimisticUpdateTests {

@@ -4,8 +4,9 @@ import LiveResultsTesting
 import Observation
 import Testing
 
-/// `ObservableResults` over every kind of live results (DESIGN.md §12, §16): a window, a collapsible view and a
-/// replica, as over a controller. Each change set shown turns the previous snapshot into the next one.
+/// `ObservableResults` over every kind of live results (the *Observation* and *LiveWindows* articles): a window, a
+/// collapsible view and a replica, as over a controller. Each change set shown turns the previous snapshot into the
+/// next one.
 @Suite("Observable results of windows, views and replicas", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObservableResultsSourcesTests {
     static let items = (1...6).map { Item($0, section: $0 <= 3 ? "a" : "b", score: $0) }

@@ -3,7 +3,7 @@ import LiveResults
 import Observation
 import Testing
 
-/// The `@Observable` model (DESIGN.md §12), observed with `withObservationTracking` on Linux.
+/// The `@Observable` model (the *Observation* article), observed with `withObservationTracking` on Linux.
 @Suite("Observable results", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct ObservableResultsTests {
     /// Counts the observable changes of the model's change-set properties, tracking them again after each.

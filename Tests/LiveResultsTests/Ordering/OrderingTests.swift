@@ -2,7 +2,8 @@ import Foundation
 import LiveResults
 import Testing
 
-/// The one ordering rule (DESIGN.md §4): section order, then the sort descriptors, then insertion order.
+/// The one ordering rule (the *ReadingAndOrdering* article): section order, then the sort descriptors, then insertion
+/// order.
 @Suite("Ordering", .timeLimit(.minutes(5)))
 struct OrderingTests {
     typealias Fixture = ScenarioFixture

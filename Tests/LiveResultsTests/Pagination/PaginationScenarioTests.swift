@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Pages joining the live results (DESIGN.md §9), with FetchRequests' pagination scenarios restated.
+/// Pages joining the live results (the *LoadingPages* article), with FetchRequests' pagination scenarios restated.
 /// Every change set is checked against the contract between the snapshots before and after it.
 @Suite("Pagination scenarios", .timeLimit(.minutes(5)))
 struct PaginationScenarioTests {

@@ -2,8 +2,8 @@ import Foundation
 @_spi(Testing) import LiveResults
 import Testing
 
-/// Coalesced delivery (DESIGN.md §10): every change applies at once, observers get at most one change set
-/// per interval, composed under the whole contract.
+/// Coalesced delivery (the *PausingAndCoalescing* article): every change applies at once, observers get at most one
+/// change set per interval, composed under the whole contract.
 @Suite("Coalescing", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct CoalescingTests {
     typealias Fixture = EventHarness.Fixture

@@ -2,8 +2,8 @@ import Foundation
 @_spi(Testing) import LiveResults
 import Testing
 
-/// Pausing and resuming (DESIGN.md §10), with FetchRequests' pausable-controller scenarios restated for
-/// these semantics: frozen reads and nothing delivered while paused, then one catch-up change set.
+/// Pausing and resuming (the *PausingAndCoalescing* article), with FetchRequests' pausable-controller scenarios
+/// restated for these semantics: frozen reads and nothing delivered while paused, then one catch-up change set.
 @Suite("Pausing", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PausingTests {
     typealias Fixture = EventHarness.Fixture

@@ -2,7 +2,7 @@ import Foundation
 @testable import LiveResults
 import Testing
 
-/// Polling (DESIGN.md §13): refetches on a period until cancelled, skipping ticks while a fetch runs.
+/// Polling (the *LifeOfAQuery* article): refetches on a period until cancelled, skipping ticks while a fetch runs.
 @Suite("Polling", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PollingTests {
     @Test func itRefetchesUntilCancelled() async throws {

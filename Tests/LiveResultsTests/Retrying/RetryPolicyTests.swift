@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import Testing
 
-/// Retries of fetches and pages, and the backoff they share with associations (DESIGN.md §13).
+/// Retries of fetches and pages, and the backoff they share with associations (the *LifeOfAQuery* article).
 @Suite("Retries and backoff", .timeLimit(.minutes(5)))
 struct RetryPolicyTests {
     /// A request that fails its first `failures` calls, then returns `items`.

@@ -72,7 +72,7 @@ struct ResultsUpdateCodingTests {
         #expect(decoded.content == .changes(base: base, .init()))
     }
 
-    @Test("the design's example decodes")
+    @Test("the article's example decodes")
     func designExample() throws {
         let entity = #"{"id": 1, "section": "Later", "score": 2, "title": "t"}"#
         let text = """

@@ -65,8 +65,9 @@ extension TodoPage {
 <script>
 "use strict";
 // The to-dos of /todos, kept live from /todos/events (Server-Sent Events). Each update is applied as the
-// design's §14 says, with DOM operations: the rows that did not change are never touched. The stream is a
-// live query (§18): the project filter, the order and the window ("show more" grows it) are its parameters.
+// *ResultsOverTheWire* article says, with DOM operations: the rows that did not change are never touched. The stream is
+// a live query (the *LiveQueries* article): the project filter, the order and the window ("show more" grows it) are its
+// parameters.
 const sectionsElement = document.getElementById("sections");
 const PAGE = 50;
 const live = {
@@ -177,9 +178,9 @@ function applyWhole(sections) {
   sectionsElement.replaceChildren(fresh);
 }
 
-// A change set, by the steps of §6: deleted and moved-away rows leave (old positions), deleted sections
-// leave, inserted sections arrive, inserted and moved rows arrive (new positions, first first), updated rows
-// get their new content. A step that does not fit the page throws Gap: the page then resyncs.
+// A change set, by the steps of the *ChangeSetContract* article: deleted and moved-away rows leave (old positions),
+// deleted sections leave, inserted sections arrive, inserted and moved rows arrive (new positions, first first),
+// updated rows get their new content. A step that does not fit the page throws Gap: the page then resyncs.
 function applyChanges(changes) {
   const deletedItems = changes.deletedItems || [];
   const movedItems = changes.movedItems || [];
@@ -339,5 +340,5 @@ connect();
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-GRJSCYK/pcSo4yscqyfNwbCRt3bvmNFjfTnMKh6JAnM='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-QpLxJc/Xu9SCj/yUqaZ4sIaBzH0UsaHvE+IZDN/tFZo='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
