@@ -1,6 +1,14 @@
 // swift-tools-version:6.0
-// The integrations of LiveResults with other libraries, one target each. A package of its own, so that the
-// root package `LiveResults` keeps no dependencies: only users of an integration resolve its libraries.
+// The integrations of LiveResults with other libraries: a package of its own, so that the root package
+// `LiveResults` keeps no dependencies and only users of an integration resolve its libraries.
+//
+// The folders say what each target is for (README.md has a line per target):
+//   Sources/     the products, one library each: what users depend on
+//   Support/     what several targets share and users never import: wire formats, test and benchmark support
+//   Examples/    the server example: its application (a library, so that tests start it in their process) and
+//                its executable
+//   Benchmarks/  the measurement tools, run by hand and smoke-tested by CI
+//   Tests/       a test target per product
 import PackageDescription
 
 let package = Package(
@@ -10,9 +18,9 @@ let package = Package(
     products: [
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
-        .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
         .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
+        .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
@@ -30,42 +38,90 @@ let package = Package(
         .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
     ],
     targets: [
-        // The integrations' lock, a pthread mutex that ThreadSanitizer sees (Synchronization.Mutex it does not).
-        .target(name: "LiveResultsLockSupport"),
-        // The wire formats that several targets read: JSON values and Server-Sent Events, one copy of each.
-        .target(name: "LiveResultsWireSupport"),
+        // MARK: Products
+
         .target(
             name: "LiveResultsPostgres",
             dependencies: [
-                "LiveResultsLockSupport",
                 "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 // The change feed's replication stream: a connection of its own, after TLS when there is TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            ]
+            ],
+            path: "Sources/LiveResultsPostgres"
         ),
         .target(
             name: "LiveResultsHummingbird",
             dependencies: [
-                "LiveResultsLockSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Sources/LiveResultsHummingbird"
         ),
-        // The server example (the *ServingLiveResults* article): the to-do list of the first example, served live to
-        // browsers. Its application is a target of its own so that the tests can start it in their process too.
+        .target(
+            name: "LiveResultsGRDB",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Sources/LiveResultsGRDB"
+        ),
+        // Typed HTTP requests in Postie's vocabulary, as fetch definitions, pages and mutations, and a client that
+        // follows a live server's Server-Sent Events.
+        .target(
+            name: "LiveResultsHTTP",
+            dependencies: [
+                "LiveResultsWireSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "XMLCoder", package: "XMLCoder"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/LiveResultsHTTP"
+        ),
+
+        // MARK: Support
+
+        // The wire formats that several targets read: JSON values and Server-Sent Events, one copy of each.
+        .target(name: "LiveResultsWireSupport", path: "Support/LiveResultsWireSupport"),
+        // For the tests and the measurement tools: the change-set contract checked on every delivery of a
+        // controller (with the root's LiveResultsTesting, the one copy of the checker), bounded waits, and a
+        // temporary PostgreSQL cluster (or LIVERESULTS_POSTGRES_URL).
+        .target(
+            name: "LiveResultsTestSupport",
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Support/LiveResultsTestSupport"
+        ),
+
+        // MARK: The server example
+
+        // The to-do list of the root's example, served live to browsers. Its application is a target of its own so
+        // that the tests can start it in their process too.
         .target(
             name: "TodoServer",
             dependencies: [
-                "LiveResultsLockSupport",
                 "LiveResultsHummingbird",
                 "LiveResultsPostgres",
                 .product(name: "LiveResults", package: "LiveResults"),
@@ -74,105 +130,58 @@ let package = Package(
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
+            path: "Examples/TodoServer",
             // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
             exclude: ["Page"]
         ),
-        .executableTarget(
-            name: "LiveResultsServer",
-            dependencies: ["TodoServer", .product(name: "Hummingbird", package: "hummingbird")]
-        ),
-        // Checks the change-set contract on every delivery of a controller, for the integrations' tests, with the
-        // root's LiveResultsTesting (the one copy of the checker).
-        .target(
-            name: "LiveResultsTestSupport",
-            dependencies: [
-                "LiveResultsLockSupport",
-                .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "LiveResultsTesting", package: "LiveResults"),
-            ]
-        ),
-        // Starts a temporary PostgreSQL cluster (or uses LIVERESULTS_POSTGRES_URL) for tests and benchmarks.
-        .target(
-            name: "PostgresTestSupport",
-            dependencies: [
-                "LiveResultsLockSupport",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        .executableTarget(name: "LiveResultsServer", dependencies: ["TodoServer"], path: "Examples/LiveResultsServer"),
+
+        // MARK: Measurement tools
+
         .executableTarget(
             name: "PostgresLatency",
             dependencies: [
                 "LiveResultsPostgres",
-                "PostgresTestSupport",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Benchmarks/PostgresLatency"
         ),
         // What a live source costs writers: pgbench with no source, the trigger and LISTEN, the WAL feed.
         .executableTarget(
             name: "WriterThroughput",
             dependencies: [
                 "LiveResultsPostgres",
-                "PostgresTestSupport",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            path: "Benchmarks/WriterThroughput"
         ),
         // The server example under load: its process, streams to many clients, a poller, REST writes.
         .executableTarget(
             name: "ServerLoad",
             dependencies: [
                 "TodoServer",
-                "PostgresTestSupport",
-                "LiveResultsLockSupport",
-                "LiveResultsWireSupport",
-                .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
-        ),
-        .testTarget(
-            name: "LiveResultsHummingbirdTests",
-            dependencies: [
-                "LiveResultsLockSupport",
-                "LiveResultsWireSupport",
-                "LiveResultsHummingbird",
-                "TodoServer",
-                "PostgresTestSupport",
                 "LiveResultsTestSupport",
-                .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
-        ),
-        .testTarget(
-            name: "LiveResultsPostgresTests",
-            dependencies: [
-                "LiveResultsLockSupport",
                 "LiveResultsWireSupport",
-                "LiveResultsPostgres",
-                "PostgresTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "LiveResultsTesting", package: "LiveResults"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
-        ),
-        .target(
-            name: "LiveResultsGRDB",
-            dependencies: [
-                "LiveResultsLockSupport",
-                .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Benchmarks/ServerLoad"
         ),
         .executableTarget(
             name: "GRDBLatency",
@@ -180,41 +189,66 @@ let package = Package(
                 "LiveResultsGRDB",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Benchmarks/GRDBLatency"
+        ),
+
+        // MARK: Tests
+
+        .testTarget(
+            name: "LiveResultsPostgresTests",
+            dependencies: [
+                "LiveResultsWireSupport",
+                "LiveResultsPostgres",
+                "LiveResultsTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "LiveResultsHummingbirdTests",
+            dependencies: [
+                "LiveResultsWireSupport",
+                "LiveResultsHummingbird",
+                "TodoServer",
+                "LiveResultsTestSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "LiveResultsGRDBTests",
             dependencies: [
-                "LiveResultsLockSupport",
                 "LiveResultsGRDB",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
-            ]
-        ),
-        // Typed HTTP requests in Postie's vocabulary, as fetch definitions, pages and mutations, and a client that
-        // follows a live server's Server-Sent Events.
-        .target(
-            name: "LiveResultsHTTP",
-            dependencies: [
-                "LiveResultsLockSupport",
-                "LiveResultsWireSupport",
-                .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "XMLCoder", package: "XMLCoder"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .testTarget(
             name: "LiveResultsHTTPTests",
             dependencies: [
-                "LiveResultsLockSupport",
                 "LiveResultsHTTP",
                 "TodoServer",
                 "LiveResultsHummingbird",
-                "PostgresTestSupport",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -222,8 +256,19 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target sees only the members of the modules it imports (not those another file of it imported), so that a
+// file's imports, checked against the manifest by `swift build --explicit-target-dependency-import-check error`
+// in CI, are all that it uses.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("GRDBLiveTable: bad input", .timeLimit(.minutes(5)))
@@ -247,17 +247,17 @@ struct BadInputTests {
             }
             // The write holds its transaction open until `proceed`: the semaphore blocks GRDB's writer
             // thread (the write is GRDB's async one), never a thread of the test's.
-            let opened = PthreadLock(false)
+            let opened = NIOLockedValueBox(false)
             let proceed = DispatchSemaphore(value: 0)
             let writing = Task {
                 try await writer.write { db in
                     try Player(id: 1, name: "one", team: "A", score: 1).insert(db)
-                    opened.withLock { $0 = true }
+                    opened.withLockedValue { $0 = true }
                     _ = proceed.wait(timeout: .now() + 20)
                     try Player(id: 2, name: "two", team: "A", score: 2).insert(db)
                 }
             }
-            #expect(await eventually { opened.withLock { $0 } })
+            #expect(await eventually { opened.withLockedValue { $0 } })
             subscription = nil  // releases the subscription (it cancels), then the controller
             _ = subscription
             #expect(released == nil)

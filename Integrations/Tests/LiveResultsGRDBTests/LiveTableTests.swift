@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
+import LiveResultsTesting
 import LiveResultsTestSupport
 import LiveResultsGRDB
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import LiveResults
 import LiveResultsGRDB
+import LiveResultsTesting
 import Testing
 
 extension Player: QueryableEntity {

@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 private struct ItemsPage: APIRequest {
@@ -34,14 +34,14 @@ private struct Slow: APIRequest {
 /// Counts the attempts a transport makes, for the retries.
 private final class CountingTransport: HTTPTransport {
     let wrapped: any HTTPTransport
-    let attempts = PthreadLock(0)
+    let attempts = NIOLockedValueBox(0)
 
     init(wrapped: any HTTPTransport) {
         self.wrapped = wrapped
     }
 
     func send(_ request: HTTPTransportRequest) async throws -> HTTPTransportResponse {
-        attempts.withLock { $0 += 1 }
+        attempts.withLockedValue { $0 += 1 }
         return try await wrapped.send(request)
     }
 
@@ -136,7 +136,7 @@ struct PagesTests {
             let controller = FetchedResultsController(
                 definition: definition, sortDescriptors: [SortDescriptor(\Item.id)])
             await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) { try await controller.performFetch() }
-            #expect(counting.attempts.withLock { $0 } == 2)
+            #expect(counting.attempts.withLockedValue { $0 } == 2)
             // The client gave up on each after a second: on a loaded machine the second can be given up on before
             // the server has read it (seen in the whole suite's parallel run), so only the first is sure to arrive.
             #expect(await eventually { (1...2).contains(recorder.count(path: "/slow")) })
@@ -219,7 +219,7 @@ struct PagesTests {
                 return
             }
         }
-        #expect(counting.attempts.withLock { $0 } == 3)
+        #expect(counting.attempts.withLockedValue { $0 } == 3)
         guard case .failed = controller.state else {
             Issue.record("state \(controller.state)")
             return

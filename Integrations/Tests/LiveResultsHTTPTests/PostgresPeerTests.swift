@@ -3,7 +3,6 @@ import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 import TodoServer
 

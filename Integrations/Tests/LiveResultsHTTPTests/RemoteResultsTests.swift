@@ -2,7 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsHTTP
 import LiveResultsTestSupport
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 /// `RemoteResults` against streams that go wrong: each failure is reported, the replica keeps what it had,
@@ -56,16 +56,16 @@ struct RemoteResultsTests {
         }
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder, streams: ["bad": first + bad])) { port in
-            let diagnostics = PthreadLock<[String]>([])
+            let diagnostics = NIOLockedValueBox<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/bad",
                 backoff: Self.quick
-            ) { diagnostic in diagnostics.withLock { $0.append("\(diagnostic)") } }
+            ) { diagnostic in diagnostics.withLockedValue { $0.append("\(diagnostic)") } }
             let checker = ContractChecker(observing: remote.observeChanges)
             remote.start()
             #expect(await eventually { recorder.count(path: "/events/bad") >= 2 }, "it reconnects")
             remote.stop()
-            let seen = diagnostics.withLock { $0 }
+            let seen = diagnostics.withLockedValue { $0 }
             #expect(seen.contains { $0.hasPrefix(expected) }, "\(seen)")
             #expect(remote.version == version, "the replica keeps the version of the last good update")
             #expect(remote.fetchedObjects.map(\.id) == [1, 2])
@@ -120,15 +120,15 @@ struct RemoteResultsTests {
             + "event: update\ndata: \(split(change))\n\n"
         let recorder = Recorder()
         try await LocalServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in
-            let diagnostics = PthreadLock<[String]>([])
+            let diagnostics = NIOLockedValueBox<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/framed",
                 backoff: Self.quick
-            ) { diagnostic in diagnostics.withLock { $0.append("\(diagnostic)") } }
+            ) { diagnostic in diagnostics.withLockedValue { $0.append("\(diagnostic)") } }
             remote.start()
             #expect(await eventually { remote.fetchedObjects.map(\.id) == [1, 2, 3] })
             remote.stop()
-            #expect(!diagnostics.withLock { $0 }.contains { $0.hasPrefix("an event that is not an update") })
+            #expect(!diagnostics.withLockedValue { $0 }.contains { $0.hasPrefix("an event that is not an update") })
         }
     }
 

@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsHTTP
 import LiveResultsHummingbird
 import LiveResultsTestSupport
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 import TodoServer
 
@@ -124,19 +124,19 @@ struct ServerExampleTests {
             Todo(id: 1, title: "Milk", project: "Home", priority: 2),
             Todo(id: 2, title: "Report", project: "Work", priority: 1),
         ])
-        let diagnostics = PthreadLock<[String]>([])
-        let box = PthreadLock<RemoteResults<Todo>?>(nil)
+        let diagnostics = NIOLockedValueBox<[String]>([])
+        let box = NIOLockedValueBox<RemoteResults<Todo>?>(nil)
         let port = try await LocalServer.serving(try TodoRoutes.router(first).router) { port in
             let remote = RemoteResults<Todo>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "todos/events",
                 backoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
-            ) { diagnostic in diagnostics.withLock { $0.append("\(diagnostic)") } }
-            box.withLock { $0 = remote }
+            ) { diagnostic in diagnostics.withLockedValue { $0.append("\(diagnostic)") } }
+            box.withLockedValue { $0 = remote }
             remote.start()
             #expect(await eventually { Array(remote.fetchedObjects) == Array(first.controller.fetchedObjects) })
             return port
         }
-        let remote = try #require(box.withLock { $0 })
+        let remote = try #require(box.withLockedValue { $0 })
         let changes = ContractChecker(observing: remote.observeChanges)
         #expect(
             await eventually { if case .reconnecting = remote.state { true } else { false } },
@@ -159,6 +159,6 @@ struct ServerExampleTests {
             #expect(remote.state.isConnected)
             remote.stop()
         }
-        #expect(diagnostics.withLock { $0 }.contains { $0.hasPrefix("disconnected") })
+        #expect(diagnostics.withLockedValue { $0 }.contains { $0.hasPrefix("disconnected") })
     }
 }

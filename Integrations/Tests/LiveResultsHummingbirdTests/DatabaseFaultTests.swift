@@ -1,8 +1,10 @@
 import Foundation
 import LiveResults
 import LiveResultsTestSupport
+import LiveResultsWireSupport
+import NIOConcurrencyHelpers
+import NIOHTTP1
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 import TodoServer
 
@@ -67,7 +69,7 @@ struct DatabaseFaultTests {
         let status = try await EventStream.open("\(server.base)/todos/events")
         let statusReader = Task {
             for try await event in status.events where event.name == "source" {
-                statuses.withLock { $0.append(event.data) }
+                statuses.withLockedValue { $0.append(event.data) }
             }
         }
         defer { statusReader.cancel() }
@@ -126,7 +128,7 @@ struct DatabaseFaultTests {
                                 try? await HTTP.send(
                                     .POST, "\(server.base)/todos", json: todo, timeout: .seconds(queryTimeout) + margin)
                             }
-                        outcomes.withLock {
+                        outcomes.withLockedValue {
                             $0.append(Outcome(status: reply?.status, duration: started.duration(to: .now)))
                         }
                         if reply?.status == 503 { #expect(reply?.headers.first(name: "Retry-After") != nil) }
@@ -137,7 +139,7 @@ struct DatabaseFaultTests {
             try await Task.sleep(for: delay)
             try await fault()
             try await Task.sleep(for: .seconds(3))
-            done.withLock { $0 = true }
+            done.withLockedValue { $0 = true }
             try await group.waitForAll()
         }
         return outcomes.value

@@ -3,7 +3,9 @@ import Hummingbird
 import LiveResults
 import LiveResultsHummingbird
 import LiveResultsTestSupport
+import LiveResultsWireSupport
 import Logging
+import NIOHTTP1
 import ServiceLifecycle
 import Testing
 import TodoServer

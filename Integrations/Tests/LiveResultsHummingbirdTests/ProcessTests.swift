@@ -1,8 +1,8 @@
 import Foundation
 import LiveResults
 import LiveResultsTestSupport
+import NIOHTTP1
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 import TodoServer
 

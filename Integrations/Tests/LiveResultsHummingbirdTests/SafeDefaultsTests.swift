@@ -35,7 +35,7 @@ struct SafeDefaultsTests {
             #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-"))
             #expect(policy.contains("connect-src 'self'") && policy.contains("frame-ancestors 'none'"))
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Sources/TodoServer/Page/index.html")
+                .appendingPathComponent("../../Examples/TodoServer/Page/index.html")
             #expect(page.text + "\n" == (try String(contentsOf: source, encoding: .utf8)), "run Scripts/embed-page.py")
         }
     }

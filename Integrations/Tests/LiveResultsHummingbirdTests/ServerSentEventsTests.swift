@@ -3,6 +3,7 @@ import LiveResults
 import LiveResultsTestSupport
 import LiveResultsHummingbird
 import LiveResultsWireSupport
+import NIOHTTP1
 import Testing
 import TodoServer
 

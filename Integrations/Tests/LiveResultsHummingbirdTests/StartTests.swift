@@ -1,7 +1,7 @@
 import Foundation
 import LiveResultsTestSupport
+import NIOHTTP1
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 /// Starting the server example as its own process: many at once, with a database that is not there, with

@@ -1,8 +1,10 @@
 import Foundation
 import HummingbirdWSClient
 import LiveResults
+import LiveResultsHummingbird
 import LiveResultsTestSupport
 import Logging
+import NIOHTTP1
 import NIOWebSocket
 import Testing
 import TodoServer

@@ -3,7 +3,7 @@ import LiveResults
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("PostgresLiveTable: bad input")
@@ -146,11 +146,11 @@ struct _Key: CodingKey {
 
 /// Records a controller's malformed-event diagnostics.
 final class DiagnosticLog: Sendable {
-    private let messages = PthreadLock<[String]>([])
+    private let messages = NIOLockedValueBox<[String]>([])
 
-    var malformed: [String] { messages.withLock { $0 } }
+    var malformed: [String] { messages.withLockedValue { $0 } }
 
     func record(_ diagnostic: ControllerDiagnostic<Todo>) {
-        if case .malformedEvent(let error) = diagnostic { messages.withLock { $0.append("\(error)") } }
+        if case .malformedEvent(let error) = diagnostic { messages.withLockedValue { $0.append("\(error)") } }
     }
 }

@@ -1,21 +1,20 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import LiveResultsPostgres
 import LiveResultsTestSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 /// Counts what the writers of a fault run committed.
 final class WriterCounts: Sendable {
-    private let counts = PthreadLock<[Int: Int]>([:])
-    private let failures = PthreadLock(0)
+    private let counts = NIOLockedValueBox<[Int: Int]>([:])
+    private let failures = NIOLockedValueBox(0)
 
-    func committed(writer: Int) { counts.withLock { $0[writer, default: 0] += 1 } }
-    func failed() { failures.withLock { $0 += 1 } }
-    var all: [Int: Int] { counts.withLock { $0 } }
-    var failedAttempts: Int { failures.withLock { $0 } }
+    func committed(writer: Int) { counts.withLockedValue { $0[writer, default: 0] += 1 } }
+    func failed() { failures.withLockedValue { $0 += 1 } }
+    var all: [Int: Int] { counts.withLockedValue { $0 } }
+    var failedAttempts: Int { failures.withLockedValue { $0 } }
     var total: Int { all.values.reduce(0, +) }
 }
 

@@ -1,10 +1,10 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import LiveResultsTesting
+import NIOConcurrencyHelpers
 import LiveResultsPostgres
 import LiveResultsTestSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 /// PostgreSQL's defaults for durability, which the shared test cluster turns off for speed.
@@ -30,21 +30,21 @@ final class VersionMonitor: Sendable {
         var snapshots = 0
     }
 
-    private let state = PthreadLock(State())
-    private let subscription = PthreadLock<EventSubscription?>(nil)
+    private let state = NIOLockedValueBox(State())
+    private let subscription = NIOLockedValueBox<EventSubscription?>(nil)
 
     init(_ controller: FetchedResultsController<Todo>) {
         let (_, subscription) = controller.observeChanges { [weak self] _, snapshot in
             self?.check(snapshot.sections.flatMap { Array($0.objects) })
         }
-        self.subscription.withLock { $0 = subscription }
+        self.subscription.withLockedValue { $0 = subscription }
     }
 
-    var regressions: [String] { state.withLock { $0.regressions } }
-    var snapshots: Int { state.withLock { $0.snapshots } }
+    var regressions: [String] { state.withLockedValue { $0.regressions } }
+    var snapshots: Int { state.withLockedValue { $0.snapshots } }
 
     private func check(_ todos: [Todo]) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.snapshots += 1
             for todo in todos {
                 if let last = state.latest[todo.id], todo.priority < last {
@@ -58,10 +58,10 @@ final class VersionMonitor: Sendable {
 
 /// The fetch of a definition that is slow while a flag says so.
 final class SlowSwitch: Sendable {
-    private let slow = PthreadLock(false)
+    private let slow = NIOLockedValueBox(false)
     var isSlow: Bool {
-        get { slow.withLock { $0 } }
-        set { slow.withLock { $0 = newValue } }
+        get { slow.withLockedValue { $0 } }
+        set { slow.withLockedValue { $0 = newValue } }
     }
 
     /// `table`'s whole-table definition, which sleeps `delay` after its snapshot while the switch is on.

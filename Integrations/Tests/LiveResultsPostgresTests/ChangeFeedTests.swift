@@ -1,10 +1,10 @@
 import Foundation
 import LiveResults
 import LiveResultsPostgres
-import LiveResultsLockSupport
+import LiveResultsTesting
+import NIOConcurrencyHelpers
 import LiveResultsTestSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 @Suite("PostgresChangeFeed: the write-ahead log as the change feed")
@@ -569,23 +569,23 @@ struct ChangeFeedTests {
 /// then records every batch.
 final class StuckRecorder: Sendable {
     let recorder = EventRecorder()
-    private let stuck = PthreadLock<Bool?>(nil)
+    private let stuck = NIOLockedValueBox<Bool?>(nil)
     private let gate = DispatchSemaphore(value: 0)
 
     /// Whether the first batch is blocking its thread now.
-    var isStuck: Bool { stuck.withLock { $0 == true } }
+    var isStuck: Bool { stuck.withLockedValue { $0 == true } }
 
     var subscriber: EventSubscriber<Todo> {
         let recording = recorder.subscriber
         return EventSubscriber(
             receive: { [self] events in
-                let first = stuck.withLock { stuck in
+                let first = stuck.withLockedValue { stuck in
                     defer { stuck = stuck ?? true }
                     return stuck == nil
                 }
                 if first {
                     _ = gate.wait(timeout: .now() + 60)
-                    stuck.withLock { $0 = false }
+                    stuck.withLockedValue { $0 = false }
                 }
                 recording.receive(events)
             },
@@ -597,7 +597,7 @@ final class StuckRecorder: Sendable {
 
 /// A flag the writers of a test poll.
 final class Flag: Sendable {
-    private let value = PthreadLock(false)
-    var isSet: Bool { value.withLock { $0 } }
-    func set() { value.withLock { $0 = true } }
+    private let value = NIOLockedValueBox(false)
+    var isSet: Bool { value.withLockedValue { $0 } }
+    func set() { value.withLockedValue { $0 = true } }
 }

@@ -3,7 +3,6 @@ import LiveResults
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 @Suite("PostgresLiveTable: lost connections")

@@ -1,9 +1,9 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 @Suite("PostgresLiveTable: rows as live results")

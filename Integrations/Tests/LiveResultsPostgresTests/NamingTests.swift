@@ -1,6 +1,6 @@
 import LiveResultsPostgres
 import PostgresNIO
-import PostgresTestSupport
+import LiveResultsTestSupport
 import Testing
 
 @Suite("PostgresLiveTable: names of channels and triggers")

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import LiveResultsTestSupport
 import LiveResultsWireSupport
 import PostgresNIO

@@ -1,10 +1,9 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import LiveResultsTestSupport
 import LiveResultsWireSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 @testable import LiveResultsPostgres

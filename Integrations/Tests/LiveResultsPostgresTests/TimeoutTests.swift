@@ -1,10 +1,9 @@
 import Foundation
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import LiveResultsPostgres
 import LiveResultsTestSupport
 import Logging
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 @Suite("PostgresClient.withTimeout: bounded waits")
@@ -14,18 +13,18 @@ struct TimeoutTests {
         let client = PostgresClient(
             configuration: PostgresTestServer(host: "127.0.0.1", port: 1, username: "u", password: nil, database: "d")
                 .configuration())
-        let gate = PthreadLock<CheckedContinuation<Void, Never>?>(nil)
+        let gate = NIOLockedValueBox<CheckedContinuation<Void, Never>?>(nil)
         let started = ContinuousClock.now
         await #expect(throws: PostgresLiveTableError.self) {
             try await client.withTimeout(.milliseconds(300)) { _ in
                 // As postgres-nio's query on a connection the server closed: a wait no cancellation ends.
-                await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+                await withCheckedContinuation { continuation in gate.withLockedValue { $0 = continuation } }
             }
         }
         // Generous: on a loaded machine the timer task itself can wait seconds for a thread.
         #expect(started.duration(to: .now) < .seconds(30))
-        #expect(await eventually { gate.withLock { $0 != nil } })
-        gate.withLock { $0.take() }?.resume()
+        #expect(await eventually { gate.withLockedValue { $0 != nil } })
+        gate.withLockedValue { $0.take() }?.resume()
     }
 
     /// How many restarts per shutdown mode: `LIVERESULTS_FAULT_RUNS`, 1 by default.
@@ -65,12 +64,12 @@ struct TimeoutTests {
     static func write(
         _ client: PostgresClient, timeout: Duration, fault: @escaping @Sendable () async throws -> Void
     ) async throws -> [(duration: Duration, timedOut: Bool)] {
-        let done = PthreadLock(false)
-        let results = PthreadLock<[(duration: Duration, timedOut: Bool)]>([])
+        let done = NIOLockedValueBox(false)
+        let results = NIOLockedValueBox<[(duration: Duration, timedOut: Bool)]>([])
         try await withThrowingTaskGroup(of: Void.self) { group in
             for writer in 0..<3 {
                 group.addTask {
-                    while !done.withLock({ $0 }) {
+                    while !done.withLockedValue({ $0 }) {
                         let started = ContinuousClock.now
                         var timedOut = false
                         do {
@@ -83,16 +82,16 @@ struct TimeoutTests {
                             // The restart's own failures: connections closed, the server shutting down.
                         }
                         let duration = started.duration(to: .now)
-                        results.withLock { $0.append((duration, timedOut)) }
+                        results.withLockedValue { $0.append((duration, timedOut)) }
                     }
                 }
             }
             try await Task.sleep(for: .seconds(1))
             try await fault()
             try await Task.sleep(for: .seconds(3))
-            done.withLock { $0 = true }
+            done.withLockedValue { $0 = true }
             try await group.waitForAll()
         }
-        return results.withLock { $0 }
+        return results.withLockedValue { $0 }
     }
 }

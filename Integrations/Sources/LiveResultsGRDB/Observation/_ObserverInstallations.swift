@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// Orders a table's fetches after the installation of its subscriptions' observers, without blocking.
 ///
@@ -16,13 +16,13 @@ final class _ObserverInstallations: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = PthreadLock(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Records an installation scheduled on the writer queue.
     ///
     /// - Complexity: O(1).
     func scheduled() {
-        state.withLock { $0.pending += 1 }
+        state.withLockedValue { $0.pending += 1 }
     }
 
     /// Records that a scheduled installation ran, in success or failure, and resumes the fetches waiting
@@ -30,7 +30,7 @@ final class _ObserverInstallations: Sendable {
     ///
     /// - Complexity: O(*w*) for *w* waiting fetches when it was the last; O(1) otherwise.
     func ran() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.pending -= 1
             guard state.pending == 0 else { return [] }
             defer { state.waiters = [] }
@@ -43,9 +43,9 @@ final class _ObserverInstallations: Sendable {
     ///
     /// - Complexity: O(1), plus the wait.
     func settled() async {
-        guard state.withLock({ $0.pending > 0 }) else { return }
+        guard state.withLockedValue({ $0.pending > 0 }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
+            let resumeNow = state.withLockedValue { state in
                 guard state.pending > 0 else { return true }
                 state.waiters.append(continuation)
                 return false

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// The `TransactionObserver` behind one subscription of a ``GRDBLiveTable``.
 ///
@@ -20,7 +20,7 @@ where Record.ID: BinaryInteger {
     private let liveTable: GRDBLiveTable<Record>
     private let subscriber: EventSubscriber<Record>
     private let deliveryQueue: DispatchQueue
-    private let cancellation = PthreadLock(false)
+    private let cancellation = NIOLockedValueBox(false)
     private var changes = _TransactionChanges()
     private var versions: _Versions?
     /// The SQL of the changed-rows query, generated once from the record's request (see
@@ -47,11 +47,11 @@ where Record.ID: BinaryInteger {
 
     /// Stops every delivery; the batches already handed to the delivery queue are dropped too.
     func cancel() {
-        cancellation.withLock { $0 = true }
+        cancellation.withLockedValue { $0 = true }
     }
 
     /// Whether the subscription was cancelled.
-    var isCancelled: Bool { cancellation.withLock { $0 } }
+    var isCancelled: Bool { cancellation.withLockedValue { $0 } }
 
     /// Reports a malformed event to the subscriber, on the delivery queue.
     func report(_ error: any Error) {

@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import LiveResultsWireSupport
 
 /// The live results of a server, followed over its Server-Sent Events stream (the `/events` route of
@@ -115,7 +115,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     public let replica = ResultsReplica<Entity>()
 
     private let onDiagnostic: @Sendable (Diagnostic) -> Void
-    private let storage = PthreadLock(_RemoteStorage<Entity>())
+    private let storage = NIOLockedValueBox(_RemoteStorage<Entity>())
 
     /// Follows the stream at `path` of `client`'s server, once started.
     ///
@@ -138,7 +138,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     /// Where the connection stands.
-    public var state: State { storage.withLock { $0.state } }
+    public var state: State { storage.withLockedValue { $0.state } }
 
     /// The results: a snapshot of the replica.
     ///
@@ -154,7 +154,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     /// Follows the stream in a task of its own until ``stop()``; calling it again while it runs does
     /// nothing. The task keeps this object alive until ``stop()`` (or until it gives up).
     public func start() {
-        storage.withLock { storage in
+        storage.withLockedValue { storage in
             guard storage.task == nil else { return }
             storage.task = Task { await self.run() }
         }
@@ -163,7 +163,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     /// Stops following: closes the stream and ends the task of ``start()``; the state becomes
     /// ``State-swift.enum/stopped``.
     public func stop() {
-        let task = storage.withLock { storage in
+        let task = storage.withLockedValue { storage in
             defer { storage.task = nil }
             return storage.task
         }
@@ -268,7 +268,7 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     private func setState(_ state: State) {
-        storage.withLock { $0.state = state }
+        storage.withLockedValue { $0.state = state }
     }
 
     /// Calls `handler` with every change set applied from now on, and the results after it, until the

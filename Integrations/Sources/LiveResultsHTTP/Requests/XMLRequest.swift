@@ -1,4 +1,5 @@
 import Foundation
+import XMLCoder
 
 /// A request whose body is XML (`Content-Type: application/xml`), encoded by XMLCoder with the client's
 /// ``HTTPCoding/makeXMLEncoder`` under the root element ``rootElement``.

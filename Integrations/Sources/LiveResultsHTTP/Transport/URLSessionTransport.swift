@@ -1,5 +1,5 @@
 import Foundation
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -90,7 +90,7 @@ final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
         var continuation: CheckedContinuation<HTTPTransportStream, any Error>?
     }
 
-    private let waiting = PthreadLock(Waiting())
+    private let waiting = NIOLockedValueBox(Waiting())
     private let stream: AsyncThrowingStream<Data, any Error>
     let body: AsyncThrowingStream<Data, any Error>.Continuation
     private let timeout: Duration
@@ -101,12 +101,12 @@ final class _SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func awaitHead(_ continuation: CheckedContinuation<HTTPTransportStream, any Error>) {
-        waiting.withLock { $0.continuation = continuation }
+        waiting.withLockedValue { $0.continuation = continuation }
     }
 
     /// Takes the waiting caller's continuation, once.
     private func takeContinuation() -> CheckedContinuation<HTTPTransportStream, any Error>? {
-        waiting.withLock { state in
+        waiting.withLockedValue { state in
             defer { state.continuation = nil }
             return state.continuation
         }

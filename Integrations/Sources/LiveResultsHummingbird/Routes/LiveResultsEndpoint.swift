@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import ServiceLifecycle
 
 /// The routes that `addLiveResults(_:at:options:)` added: counts of their
@@ -22,7 +22,7 @@ public final class LiveResultsEndpoint: Sendable {
 
     /// The most streams open at once.
     public let maximumStreams: Int
-    private let counts = PthreadLock(Counts())
+    private let counts = NIOLockedValueBox(Counts())
 
     private let liveQueries: @Sendable () -> Int
 
@@ -38,20 +38,20 @@ public final class LiveResultsEndpoint: Sendable {
     public var liveQueryCount: Int { liveQueries() }
 
     /// The streams open now (Server-Sent Events and WebSocket).
-    public var openStreams: Int { counts.withLock { $0.open } }
+    public var openStreams: Int { counts.withLockedValue { $0.open } }
 
     /// The streams opened since the routes were added.
-    public var servedStreams: Int { counts.withLock { $0.served } }
+    public var servedStreams: Int { counts.withLockedValue { $0.served } }
 
     /// The streams refused because ``maximumStreams`` were open.
-    public var refusedStreams: Int { counts.withLock { $0.refused } }
+    public var refusedStreams: Int { counts.withLockedValue { $0.refused } }
 
     /// Whether a stream could open now (a hint: ``openStream()`` decides).
-    var hasRoom: Bool { counts.withLock { $0.open < maximumStreams } }
+    var hasRoom: Bool { counts.withLockedValue { $0.open < maximumStreams } }
 
     /// A slot for one stream, released when the slot is; `nil` (counted as refused) when none is free.
     func openStream() -> _StreamSlot? {
-        let opened = counts.withLock { counts in
+        let opened = counts.withLockedValue { counts in
             guard counts.open < maximumStreams else {
                 counts.refused += 1
                 return false
@@ -65,13 +65,13 @@ public final class LiveResultsEndpoint: Sendable {
 
     /// Counts a refusal made before a slot was asked for (a WebSocket upgrade refused up front).
     func countRefusal() {
-        counts.withLock { $0.refused += 1 }
+        counts.withLockedValue { $0.refused += 1 }
     }
 
     /// Calls `shutdown` when ``run()`` shuts the streams down (at once if it has), until the returned
     /// function is called.
     func onShutdown(_ shutdown: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let key = counts.withLock { counts -> Int? in
+        let key = counts.withLockedValue { counts -> Int? in
             guard !counts.isShuttingDown else { return nil }
             counts.nextShutdown += 1
             counts.shutdowns[counts.nextShutdown] = shutdown
@@ -81,11 +81,11 @@ public final class LiveResultsEndpoint: Sendable {
             shutdown()
             return {}
         }
-        return { [counts] in _ = counts.withLock { $0.shutdowns.removeValue(forKey: key) } }
+        return { [counts] in _ = counts.withLockedValue { $0.shutdowns.removeValue(forKey: key) } }
     }
 
     fileprivate func close() {
-        counts.withLock { $0.open -= 1 }
+        counts.withLockedValue { $0.open -= 1 }
     }
 }
 
@@ -114,7 +114,7 @@ extension LiveResultsEndpoint: Service {
     public func run() async throws {
         // A cancellation ends the wait too: then the streams are cancelled with the server.
         try? await gracefulShutdown()
-        let shutdowns = counts.withLock { counts in
+        let shutdowns = counts.withLockedValue { counts in
             counts.isShuttingDown = true
             return Array(counts.shutdowns.values)
         }
@@ -130,7 +130,7 @@ extension LiveResultsEndpoint: Service {
 final class _StreamSlot: Sendable {
     /// The endpoint whose stream this is.
     let endpoint: LiveResultsEndpoint
-    private let released = PthreadLock(false)
+    private let released = NIOLockedValueBox(false)
 
     fileprivate init(_ endpoint: LiveResultsEndpoint) {
         self.endpoint = endpoint
@@ -139,7 +139,7 @@ final class _StreamSlot: Sendable {
     /// Gives the slot back now, once: its client went away, whatever the stream's task still waits for
     /// (a write to a closed connection can wait until the stream's next heartbeat).
     func release() {
-        let first = released.withLock { released in
+        let first = released.withLockedValue { released in
             defer { released = true }
             return !released
         }

@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// Whether the source of a controller's changes (a database) is within reach, as the routes' Server-Sent
 /// Events streams tell their clients.
@@ -33,7 +33,7 @@ public final class LiveResultsSourceStatus: Sendable {
         var nextWatcher = 0
     }
 
-    private let state = PthreadLock(State())
+    private let state = NIOLockedValueBox(State())
 
     /// A status that says the source is available.
     ///
@@ -43,14 +43,14 @@ public final class LiveResultsSourceStatus: Sendable {
     /// Whether the source is within reach: `true` until ``set(available:)`` says otherwise.
     ///
     /// - Complexity: O(1).
-    public var isAvailable: Bool { state.withLock { $0.isAvailable } }
+    public var isAvailable: Bool { state.withLockedValue { $0.isAvailable } }
 
     /// Records whether the source is within reach; the open streams tell their clients when this changes it.
     ///
     /// - Parameter available: Whether the source is within reach.
     /// - Complexity: O(*s*) for *s* open streams when it changes the status, else O(1).
     public func set(available: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.isAvailable != available else { return }
             state.isAvailable = available
             // Under the lock, so that every stream sees the changes in the order they were made; a watcher
@@ -62,11 +62,11 @@ public final class LiveResultsSourceStatus: Sendable {
     /// Calls `watcher` with each change of the status until the returned function is called; returns the
     /// status now too.
     func watch(_ watcher: @escaping @Sendable (Bool) -> Void) -> (isAvailable: Bool, stop: @Sendable () -> Void) {
-        let (key, isAvailable) = state.withLock { state in
+        let (key, isAvailable) = state.withLockedValue { state in
             state.nextWatcher += 1
             state.watchers[state.nextWatcher] = watcher
             return (state.nextWatcher, state.isAvailable)
         }
-        return (isAvailable, { [state] in _ = state.withLock { $0.watchers.removeValue(forKey: key) } })
+        return (isAvailable, { [state] in _ = state.withLockedValue { $0.watchers.removeValue(forKey: key) } })
     }
 }

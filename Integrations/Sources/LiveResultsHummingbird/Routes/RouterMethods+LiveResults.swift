@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import LiveResults
 import NIOCore
+import NIOWebSocket
 
 extension RouterMethods {
     /// Serves `controller`'s results at `path`: the whole results, and a Server-Sent Events stream of

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOFoundationCompat
 
 /// A stream refused because its routes have ``LiveResultsOptions/maximumStreams`` open (or, for live queries,
 /// the most live queries are held, or a query's results could not be fetched): `503` with `Retry-After: 1`.

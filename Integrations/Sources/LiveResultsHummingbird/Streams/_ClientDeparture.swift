@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Tells a stream that its client went away, from the client's connection: the end of its input (the client
@@ -14,7 +14,7 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
         case departed
     }
 
-    private let state = PthreadLock(State.present(callback: nil))
+    private let state = NIOLockedValueBox(State.present(callback: nil))
     private let channel: any Channel
     private let slot: _StreamSlot
 
@@ -36,7 +36,7 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
 
     /// Calls `callback` once the client goes away, at once if it has.
     func onDeparture(_ callback: @escaping @Sendable () -> Void) {
-        let departed = state.withLock { state in
+        let departed = state.withLockedValue { state in
             guard case .present = state else { return true }
             state = .present(callback: callback)
             return false
@@ -47,7 +47,7 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
     /// Stops watching: the stream has ended, and its slot with it (the channel's close callback keeps this
     /// object, and the slot, until the connection closes).
     func stop() {
-        state.withLock { $0 = .present(callback: nil) }
+        state.withLockedValue { $0 = .present(callback: nil) }
         slot.release()
         channel.pipeline.removeHandler(self, promise: nil)
     }
@@ -65,7 +65,7 @@ final class _ClientDeparture: ChannelInboundHandler, RemovableChannelHandler, Se
 
     private func depart() {
         slot.release()
-        let callback = state.withLock { state -> (@Sendable () -> Void)? in
+        let callback = state.withLockedValue { state -> (@Sendable () -> Void)? in
             guard case .present(let callback) = state else { return nil }
             state = .departed
             return callback

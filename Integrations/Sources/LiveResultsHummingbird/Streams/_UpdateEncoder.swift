@@ -1,7 +1,8 @@
 import Foundation
 import LiveResults
 import NIOCore
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
+import NIOFoundationCompat
 
 /// Encodes updates to JSON once for all the streams of an endpoint.
 ///
@@ -15,7 +16,7 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     private let encoder: JSONEncoder
-    private let recent = PthreadLock<[(key: Key, json: ByteBuffer)]>([])
+    private let recent = NIOLockedValueBox<[(key: Key, json: ByteBuffer)]>([])
     /// How many of the last encodings are kept: a few for one controller's streams, more for the many
     /// queries of a live-queries route, whose updates arrive together.
     private let keptEncodings: Int
@@ -28,7 +29,7 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
     /// The JSON already encoded for the update from `base` to `version`, if it is among the last few.
     func cachedJSON(base: ResultsVersion?, version: ResultsVersion) -> ByteBuffer? {
         let key = Key(base: base, version: version)
-        return recent.withLock { $0.first { $0.key == key }?.json }
+        return recent.withLockedValue { $0.first { $0.key == key }?.json }
     }
 
     /// The JSON of `update`: one line, no newline.
@@ -36,7 +37,7 @@ final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
         if let json = cachedJSON(base: update.base, version: update.version) { return json }
         let key = Key(base: update.base, version: update.version)
         let json = ByteBuffer(data: try encoder.encode(update))
-        recent.withLock { recent in
+        recent.withLockedValue { recent in
             recent.insert((key, json), at: 0)
             if recent.count > keptEncodings { recent.removeLast() }
         }

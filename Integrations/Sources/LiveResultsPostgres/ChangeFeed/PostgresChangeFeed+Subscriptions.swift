@@ -1,9 +1,10 @@
 import LiveResults
+import NIOConcurrencyHelpers
 
 extension PostgresChangeFeed {
     /// Adds a table's subscription, starting the reading task if it is the first.
     func add(_ subscription: _FeedSubscription, onRemove: @escaping @Sendable () -> Void) -> EventSubscription {
-        let id = state.withLock { state -> Int in
+        let id = state.withLockedValue { state -> Int in
             defer { state.nextSubscriptionID += 1 }
             state.subscriptions[state.nextSubscriptionID] = subscription
             if state.task == nil {
@@ -18,7 +19,7 @@ extension PostgresChangeFeed {
         // The reading task looks the table up at its next step, which a fetch of it waits for.
         wakeReader()
         return EventSubscription { [self] in
-            let (ended, waiters) = state.withLock { state -> (Task<Void, Never>?, [_Latch<_DeliveryWait>]) in
+            let (ended, waiters) = state.withLockedValue { state -> (Task<Void, Never>?, [_Latch<_DeliveryWait>]) in
                 guard state.subscriptions.removeValue(forKey: id) != nil, state.subscriptions.isEmpty else {
                     return (nil, [])
                 }
@@ -38,7 +39,7 @@ extension PostgresChangeFeed {
 
     /// The subscriptions, for the reading task.
     var subscriptions: [_FeedSubscription] {
-        state.withLock { Array($0.subscriptions.values) }
+        state.withLockedValue { Array($0.subscriptions.values) }
     }
 
     /// The slot a fetch of `table` that starts now meets: waits until the reading task has its slot and has
@@ -52,7 +53,7 @@ extension PostgresChangeFeed {
     /// - Throws: ``PostgresLiveTableError/timedOut(after:)`` once the bound has passed, `CancellationError`.
     func slotForFetch(of table: ObjectIdentifier, timeout: Duration) async throws -> Int? {
         let latch = _Latch<_SlotWait>()
-        let now = state.withLock { state -> Int?? in
+        let now = state.withLockedValue { state -> Int?? in
             let now = state.slotForFetch(of: table)
             if case .none = now { state.fetchWaiters.append((table, latch)) }
             return now
@@ -62,7 +63,7 @@ extension PostgresChangeFeed {
         let timer = Task { [self] in
             guard (try? await Task.sleep(for: timeout)) != nil else { return }
             var bound = timeout
-            if state.withLock({ $0.awaitsFirstSlot }), Self.slotCreationTimeout > timeout {
+            if state.withLockedValue({ $0.awaitsFirstSlot }), Self.slotCreationTimeout > timeout {
                 guard (try? await Task.sleep(for: Self.slotCreationTimeout - timeout)) != nil else { return }
                 bound = Self.slotCreationTimeout
             }
@@ -70,7 +71,7 @@ extension PostgresChangeFeed {
         }
         let outcome = await latch.value(orOnCancellation: .cancelled)
         timer.cancel()
-        state.withLock { $0.fetchWaiters.removeAll { $0.latch === latch } }
+        state.withLockedValue { $0.fetchWaiters.removeAll { $0.latch === latch } }
         switch outcome {
         case .ready(let slot): return slot
         case .timedOut(let bound): throw PostgresLiveTableError.timedOut(after: bound)
@@ -95,7 +96,7 @@ extension PostgresChangeFeed {
     func meet(table: ObjectIdentifier, snapshot: _Snapshot, slot: Int?) -> _FetchMeeting {
         // The reading task applies the snapshot at its next step: the transactions it held go out then.
         defer { wakeReader() }
-        return state.withLock { state in
+        return state.withLockedValue { state in
             let invalidating = slot == nil || slot != state.currentSlot
             var meeting = _FetchMeeting.exact
             for subscription in state.subscriptions.values where subscription.table == table {
@@ -120,7 +121,7 @@ extension PostgresChangeFeed {
     /// - Throws: ``PostgresLiveTableError/timedOut(after:)`` once `timeout` has passed.
     func waitForDeliveries(of table: ObjectIdentifier, through position: UInt64, timeout: Duration) async throws {
         let latch = _Latch<_DeliveryWait>()
-        let registered = state.withLock { state -> Bool in
+        let registered = state.withLockedValue { state -> Bool in
             guard state.task != nil, state.currentSlot != nil else { return false }
             state.deliveryWaiters.append((table, position, latch))
             return true
@@ -133,7 +134,7 @@ extension PostgresChangeFeed {
         }
         let outcome = await latch.value(orOnCancellation: .cancelled)
         timer.cancel()
-        state.withLock { $0.deliveryWaiters.removeAll { $0.latch === latch } }
+        state.withLockedValue { $0.deliveryWaiters.removeAll { $0.latch === latch } }
         switch outcome {
         case .delivered, .ended: return
         case .timedOut: throw PostgresLiveTableError.timedOut(after: timeout)
@@ -142,13 +143,13 @@ extension PostgresChangeFeed {
     }
 
     /// Whether a fetch waits for ``advanced(to:)``: the reading task then learns the position it reads up to.
-    var awaitsDeliveries: Bool { state.withLock { !$0.deliveryWaiters.isEmpty } }
+    var awaitsDeliveries: Bool { state.withLockedValue { !$0.deliveryWaiters.isEmpty } }
 
     /// The reading task has handed every transaction that committed up to `position` to the subscriptions:
     /// each fetch waiting for that gets, after the deliveries queued to its table's subscriptions, a marker that
     /// resumes it once they all ran. Called by the reading task only.
     func advanced(to position: UInt64) {
-        let (ready, subscriptions) = state.withLock { state in
+        let (ready, subscriptions) = state.withLockedValue { state in
             state.readThrough = max(state.readThrough, position)
             let through = state.readThrough
             let ready = state.deliveryWaiters.filter { $0.position <= through }
@@ -168,7 +169,7 @@ extension PostgresChangeFeed {
 
     /// The slot was replaced: the fetches waiting for deliveries go on (their subscriptions refetch).
     func releaseDeliveryWaiters() {
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             defer { state.deliveryWaiters = [] }
             return state.deliveryWaiters.map(\.latch)
         }
@@ -178,7 +179,7 @@ extension PostgresChangeFeed {
     /// The current run reads its slot: `created` it (`replaced` when that replaces one the run read), or found
     /// it (at the run's start, or again after a lost connection: the same slot, which fetches may keep meeting).
     func slotReady(run: Int, created: Bool, replaced: Bool) {
-        let subscriptions = state.withLock { state -> [_FeedSubscription] in
+        let subscriptions = state.withLockedValue { state -> [_FeedSubscription] in
             guard state.run == run, state.task != nil else { return [] }
             if created || state.currentSlot == nil {
                 state.lastSlot += 1
@@ -193,7 +194,7 @@ extension PostgresChangeFeed {
 
     /// The current run's attempt failed: fetches waiting for its first attempt go on without a slot.
     func attemptFailed(run: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.run == run { state.firstAttemptEnded = true }
         }
         resumeReadyFetches()
@@ -201,7 +202,7 @@ extension PostgresChangeFeed {
 
     /// Resumes the fetches that waited for what the reading task has done since.
     func resumeReadyFetches() {
-        for (latch, slot) in state.withLock({ $0.readyFetches() }) { latch.open(with: .ready(slot)) }
+        for (latch, slot) in state.withLockedValue({ $0.readyFetches() }) { latch.open(with: .ready(slot)) }
     }
 
     /// Waits `duration` before the reading task's next read, or less if ``wakeReader()`` is called meanwhile (or
@@ -209,7 +210,7 @@ extension PostgresChangeFeed {
     func pause(for requested: Duration) async {
         guard requested > .zero else { return }
         let latch = _Latch<Void>()
-        let (woken, duration) = state.withLock { state in
+        let (woken, duration) = state.withLockedValue { state in
             defer { (state.wakeRequested, state.writtenDuringRead) = (false, false) }
             // A write announced during the read that found nothing may have committed after it began.
             let duration = state.writtenDuringRead ? min(requested, readInterval) : requested
@@ -223,7 +224,7 @@ extension PostgresChangeFeed {
         }
         await latch.value(orOnCancellation: ())
         timer.cancel()
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.pause === latch { state.pause = nil }
         }
     }
@@ -244,14 +245,14 @@ extension PostgresChangeFeed {
 
     /// The reading task of `run` follows a replication stream: ``wakeReader(fromBackOffOnly:)`` calls `wake`.
     func streamStarted(run: Int, wake: @escaping @Sendable () -> Void) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.run == run { state.streamWake = wake }
         }
     }
 
     /// The stream of `run` ended: the reading task reconnects, or stops.
     func streamEnded(run: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.run == run { state.streamWake = nil }
         }
     }
@@ -262,7 +263,7 @@ extension PostgresChangeFeed {
     /// - Parameter fromBackOffOnly: Ends only a wait longer than ``readInterval``, and during a read makes the
     ///   next wait at most that (``wake()``); otherwise any wait ends, and during a read the next is skipped.
     func wakeReader(fromBackOffOnly: Bool = false) {
-        let (pause, streamWake) = state.withLock { state -> (_Latch<Void>?, (@Sendable () -> Void)?) in
+        let (pause, streamWake) = state.withLockedValue { state -> (_Latch<Void>?, (@Sendable () -> Void)?) in
             // A stream has no back-off: the server pushes each transaction.
             if let wake = state.streamWake { return (nil, fromBackOffOnly ? nil : wake) }
             guard let pause = state.pause else {

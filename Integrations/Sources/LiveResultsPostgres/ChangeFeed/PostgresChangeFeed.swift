@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// PostgreSQL's write-ahead log as the change feed of any number of ``PostgresLiveTable``s: one logical
@@ -108,7 +108,7 @@ public final class PostgresChangeFeed: Sendable {
     public let events: (@Sendable (PostgresChangeFeedEvent) -> Void)?
 
     let publicationName: Result<_QuotedIdentifier, PostgresLiveTableError>
-    let state = PthreadLock(_FeedState())
+    let state = NIOLockedValueBox(_FeedState())
 
     /// Creates a feed. Nothing is sent to the server until ``setUp(tables:schema:)`` or a subscription.
     ///

@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import PostgresNIO
 
 /// Runs the feed's queries on the connection it holds, failing them when the connection closes before they are
@@ -19,12 +19,12 @@ final class _ClosedConnectionGuard: Sendable {
 
     private let connection: PostgresConnection
     /// Whether the connection closed, and the latch of the query being awaited.
-    private let state = PthreadLock<(closed: Bool, current: _Latch<Answer>?)>((false, nil))
+    private let state = NIOLockedValueBox<(closed: Bool, current: _Latch<Answer>?)>((false, nil))
 
     init(_ connection: PostgresConnection) {
         self.connection = connection
         connection.closeFuture.whenComplete { [state] _ in
-            let current = state.withLock { state in
+            let current = state.withLockedValue { state in
                 state.closed = true
                 return state.current
             }
@@ -39,7 +39,7 @@ final class _ClosedConnectionGuard: Sendable {
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         let latch = _Latch<Answer>()
-        let closed = state.withLock { state in
+        let closed = state.withLockedValue { state in
             state.current = latch
             return state.closed
         }

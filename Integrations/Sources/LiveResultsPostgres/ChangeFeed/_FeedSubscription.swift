@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// One subscription of a table to a ``PostgresChangeFeed``: which relation it follows, and where it stands with
 /// respect to its table's fetches.
@@ -48,7 +48,7 @@ final class _FeedSubscription: Sendable {
     private let deliver: @Sendable ([Item]) -> Void
     private let report: @Sendable (any Error) -> Void
     private let afterDeliveries: @Sendable (@escaping @Sendable () -> Void) -> Void
-    private let state = PthreadLock(State())
+    private let state = NIOLockedValueBox(State())
 
     init(
         table: ObjectIdentifier, qualifiedTable: String, idColumn: String,
@@ -75,7 +75,7 @@ final class _FeedSubscription: Sendable {
     /// A fetch of the table took `snapshot`: a subscription awaiting a fetch is released with it; one that a
     /// fetch met before says with which snapshot.
     func meet(_ snapshot: _Snapshot, invalidating: Bool) -> Meeting {
-        state.withLock { state in
+        state.withLockedValue { state in
             switch state.phase {
             case .awaitingFetch:
                 state.phase = .released(snapshot, invalidating: invalidating)
@@ -94,8 +94,8 @@ final class _FeedSubscription: Sendable {
 
     /// The OID of the table, once the reading task looked it up.
     var relation: UInt32? {
-        get { state.withLock { $0.relation } }
-        set { state.withLock { $0.relation = newValue } }
+        get { state.withLockedValue { $0.relation } }
+        set { state.withLockedValue { $0.relation = newValue } }
     }
 
     /// Reports what could not be delivered.
@@ -103,7 +103,7 @@ final class _FeedSubscription: Sendable {
 
     /// A fetch of the table read its rows in `snapshot`; `invalidating` when the slot it met was replaced since.
     func release(snapshot: _Snapshot, invalidating: Bool) {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard case .awaitingFetch = state.phase else { return }
             state.phase = .released(snapshot, invalidating: invalidating)
         }
@@ -111,7 +111,7 @@ final class _FeedSubscription: Sendable {
 
     /// Applies a recorded snapshot: delivers the held transactions the snapshot does not see.
     func flush() {
-        let transactions = state.withLock { state -> [[Item]] in
+        let transactions = state.withLockedValue { state -> [[Item]] in
             guard case .released(let snapshot, let invalidating) = state.phase else { return [] }
             defer { (state.held, state.heldCount, state.overflowed) = ([], 0, false) }
             if invalidating || state.overflowed {
@@ -127,7 +127,7 @@ final class _FeedSubscription: Sendable {
     /// Delivers a committed transaction's items for the table, holds them, or skips them (the fetch has them).
     func offer(xid: UInt32, items: [Item]) {
         flush()
-        let deliverNow = state.withLock { state -> Bool in
+        let deliverNow = state.withLockedValue { state -> Bool in
             switch state.phase {
             case .awaitingFetch, .released:
                 state.heldCount += items.count
@@ -151,7 +151,7 @@ final class _FeedSubscription: Sendable {
 
     /// The slot was replaced: a live subscription is sent `.invalidated` and waits for the refetch's snapshot.
     func invalidate() {
-        let send = state.withLock { state -> Bool in
+        let send = state.withLockedValue { state -> Bool in
             (state.held, state.heldCount, state.overflowed) = ([], 0, false)
             switch state.phase {
             case .awaitingFetch:

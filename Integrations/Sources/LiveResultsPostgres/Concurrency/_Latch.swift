@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// A value that is set once, and awaited: the first ``open(with:)`` wins, later ones do nothing.
 final class _Latch<Value: Sendable>: Sendable {
@@ -7,14 +7,14 @@ final class _Latch<Value: Sendable>: Sendable {
         case opened(Value)
     }
 
-    private let phase = PthreadLock(Phase.waiting(nil))
+    private let phase = NIOLockedValueBox(Phase.waiting(nil))
 
     /// The value the latch opened with, once it opens; if the task is cancelled first, the latch opens
     /// with `cancelled`.
     func value(orOnCancellation cancelled: Value) async -> Value {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let opened = phase.withLock { phase -> Phase? in
+                let opened = phase.withLockedValue { phase -> Phase? in
                     guard case .waiting = phase else { return phase }
                     phase = .waiting(continuation)
                     return nil
@@ -28,7 +28,7 @@ final class _Latch<Value: Sendable>: Sendable {
 
     /// Opens the latch with `value`, unless it is open already.
     func open(with value: Value) {
-        let continuation = phase.withLock { phase -> CheckedContinuation<Value, Never>? in
+        let continuation = phase.withLockedValue { phase -> CheckedContinuation<Value, Never>? in
             guard case .waiting(let continuation) = phase else { return nil }
             phase = .opened(value)
             return continuation

@@ -1,5 +1,5 @@
 import Logging
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// Tells a ``PostgresLiveTable`` why its client cannot connect, so that a fetch fails at once with the
 /// server's reason instead of after the client's circuit breaker, without one.
@@ -30,14 +30,14 @@ public final class PostgresConnectionDiagnostics: Sendable {
         var waiters: [Int: _ConnectionWait] = [:]
     }
 
-    private let state = PthreadLock(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Creates diagnostics that have recorded nothing.
     public init() {}
 
     /// The reason of the client's last failed connection attempt, as postgres-nio describes it (with the
     /// server's fields); `nil` before any failure and after a connection succeeded again.
-    public var lastConnectionFailure: String? { state.withLock { $0.lastFailure } }
+    public var lastConnectionFailure: String? { state.withLockedValue { $0.lastFailure } }
 
     /// A logger to create the `PostgresClient` with, as its `backgroundLogger`: it records the client's
     /// connection attempts and passes every message on to `logger`, at `logger`'s level.
@@ -54,13 +54,13 @@ public final class PostgresConnectionDiagnostics: Sendable {
         switch message {
         case "Connection creation failed":
             let reason = error ?? "the connection attempt failed"
-            let waiters = state.withLock { state in
+            let waiters = state.withLockedValue { state in
                 state.lastFailure = reason
                 return Array(state.waiters.values)
             }
             for waiter in waiters { waiter.fail(reason) }
         case "Connection established":
-            state.withLock { $0.lastFailure = nil }
+            state.withLockedValue { $0.lastFailure = nil }
         default:
             break
         }
@@ -68,7 +68,7 @@ public final class PostgresConnectionDiagnostics: Sendable {
 
     /// Sends the failures of connection attempts to `wait` until it is removed.
     func add(_ wait: _ConnectionWait) -> Int {
-        state.withLock { state in
+        state.withLockedValue { state in
             defer { state.nextWaiter += 1 }
             state.waiters[state.nextWaiter] = wait
             return state.nextWaiter
@@ -77,7 +77,7 @@ public final class PostgresConnectionDiagnostics: Sendable {
 
     /// Stops sending failures to the wait `key` names.
     func remove(_ key: Int) {
-        _ = state.withLock { $0.waiters.removeValue(forKey: key) }
+        _ = state.withLockedValue { $0.waiters.removeValue(forKey: key) }
     }
 }
 

@@ -1,5 +1,5 @@
 import Logging
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// The logger of the queries the table runs on a connection it leases (the trigger's statements, `LISTEN`):
 /// their failures are thrown, and the client logs its own way.
@@ -43,9 +43,9 @@ enum _Connecting<Result: Sendable>: Sendable {
 
 /// A flag set from a `@Sendable` closure, read after it: whether a listening attempt got to `LISTEN`.
 final class _Flag: Sendable {
-    private let value = PthreadLock(false)
+    private let value = NIOLockedValueBox(false)
 
-    var isSet: Bool { value.withLock { $0 } }
+    var isSet: Bool { value.withLockedValue { $0 } }
 
-    func set() { value.withLock { $0 = true } }
+    func set() { value.withLockedValue { $0 = true } }
 }

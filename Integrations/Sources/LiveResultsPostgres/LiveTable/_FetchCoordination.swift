@@ -1,4 +1,4 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// Orders a table's fetches after its subscriptions' first `LISTEN`, so that no commit falls between a
 /// fetch and the notifications that follow it.
@@ -16,14 +16,14 @@ final class _FetchCoordination: Sendable {
         var hasFetched = false
     }
 
-    private let state = PthreadLock(State())
+    private let state = NIOLockedValueBox(State())
 
     /// Records a new subscription on its first attempt to listen.
     ///
     /// - Returns: Whether a fetch of the table started before it: its subscriber then needs `.invalidated`
     ///   once it listens.
     func subscriptionStarted() -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.connecting += 1
             return state.hasFetched
         }
@@ -31,7 +31,7 @@ final class _FetchCoordination: Sendable {
 
     /// Records that a subscription's first attempt to listen ended, in success or failure.
     func firstAttemptEnded() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             state.connecting -= 1
             guard state.connecting == 0, !state.waiters.isEmpty else { return [] }
             // Recorded under the same lock as the decision, so that a subscription starting from now on
@@ -46,7 +46,7 @@ final class _FetchCoordination: Sendable {
     /// Waits until no subscription is on its first attempt to listen, then records that a fetch started.
     func fetchStarting() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow = state.withLock { state in
+            let resumeNow = state.withLockedValue { state in
                 guard state.connecting > 0 else {
                     state.hasFetched = true
                     return true

@@ -1,15 +1,15 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// An action queued among a subscription's transactions: it runs once, when the transactions queued before it
 /// have reached the subscriber, or when the subscription ends.
 final class _DeliveryMarker: Sendable {
-    private let action: PthreadLock<(@Sendable () -> Void)?>
+    private let action: NIOLockedValueBox<(@Sendable () -> Void)?>
 
-    init(_ action: @escaping @Sendable () -> Void) { self.action = PthreadLock(action) }
+    init(_ action: @escaping @Sendable () -> Void) { self.action = NIOLockedValueBox(action) }
 
     /// Runs the action, the first time only.
     func run() {
-        let action = action.withLock { action in
+        let action = action.withLockedValue { action in
             defer { action = nil }
             return action
         }
@@ -19,18 +19,18 @@ final class _DeliveryMarker: Sendable {
 
 /// Opens a latch once a number of markers have run.
 final class _DeliveryCountdown: Sendable {
-    private let remaining: PthreadLock<Int>
+    private let remaining: NIOLockedValueBox<Int>
     private let latch: _Latch<_DeliveryWait>
 
     /// Opens `latch` with ``_DeliveryWait/delivered`` after `count` calls of ``tick()``; at once when `count` is 0.
     init(count: Int, opening latch: _Latch<_DeliveryWait>) {
-        remaining = PthreadLock(count)
+        remaining = NIOLockedValueBox(count)
         self.latch = latch
         if count == 0 { latch.open(with: .delivered) }
     }
 
     func tick() {
-        let done = remaining.withLock { remaining -> Bool in
+        let done = remaining.withLockedValue { remaining -> Bool in
             remaining -= 1
             return remaining == 0
         }

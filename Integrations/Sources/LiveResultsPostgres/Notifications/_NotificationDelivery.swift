@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// One subscription's notifications, from their payloads to its subscriber: gathered into transactions,
 /// then delivered one transaction at a time, in commit order, across reconnections.
@@ -18,7 +18,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// that the event loop, which also serves the client's other connections, is not held for long.
     static var largestOnEventLoop: Int { 64 }
 
-    private let state = PthreadLock(_DeliveryQueue())
+    private let state = NIOLockedValueBox(_DeliveryQueue())
     private let table: PostgresLiveTable<Entity>
     private let subscriber: EventSubscriber<Entity>
     private let names: _TableNames
@@ -30,7 +30,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     }
 
     /// A new connection listens: returns its number for ``receive(_:connection:)``.
-    func startConnection() -> Int { state.withLock { $0.startConnection() } }
+    func startConnection() -> Int { state.withLockedValue { $0.startConnection() } }
 
     /// Handles one notification's payload, on the connection's event loop.
     func receive(_ payload: String, connection: Int) {
@@ -42,7 +42,7 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
                 PostgresLiveTableError.malformedNotification(payload: String(payload.prefix(200)), underlying: error))
             return
         }
-        let (deliver, error) = state.withLock { $0.add(notification, payload: payload, connection: connection) }
+        let (deliver, error) = state.withLockedValue { $0.add(notification, payload: payload, connection: connection) }
         if let error { subscriber.reportMalformedEvent(error) }
         if deliver { deliverQueue() }
     }
@@ -57,25 +57,25 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// hold all of them back, and each of its transactions would cost it a batch of its own, so that it fell
     /// further behind. The task delivers those queued meanwhile as one batch (``_DeliveryQueue/nextBatch()``).
     func enqueue(_ items: [Item]) {
-        if state.withLock({ $0.enqueue(items) }) { Task { await deliverQueue(startingWith: nil) } }
+        if state.withLockedValue({ $0.enqueue(items) }) { Task { await deliverQueue(startingWith: nil) } }
     }
 
     /// Runs `action` once every transaction queued before it has reached the subscriber; at once when the
     /// subscription ended.
     func afterQueued(_ action: @escaping @Sendable () -> Void) {
         let marker = _DeliveryMarker(action)
-        let (deliver, stopped) = state.withLock { ($0.enqueue([.marker(marker)]), $0.isStopped) }
+        let (deliver, stopped) = state.withLockedValue { ($0.enqueue([.marker(marker)]), $0.isStopped) }
         if stopped { marker.run() }
         if deliver { deliverQueue() }
     }
 
     /// The subscription ended: nothing more is delivered (the markers queued run now).
-    func stop() { state.withLock { $0.stop() }.forEach { $0.run() } }
+    func stop() { state.withLockedValue { $0.stop() }.forEach { $0.run() } }
 
     /// Delivers the queue on this thread until it is empty, or hands it to a task at the first
     /// transaction that is large or needs a fetch.
     private func deliverQueue() {
-        while let items = state.withLock({ $0.next() }) {
+        while let items = state.withLockedValue({ $0.next() }) {
             if case .marker(let marker)? = items.first {
                 marker.run()
                 continue
@@ -91,10 +91,10 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     /// Delivers the queue from a task, after `first` (taken from it already), fetching large rows as needed;
     /// the transactions queued meanwhile go as one batch.
     private func deliverQueue(startingWith first: [Item]?) async {
-        var next = first ?? state.withLock { $0.nextBatch() }
+        var next = first ?? state.withLockedValue { $0.nextBatch() }
         while let items = next {
             await deliverWithFetch(items)
-            next = state.withLock { $0.nextBatch() }
+            next = state.withLockedValue { $0.nextBatch() }
         }
     }
 
@@ -111,13 +111,13 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
                     fetched[entity.id] = entity
                 }
             } catch {
-                guard !state.withLock({ $0.isStopped }) else { return }
+                guard !state.withLockedValue({ $0.isStopped }) else { return }
                 table.listenerEvents?(.rowFetchFailed(error))
                 subscriber.receive(.invalidated)
                 return
             }
         }
-        guard !state.withLock({ $0.isStopped }) else { return }
+        guard !state.withLockedValue({ $0.isStopped }) else { return }
         subscriber.receive(events(of: items, fetched: fetched))
     }
 

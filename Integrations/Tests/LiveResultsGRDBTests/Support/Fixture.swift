@@ -3,7 +3,7 @@ import GRDB
 import LiveResults
 import LiveResultsTestSupport
 import LiveResultsGRDB
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 /// The kinds of database a test runs against, each an on-disk file in a temporary folder.
@@ -35,10 +35,10 @@ func withDatabase<Result>(
 
 /// Records the batches a subscription delivers, and the malformed events it reports.
 final class BatchRecorder<Entity: FetchableEntity>: Sendable {
-    private let state = PthreadLock<(batches: [[EntityEvent<Entity>]], malformed: [any Error])>(([], []))
+    private let state = NIOLockedValueBox<(batches: [[EntityEvent<Entity>]], malformed: [any Error])>(([], []))
 
-    var batches: [[EntityEvent<Entity>]] { state.withLock { $0.batches } }
-    var malformed: [any Error] { state.withLock { $0.malformed } }
+    var batches: [[EntityEvent<Entity>]] { state.withLockedValue { $0.batches } }
+    var malformed: [any Error] { state.withLockedValue { $0.malformed } }
 
     /// The number of batches that ask for a refetch.
     var invalidations: Int {
@@ -47,8 +47,8 @@ final class BatchRecorder<Entity: FetchableEntity>: Sendable {
 
     var subscriber: EventSubscriber<Entity> {
         EventSubscriber(
-            receive: { [self] events in state.withLock { $0.batches.append(events) } },
-            reportMalformedEvent: { [self] error in state.withLock { $0.malformed.append(error) } })
+            receive: { [self] events in state.withLockedValue { $0.batches.append(events) } },
+            reportMalformedEvent: { [self] error in state.withLockedValue { $0.malformed.append(error) } })
     }
 }
 

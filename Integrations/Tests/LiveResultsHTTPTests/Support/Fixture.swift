@@ -3,7 +3,8 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
+import NIOFoundationCompat
 
 /// A request as the fixture server received it.
 struct Received: Sendable {
@@ -22,10 +23,10 @@ struct Received: Sendable {
 
 /// What the fixture server received, in order.
 final class Recorder: Sendable {
-    private let requests = PthreadLock<[Received]>([])
+    private let requests = NIOLockedValueBox<[Received]>([])
 
-    func record(_ request: Received) { requests.withLock { $0.append(request) } }
-    var all: [Received] { requests.withLock { $0 } }
+    func record(_ request: Received) { requests.withLockedValue { $0.append(request) } }
+    var all: [Received] { requests.withLockedValue { $0 } }
     func count(path: String) -> Int { all.count { $0.path == path } }
     var last: Received? { all.last }
 }

@@ -3,6 +3,7 @@ import Foundation
 import LiveResults
 import LiveResultsWireSupport
 import NIOCore
+import NIOHTTP1
 import TodoServer
 
 /// A Server-Sent Events client: the events of one `GET …/events` response, parsed.

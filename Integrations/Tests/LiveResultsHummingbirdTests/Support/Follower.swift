@@ -1,6 +1,8 @@
 import Foundation
 import LiveResults
 import LiveResultsTestSupport
+import LiveResultsWireSupport
+import NIOConcurrencyHelpers
 import TodoServer
 
 /// A replica that follows a stream of updates in a task of its own, as a client would.
@@ -23,25 +25,25 @@ final class Follower: Sendable {
                 for try await update in updates {
                     // Recorded before the replica shows the update, so that a test that waits for the
                     // replica's contents then finds the update among the bases.
-                    record.withLock { $0.bases.append(update.base) }
+                    record.withLockedValue { $0.bases.append(update.base) }
                     do {
                         _ = try replica.apply(update)
                     } catch {
-                        record.withLock { $0.failure = "\(error)" }
+                        record.withLockedValue { $0.failure = "\(error)" }
                         return
                     }
                 }
             } catch {
-                record.withLock { $0.failure = "\(error)" }
+                record.withLockedValue { $0.failure = "\(error)" }
             }
-            record.withLock { $0.ended = true }
+            record.withLockedValue { $0.ended = true }
         }
-        reader.withLock { $0 = task }
+        reader.withLockedValue { $0 = task }
     }
 
-    var bases: [ResultsVersion?] { record.withLock { $0.bases } }
-    var failure: String? { record.withLock { $0.failure } }
-    var hasEnded: Bool { record.withLock { $0.ended } }
+    var bases: [ResultsVersion?] { record.withLockedValue { $0.bases } }
+    var failure: String? { record.withLockedValue { $0.failure } }
+    var hasEnded: Bool { record.withLockedValue { $0.ended } }
 
     /// Waits until the replica is at `version` (or failed, or the stream ended); returns whether it is.
     func reach(_ version: ResultsVersion, timeout: Duration = .seconds(30)) async -> Bool {
@@ -50,11 +52,11 @@ final class Follower: Sendable {
     }
 
     func stop() {
-        reader.withLock { $0?.cancel() }
+        reader.withLockedValue { $0?.cancel() }
     }
 
     deinit {
-        reader.withLock { $0?.cancel() }
+        reader.withLockedValue { $0?.cancel() }
     }
 }
 

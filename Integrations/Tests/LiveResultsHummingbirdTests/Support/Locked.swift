@@ -1,9 +1,9 @@
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 
 /// A value behind a lock that closures and tasks can share.
-typealias Locked = PthreadLock
+typealias Locked = NIOLockedValueBox
 
-extension PthreadLock {
+extension NIOLockedValueBox {
     /// The value now.
-    var value: State { withLock { $0 } }
+    var value: Value { withLockedValue { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import TodoServer
 
 /// A small deterministic generator (SplitMix64), so that a failing seed fails again.

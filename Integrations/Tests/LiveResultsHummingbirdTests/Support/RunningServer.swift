@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import LiveResults
 import LiveResultsHummingbird
 import Logging
+import NIOHTTP1
 import ServiceLifecycle
 import TodoServer
 

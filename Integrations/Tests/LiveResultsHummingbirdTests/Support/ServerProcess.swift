@@ -1,5 +1,6 @@
 import Foundation
 import LiveResultsTestSupport
+import NIOConcurrencyHelpers
 
 /// The server example run as users run it: its own process (`LiveResultsServer`, built beside the tests).
 final class ServerProcess: Sendable {
@@ -8,7 +9,7 @@ final class ServerProcess: Sendable {
     private let output: Locked<String>
 
     var base: String { "http://127.0.0.1:\(port)" }
-    var printed: String { output.withLock { $0 } }
+    var printed: String { output.withLockedValue { $0 } }
 
     /// The executable the package built beside the test bundle.
     static var executable: URL {
@@ -37,19 +38,19 @@ final class ServerProcess: Sendable {
         let output = Locked("")
         pipe.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            output.withLockedValue { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
         self.process = process
         self.output = output
         var port: Int?
         await eventually(timeout: .seconds(60)) {
-            port = Self.port(in: output.withLock { $0 })
+            port = Self.port(in: output.withLockedValue { $0 })
             return port != nil || !process.isRunning
         }
         guard let port else {
             process.terminate()
-            throw TestFailure("the server did not start: \(output.withLock { $0 })")
+            throw TestFailure("the server did not start: \(output.withLockedValue { $0 })")
         }
         self.port = port
     }

@@ -1,40 +1,39 @@
 import Foundation
 import LiveResults
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import LiveResultsPostgres
 import LiveResultsTestSupport
 import PostgresNIO
-import PostgresTestSupport
 import Testing
 
 /// Records what a feed does.
 final class FeedLog: Sendable {
-    private let events = PthreadLock<[PostgresChangeFeedEvent]>([])
+    private let events = NIOLockedValueBox<[PostgresChangeFeedEvent]>([])
 
-    func record(_ event: PostgresChangeFeedEvent) { events.withLock { $0.append(event) } }
+    func record(_ event: PostgresChangeFeedEvent) { events.withLockedValue { $0.append(event) } }
 
     /// Every event, with the time it was recorded.
-    var all: [PostgresChangeFeedEvent] { events.withLock { $0 } }
+    var all: [PostgresChangeFeedEvent] { events.withLockedValue { $0 } }
 
     /// The number of times the feed started reading its slot.
-    var readings: Int { events.withLock { $0.count { if case .reading = $0 { true } else { false } } } }
-    var failures: Int { events.withLock { $0.count { if case .connectionFailed = $0 { true } else { false } } } }
-    var replacements: Int { events.withLock { $0.count { if case .slotReplaced = $0 { true } else { false } } } }
+    var readings: Int { events.withLockedValue { $0.count { if case .reading = $0 { true } else { false } } } }
+    var failures: Int { events.withLockedValue { $0.count { if case .connectionFailed = $0 { true } else { false } } } }
+    var replacements: Int { events.withLockedValue { $0.count { if case .slotReplaced = $0 { true } else { false } } } }
 }
 
 /// A subscriber that records every batch a source delivers, and every malformed event.
 final class EventRecorder: Sendable {
-    private let batches = PthreadLock<[[EntityEvent<Todo>]]>([])
-    private let malformed = PthreadLock<[String]>([])
+    private let batches = NIOLockedValueBox<[[EntityEvent<Todo>]]>([])
+    private let malformed = NIOLockedValueBox<[String]>([])
 
     var subscriber: EventSubscriber<Todo> {
         EventSubscriber(
-            receive: { [self] events in batches.withLock { $0.append(events) } },
-            reportMalformedEvent: { [self] error in malformed.withLock { $0.append("\(error)") } })
+            receive: { [self] events in batches.withLockedValue { $0.append(events) } },
+            reportMalformedEvent: { [self] error in malformed.withLockedValue { $0.append("\(error)") } })
     }
 
-    var all: [[EntityEvent<Todo>]] { batches.withLock { $0 } }
-    var malformedEvents: [String] { malformed.withLock { $0 } }
+    var all: [[EntityEvent<Todo>]] { batches.withLockedValue { $0 } }
+    var malformedEvents: [String] { malformed.withLockedValue { $0 } }
 
     var invalidations: Int {
         all.joined().count { if case .invalidated = $0 { true } else { false } }
@@ -53,11 +52,11 @@ final class EventRecorder: Sendable {
 
 /// The fetches of a definition, recorded.
 final class FetchLog: Sendable {
-    private let fetches = PthreadLock<[[Todo]]>([])
+    private let fetches = NIOLockedValueBox<[[Todo]]>([])
 
-    var all: [[Todo]] { fetches.withLock { $0 } }
+    var all: [[Todo]] { fetches.withLockedValue { $0 } }
 
-    func record(_ todos: [Todo]) { fetches.withLock { $0.append(todos) } }
+    func record(_ todos: [Todo]) { fetches.withLockedValue { $0.append(todos) } }
 
     /// `definition` with each fetch's result recorded.
     func recording(_ definition: FetchDefinition<Todo>) -> FetchDefinition<Todo> {

@@ -4,8 +4,7 @@ import LiveResultsTesting
 import LiveResultsTestSupport
 import LiveResultsPostgres
 import PostgresNIO
-import PostgresTestSupport
-import LiveResultsLockSupport
+import NIOConcurrencyHelpers
 import Testing
 
 /// A test's database: the shared server's, one per test; its client logs to `diagnostics` when given.
@@ -26,9 +25,9 @@ func withDatabase<Result: Sendable>(
 
 /// Records a table's listener events.
 final class ListenerLog: Sendable {
-    private let events = PthreadLock<[PostgresListenerEvent]>([])
+    private let events = NIOLockedValueBox<[PostgresListenerEvent]>([])
 
-    var all: [PostgresListenerEvent] { events.withLock { $0 } }
+    var all: [PostgresListenerEvent] { events.withLockedValue { $0 } }
 
     /// The number of successful `LISTEN`s.
     var listens: Int {
@@ -41,7 +40,7 @@ final class ListenerLog: Sendable {
     }
 
     func record(_ event: PostgresListenerEvent) {
-        events.withLock { $0.append(event) }
+        events.withLockedValue { $0.append(event) }
     }
 }
 

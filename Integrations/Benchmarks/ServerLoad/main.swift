@@ -1,0 +1,86 @@
+// The server example under load, as its users would load it: LiveResultsServer in a process of its own, N
+// clients following `GET /todos/events` (Server-Sent Events) and one polling `GET /todos` every second, while
+// the REST API takes W writes per second.
+//
+//   swift build -c release --package-path Integrations --product ServerLoad --product LiveResultsServer
+//   Integrations/.build/release/ServerLoad [--rows N] [--clients C] [--rate W] [--seconds S] [--store S] [--quick]
+//
+// For each store (memory, then PostgreSQL; `--store memory|postgres|both`), the server is started from the
+// binary beside this one, a list of N rows (10,000) is seeded (POSTs 8 at a time in memory; for PostgreSQL one
+// `INSERT … SELECT generate_series` before the server starts), C clients (100) open the event stream, each
+// applying the updates to a `ResultsReplica<Todo>` of its own, and writer tasks send W writes per second (200)
+// for S seconds (30): PATCHes of priority, title or project, POSTs, DELETEs of random rows. Each write puts its
+// sequence number in the title (`w123`) and its send time is kept; the latency of a write for a client is the
+// time from sending it to applying the update that shows it there (a deletion: the update that removes the row).
+// The clients follow live queries (the *LiveQueries* article): even-numbered ones the whole list, odd-numbered ones one
+// project (`?project=eq.project K`, K from 0 to 9), so the server keeps 11 queries and routes each write only to those
+// it can change. At the end every replica must equal `GET /todos` of its query (sections and order), else the
+// exit status is 1. The
+// server's CPU time and RSS are read from /proc every second. `--quick` (2,000 rows, 20 clients, 50 writes per
+// second, 5 seconds) is the CI smoke run. The PostgreSQL
+// server follows the database through `--changes notify` (the default: the trigger's notifications) or `wal` (the
+// write-ahead log, read as a replication stream), or `wal-sql` (the same log read over SQL). The PostgreSQL run starts a cluster of its own with `fsync` on, PostgreSQL's default; `--fsync off`
+// uses LIVERESULTS_POSTGRES_URL or the shared temporary cluster, for a comparison.
+//
+// `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
+// priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such
+// a row's last write is not a write reaching the client (the departure is), so it is not timed.
+//
+// `--resume` (PostgreSQL; `--changes wal` by default there, or `notify`) runs two server processes on one database:
+// the clients follow process A, process B holds the same queries live (one client each), the writes go through
+// B; then A is killed, and a second later every client reconnects to B with the version it read last. It
+// reports how many resumed with one catch-up rather than the whole window, and checks every replica, after a
+// second more of writes, against a new process's GET of its query (what the database holds).
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+let options = Options(CommandLine.arguments)
+var configuration = HTTPClient.Configuration()
+configuration.connectionPool = .init(
+    idleTimeout: .seconds(60),
+    concurrentHTTP1ConnectionsPerHostSoftLimit: options.clients + (options.queries ?? 11) + options.writers + 16)
+let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+print(
+    "ServerLoad: \(options.rows) rows, \(options.clients) stream clients + 1 poller (1 s), \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; \(ProcessInfo.processInfo.activeProcessorCount) cores"
+)
+var results: [RunResult] = []
+var failed = false
+for store in options.stores {
+    do {
+        let result =
+            options.resume
+            ? try await resumeOnAnotherProcess(options: options, http: http)
+            : try await run(store, options: options, http: http)
+        print("\n\(result.name):")
+        for line in result.lines { print("  \(line)") }
+        for failure in result.failures { print("  FAILURE: \(failure)") }
+        failed = failed || !result.failures.isEmpty
+        results.append(result)
+    } catch {
+        print("\n\(store): FAILURE: \(error)")
+        failed = true
+    }
+}
+// The process exits next: no need to shut the client down.
+
+/// `text` right-aligned in `width` columns.
+func column(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
+
+print(
+    "\n" + "store".padding(toLength: 24, withPad: " ", startingAt: 0) + column("sent→applied p50", 18)
+        + column("p99", 12) + column("max", 12) + column("server CPU", 12) + column("RSS warm→end", 18)
+        + column("B/update", 10) + column("poll/stream", 13) + "  replicas")
+
+for result in results {
+    print(
+        // Wide enough for a delay of seconds and an RSS of gigabytes.
+        result.name.padding(toLength: 24, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 18)
+            + column(milliseconds(result.p99), 12) + column(milliseconds(result.max), 12)
+            + String(
+                format: " %7.2f s/s %7.1f→%6.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
+                Double(result.rssWarm) / 1_048_576, Double(result.rssEnd) / 1_048_576, result.bytesPerUpdate,
+                result.ratio) + result.equal)
+}
+print(failed ? "\nFAILED" : "\nOK")
+exit(failed ? 1 : 0)

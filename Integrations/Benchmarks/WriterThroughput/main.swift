@@ -1,0 +1,267 @@
+// What a live source costs the writers of a table: pgbench's transactions per second with no live source, with
+// the trigger and LISTEN (PostgresLiveTable's notifications), and with the write-ahead log (PostgresChangeFeed), read
+// over SQL and as a replication stream.
+//
+//   swift run -c release --package-path Integrations WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]
+//
+// A temporary cluster of its own with `fsync` on (PostgreSQL's default durability, which the tests turn off),
+// a table of N rows (100,000), pgbench updating one random row per transaction with 1 and then 8 clients for S
+// seconds (20) each, the four modes alternating, R rounds (2). After each run with a live source, the
+// controller that followed it must equal `SELECT`. `--quick` is the CI's smoke pass: 2,000 rows, 2 s, 1 round.
+import Foundation
+import LiveResults
+import LiveResultsPostgres
+import PostgresNIO
+import LiveResultsTestSupport
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Item: FetchableEntity, Codable, Equatable {
+    var id: Int64
+    var title: String
+    var priority: Int
+}
+
+struct Options {
+    var rows = 100_000
+    var seconds = 20
+    var rounds = 2
+
+    init(_ arguments: [String]) {
+        var iterator = arguments.dropFirst().makeIterator()
+        while let argument = iterator.next() {
+            if argument == "--quick" {
+                (rows, seconds, rounds) = (2000, 2, 1)
+                continue
+            }
+            let value = iterator.next().flatMap(Int.init)
+            switch (argument, value) {
+            case ("--rows", let value?): rows = value
+            case ("--seconds", let value?): seconds = value
+            case ("--rounds", let value?): rounds = value
+            default:
+                print("usage: WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]")
+                exit(2)
+            }
+        }
+    }
+}
+
+enum Mode: String, CaseIterable {
+    case none = "no live source"
+    case notify = "trigger + LISTEN"
+    case wal = "WAL feed, SQL"
+    case stream = "WAL feed, stream"
+}
+
+/// Runs pgbench: single-row updates of random rows by `clients` clients for `seconds`; returns its TPS.
+///
+/// Spawned with an empty signal mask: pgbench ends a `-T` run on `SIGALRM`, and a child inherits its parent's
+/// mask, in which this process's threads (NIO's, the runtime's) block it; with `Foundation.Process`, pgbench
+/// never stopped.
+func pgbench(_ server: PostgresTestServer, database: String, clients: Int, options: Options) throws -> Double {
+    guard let bin = TemporaryPostgres.binDirectory() else {
+        throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
+    }
+    let directory = FileManager.default.temporaryDirectory
+    let script = directory.appendingPathComponent("liveresults-writers-\(getpid()).sql")
+    let outputPath = directory.appendingPathComponent("liveresults-writers-\(getpid()).out").path
+    try """
+    \\set id random(1, \(options.rows))
+    UPDATE items SET priority = priority + 1 WHERE id = :id;
+
+    """.write(to: script, atomically: true, encoding: .utf8)
+    defer {
+        try? FileManager.default.removeItem(at: script)
+        try? FileManager.default.removeItem(atPath: outputPath)
+    }
+    let arguments = [
+        "\(bin)/pgbench", "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "\(clients)",
+        "-j", "\(min(clients, 2))", "-T", "\(options.seconds)", "-f", script.path, database,
+    ]
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    let environment = ["PGPASSWORD=\(server.password ?? "")", "PATH=/usr/bin:/bin"]
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup($0) } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid = pid_t()
+    guard posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp) == 0 else {
+        throw TemporaryPostgres.Failure(description: "could not run pgbench")
+    }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    guard status == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+        let tps = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." })
+    else { throw TemporaryPostgres.Failure(description: "pgbench failed (\(status)): \(text)") }
+    return tps
+}
+
+/// This process's CPU time, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+/// What a run measured: pgbench's TPS, and the CPU time per second of this process (the controller and the
+/// source), of the whole server, and of the feed's backend (the one decoding the log; 0 without the feed).
+struct Measurement {
+    var tps: Double
+    var process: Double
+    var server: Double
+    var feedBackend: Double
+}
+
+/// The table's rows, ordered by id.
+func select(_ client: PostgresClient) async throws -> [Item] {
+    var items: [Item] = []
+    let rows = try await client.query("SELECT id, title, priority FROM items ORDER BY id")
+    for try await (id, title, priority) in rows.decode((Int64, String, Int).self) {
+        items.append(Item(id: id, title: title, priority: priority))
+    }
+    return items
+}
+
+/// Runs pgbench in `mode`; returns its TPS and the CPU it took, after checking that a controller that followed it
+/// equals `SELECT`.
+func run(
+    _ mode: Mode, clients: Int, cluster: TemporaryPostgres, server: PostgresTestServer, database: String,
+    configuration: PostgresClient.Configuration, client: PostgresClient, options: Options
+) async throws -> Measurement {
+    let notifications = PostgresLiveTable<Item>(client: client, table: "items")
+    let feed = PostgresChangeFeed(
+        client: client, publication: "writer_throughput",
+        transport: mode == .stream
+            ? .replicationProtocol(PostgresTestServer.connectionConfiguration(configuration)) : .sqlFunctions)
+    let table: PostgresLiveTable<Item>?
+    switch mode {
+    case .none: table = nil
+    case .notify:
+        try await notifications.installTrigger()
+        table = notifications
+    case .wal, .stream:
+        try await feed.setUp(tables: ["items"])
+        table = PostgresLiveTable<Item>(client: client, table: "items", changes: .replication(feed))
+    }
+    var controller: FetchedResultsController<Item>?
+    var subscription: EventSubscription?
+    if let table {
+        let live = FetchedResultsController(
+            definition: table.fetchDefinition(), sortDescriptors: [SortDescriptor(\Item.id)])
+        subscription = live.observe(table)
+        try await live.performFetch()
+        controller = live
+    }
+    // The feed's backend: the connection whose last query was the feed's (it reads every few milliseconds), or
+    // the stream's walsender.
+    var feedBackend: Int32?
+    if mode == .wal || mode == .stream {
+        feedBackend = try await client.query(
+            """
+            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+            AND (query LIKE '%pg_replication_slot%' OR backend_type = 'walsender')
+            ORDER BY (backend_type = 'walsender') DESC
+            """
+        ).collect().first?.decode(Int32.self)
+    }
+    let before = (
+        process: processCPUSeconds(), server: cluster.cpuSeconds ?? 0,
+        feed: feedBackend.flatMap(TemporaryPostgres.cpuSeconds(ofProcess:)) ?? 0
+    )
+    let clock = ContinuousClock.now
+    let tps = try await Task.detached {
+        try pgbench(server, database: database, clients: clients, options: options)
+    }.value
+    let seconds = (ContinuousClock.now - clock) / .seconds(1)
+    let measurement = Measurement(
+        tps: tps, process: (processCPUSeconds() - before.process) / seconds,
+        server: ((cluster.cpuSeconds ?? 0) - before.server) / seconds,
+        feedBackend: ((feedBackend.flatMap(TemporaryPostgres.cpuSeconds(ofProcess:)) ?? 0) - before.feed) / seconds)
+    if let controller {
+        var equal = false
+        for _ in 0..<240 where !equal {
+            equal = try await Array(controller.fetchedObjects) == select(client)
+            if !equal { try await Task.sleep(for: .milliseconds(250)) }
+        }
+        guard equal else {
+            throw TemporaryPostgres.Failure(description: "\(mode.rawValue): the controller does not equal SELECT")
+        }
+    }
+    subscription?.cancel()
+    switch mode {
+    case .none: break
+    case .notify: try await notifications.removeTrigger()
+    case .wal, .stream:
+        // The temporary slot is dropped once the feed stops; the next run should not pay for it.
+        for _ in 0..<100 {
+            let slots = try await client.query("SELECT count(*)::int FROM pg_replication_slots").collect().first?
+                .decode(Int.self)
+            if slots == 0 { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+    return measurement
+}
+
+let options = Options(CommandLine.arguments)
+let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
+defer { cluster.stop() }
+let server = PostgresTestServer(cluster: cluster)
+print("PostgreSQL at \(server.host):\(server.port), fsync on; \(options.rows) rows, \(options.seconds) s per run")
+try await server.withDatabase { client, configuration in
+    try await client.query(
+        "CREATE TABLE items (id bigint PRIMARY KEY, title text NOT NULL, priority int NOT NULL)")
+    try await client.query(
+        "INSERT INTO items SELECT i, 'item ' || i, 0 FROM generate_series(1, \(options.rows)) i")
+    try await client.query("VACUUM ANALYZE items")
+    let database = configuration.database ?? "postgres"
+    var results: [String: [Measurement]] = [:]
+    for round in 1...options.rounds {
+        for clients in [1, 8] {
+            for mode in Mode.allCases {
+                let measured = try await run(
+                    mode, clients: clients, cluster: cluster, server: server, database: database,
+                    configuration: configuration, client: client, options: options)
+                results["\(mode.rawValue)|\(clients)", default: []].append(measured)
+                let tps = String(
+                    format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, measured.tps)
+                let cpu = String(
+                    format: "process %.3f, server %.3f, feed's backend %.3f", measured.process, measured.server,
+                    measured.feedBackend)
+                print("\(tps); CPU s/s: \(cpu)")
+            }
+        }
+    }
+    // Each mode against the run without a source of the same round: the disk's speed moves between rounds.
+    print("\n| mode | clients | TPS (each round) | × no live source (each round) | CPU s/s: process; server; feed |")
+    print("|---|---|---|---|---|")
+    for clients in [1, 8] {
+        let baseline = results["\(Mode.none.rawValue)|\(clients)"] ?? []
+        for mode in Mode.allCases {
+            let runs = results["\(mode.rawValue)|\(clients)"] ?? []
+            let each = runs.map { String(format: "%.0f", $0.tps) }.joined(separator: ", ")
+            let ratios = zip(runs, baseline).map { String(format: "%.2f", $0.tps / $1.tps) }.joined(separator: ", ")
+            let count = Double(max(runs.count, 1))
+            let cpu = String(
+                format: "%.3f; %.3f; %.3f", runs.map(\.process).reduce(0, +) / count,
+                runs.map(\.server).reduce(0, +) / count, runs.map(\.feedBackend).reduce(0, +) / count)
+            print("| \(mode.rawValue) | \(clients) | \(each) | \(ratios) | \(cpu) |")
+        }
+    }
+}
