@@ -38,9 +38,6 @@ final class _QueryRouter<Entity: QueryableEntity>: Sendable {
         self.state = _Lock(State(index: Array(repeating: [:], count: columns.count)))
     }
 
-    /// The number of routes.
-    var routeCount: Int { state.withLock { $0.routes.count } }
-
     /// The indexed filter of `query` that names the fewest values; `nil` when it has none.
     func indexKey(of query: LiveQuery<Entity>) -> (column: Int, values: [QueryValue])? {
         var best: (column: Int, values: [QueryValue])?

@@ -35,16 +35,6 @@ public enum WindowRange: Sendable, Hashable {
         }
     }
 
-    /// Whether the positions held depend on where the results end: every `.last` window, and a range
-    /// reaching past the end.
-    @inlinable func dependsOnEnd(count: Int) -> Bool {
-        switch self {
-        case .first(let limit): return limit > count
-        case .last: return true
-        case .range(let offset, let limit): return limit > count - Swift.min(offset, count)
-        }
-    }
-
     /// Stops the program unless the limit and the offset are non-negative.
     @inlinable func checkValid() {
         switch self {

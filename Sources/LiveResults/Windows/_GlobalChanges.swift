@@ -126,9 +126,6 @@ import Foundation
         return result
     }
 
-    /// Whether nothing arrived or left: the change set only changed content, in place.
-    @inlinable var isInPlace: Bool { removed.isEmpty && added.isEmpty }
-
     /// The number of entities removed from old positions before `position`.
     @inlinable func removedCount(before position: Int) -> Int {
         removed.partitioningIndex { $0.position >= position }
