@@ -58,56 +58,29 @@ enum Mode: String, CaseIterable {
 
 /// Runs pgbench: single-row updates of random rows by `clients` clients for `seconds`; returns its TPS.
 ///
-/// Spawned with an empty signal mask: pgbench ends a `-T` run on `SIGALRM`, and a child inherits its parent's
-/// mask, in which this process's threads (NIO's, the runtime's) block it; with `Foundation.Process`, pgbench
-/// never stopped.
+/// Through `TemporaryPostgres.run`, which starts it with an empty signal mask: pgbench ends a `-T` run on
+/// `SIGALRM`, which this process's threads block (with `Foundation.Process`, pgbench never stopped).
 func pgbench(_ server: PostgresTestServer, database: String, clients: Int, options: Options) throws -> Double {
     guard let bin = TemporaryPostgres.binDirectory() else {
         throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
     }
-    let directory = FileManager.default.temporaryDirectory
-    let script = directory.appendingPathComponent("liveresults-writers-\(getpid()).sql")
-    let outputPath = directory.appendingPathComponent("liveresults-writers-\(getpid()).out").path
+    let script = FileManager.default.temporaryDirectory.appendingPathComponent("liveresults-writers-\(getpid()).sql")
     try """
     \\set id random(1, \(options.rows))
     UPDATE items SET priority = priority + 1 WHERE id = :id;
 
     """.write(to: script, atomically: true, encoding: .utf8)
-    defer {
-        try? FileManager.default.removeItem(at: script)
-        try? FileManager.default.removeItem(atPath: outputPath)
-    }
-    let arguments = [
-        "\(bin)/pgbench", "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "\(clients)",
-        "-j", "\(min(clients, 2))", "-T", "\(options.seconds)", "-f", script.path, database,
-    ]
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var mask = sigset_t()
-    sigemptyset(&mask)
-    posix_spawnattr_setsigmask(&attributes, &mask)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    let environment = ["PGPASSWORD=\(server.password ?? "")", "PATH=/usr/bin:/bin"]
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    var pid = pid_t()
-    guard posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp) == 0 else {
-        throw TemporaryPostgres.Failure(description: "could not run pgbench")
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-    guard status == 0, let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
+    defer { try? FileManager.default.removeItem(at: script) }
+    let text = try TemporaryPostgres.run(
+        "\(bin)/pgbench",
+        [
+            "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "\(clients)",
+            "-j", "\(min(clients, 2))", "-T", "\(options.seconds)", "-f", script.path, database,
+        ],
+        environment: ["PGPASSWORD=\(server.password ?? "")", "PATH=/usr/bin:/bin"])
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
         let tps = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." })
-    else { throw TemporaryPostgres.Failure(description: "pgbench failed (\(status)): \(text)") }
+    else { throw TemporaryPostgres.Failure(description: "pgbench printed no rate: \(text)") }
     return tps
 }
 

@@ -145,11 +145,22 @@ public final class TemporaryPostgres: Sendable {
         }
     }
 
-    /// Runs a program to its end, with `posix_spawn` and `waitpid`. Not Foundation's `Process`: on Linux it
-    /// waits for the end of a descriptor that the program's children inherit, and the server that
-    /// `pg_ctl start` leaves running would hold it forever. The output goes to a file, for the same reason.
+    /// Runs a program to its end, with `posix_spawn` and `waitpid`, and returns what it wrote.
+    ///
+    /// Not Foundation's `Process`: on Linux it waits for the end of a descriptor that the program's children
+    /// inherit, and the server that `pg_ctl start` leaves running would hold it forever. The output goes to a
+    /// file, for the same reason. The program starts with an empty signal mask: a child inherits its parent's,
+    /// in which this process's threads (NIO's, the runtime's) block signals such as the `SIGALRM` that ends a
+    /// `pgbench -T` run.
+    ///
+    /// - Parameters:
+    ///   - program: The program's path.
+    ///   - arguments: Its arguments.
+    ///   - environment: Its environment, `NAME=value` each; this process's when `nil`.
+    /// - Returns: What the program wrote to its standard output and error.
+    /// - Throws: ``Failure`` when it cannot be started or does not exit with status 0, with what it wrote.
     @discardableResult
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
+    public static func run(_ program: String, _ arguments: [String], environment: [String]? = nil) throws -> String {
         let outputPath = NSTemporaryDirectory() + "liveresults-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         var actions = posix_spawn_file_actions_t()
@@ -159,10 +170,23 @@ public final class TemporaryPostgres: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         closeInheritedDescriptors(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        let envp = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { (argv + (envp ?? [])).forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let spawned =
+            if let envp {
+                posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+            } else {
+                posix_spawn(&pid, program, &actions, &attributes, argv, environ)
+            }
         guard spawned == 0 else { throw Failure(description: "could not run \(program): error \(spawned)") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
