@@ -4,11 +4,14 @@
 # expect-output, comparing what they print with the `// Prints "…"` comments the document shows.
 #
 # Scripts/DocsTool turns the documents into a package under .build-snippets/package: one executable per
-# snippet (a block plus the blocks marked `continue` after it), each importing the prelude
-# Scripts/Snippets/Prelude.swift, and depending on this repository by path. The package is built once;
-# errors and warnings point at the documents' own lines. Marks, in an HTML comment on the line before
-# a fence: `<!-- snippet: skip REASON -->`, `<!-- snippet: continue -->`, `<!-- snippet: expect-output -->`
-# (see DEVELOPMENT.md, "Documentation").
+# snippet (a block plus the blocks marked `continue` after it), depending on this repository by path, and
+# one more per document compiled whole (README.md: all its blocks in order, as a reader pastes them). The
+# prelude, the blocks marked `prelude` (Getting started's Post, store and controller), is a file beside
+# each program that does not declare Post itself; a program that does must declare it exactly as the
+# prelude does. The package is built once; errors and warnings point at the documents' own lines. Marks,
+# in an HTML comment on the line before a fence: `<!-- snippet: skip REASON -->`,
+# `<!-- snippet: continue -->`, `<!-- snippet: expect-output -->`, `<!-- snippet: prelude -->` (see
+# DEVELOPMENT.md, "Documentation").
 #
 # Usage: Scripts/check-snippets.sh [DOCUMENT...]
 #        (default: README.md, Example/README.md and the catalog's .md files)

@@ -24,11 +24,16 @@ struct CodeBlock {
 /// - `expect-output`: the program is run, and its standard output must be exactly the lines that its
 ///   `// Prints "…"` comments show, in order.
 ///
-/// `continue` and `expect-output` can be combined: `<!-- snippet: continue, expect-output -->`.
+/// - `prelude`: the block is also part of the prelude, the declarations that every other program may
+///   assume (the *Getting started* article's entity, store and controller). A prelude block holds
+///   declarations only: it is compiled as a file of its own beside each program's `main.swift`.
+///
+/// The words combine: `<!-- snippet: continue, expect-output -->`, `<!-- snippet: continue, prelude -->`.
 struct SnippetMark {
     var skipReason: String?
     var continues = false
     var expectsOutput = false
+    var isPrelude = false
     /// The 1-based line of the comment.
     var line: Int
 }
@@ -143,9 +148,10 @@ func parseMark(_ comment: String, line: Int, document: String) throws -> Snippet
         switch word {
         case "continue": mark.continues = true
         case "expect-output": mark.expectsOutput = true
+        case "prelude": mark.isPrelude = true
         default:
             throw ToolError(
-                "\(document):\(line): error: unknown snippet mark \"\(word)\" (known: skip REASON, continue, expect-output)"
+                "\(document):\(line): error: unknown snippet mark \"\(word)\" (known: skip REASON, continue, expect-output, prelude)"
             )
         }
     }

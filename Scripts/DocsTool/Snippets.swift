@@ -14,6 +14,17 @@ struct SnippetGroup: Codable {
     var runs: Bool
     /// The lines the program prints, as its `// Prints "…"` comments show them, with their lines.
     var expectedOutput: [ExpectedLine]
+    /// Whether one of the blocks is marked `prelude`.
+    var containsPrelude = false
+    /// Whether the program is compiled with the prelude beside it: it neither is part of the prelude nor
+    /// declares one of the prelude's types itself.
+    var usesPrelude = false
+    /// The imports the program gets without writing them: the prelude's, for a program that does not
+    /// start with imports of its own (a fragment, read as if pasted after the prelude).
+    var implicitImports: [String] = []
+    /// Whether the program is a whole document's blocks in order, as a reader who pastes them all gets
+    /// it: compiled, never run, and its `// Prints "…"` comments belong to the programs of its blocks.
+    var isWholeDocument = false
 
     struct Block: Codable {
         var firstLine: Int
@@ -41,12 +52,18 @@ struct SnippetGroup: Codable {
     }
 }
 
-/// The files under `Scripts/Snippets/` that become modules of the generated package: the prelude that
-/// snippets may assume, and the stand-in for the UIKit API that snippets for Apple platforms use.
+/// The files under `Scripts/Snippets/` that become modules of the generated package: the stand-in for
+/// the UIKit API that snippets for Apple platforms use.
 let supportModules = [
-    (name: "SnippetPrelude", file: "Prelude.swift"),
-    (name: "UIKit", file: "UIKit.swift"),
+    (name: "UIKit", file: "UIKit.swift")
 ]
+
+/// The documents that are also compiled as one program, every block in order with nothing added: the
+/// front page, whose reader pastes its blocks one after another.
+let documentsCompiledWhole: Set<String> = ["README.md"]
+
+/// The file of the prelude in each program that uses it.
+let preludeFileName = "Prelude.swift"
 
 /// The manifest's file name inside the generated package.
 let manifestName = "snippets.json"
@@ -57,6 +74,8 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
     let repository = absolutePath(repository)
     let package = absolutePath(package)
     var groups: [SnippetGroup] = []
+    var wholeDocuments: [SnippetGroup] = []
+    var preludeBlocks: [(group: SnippetGroup, block: SnippetGroup.Block)] = []
     var skipped = 0
     var prefixes = Set<String>()
     for document in documents.map(absolutePath) {
@@ -84,6 +103,16 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
                 continue
             }
             let expected = try expectedOutput(of: block, displayPath: displayPath)
+            if documentsCompiledWhole.contains(displayPath) {
+                if wholeDocuments.last?.document != document {
+                    wholeDocuments.append(
+                        SnippetGroup(
+                            name: "\(prefix)_whole", document: document, displayPath: displayPath, blocks: [],
+                            runs: false, expectedOutput: [], isWholeDocument: true))
+                }
+                wholeDocuments[wholeDocuments.count - 1].blocks.append(
+                    .init(firstLine: block.firstLine, lines: block.lines))
+            }
             if mark?.continues == true {
                 guard let last = groups.last, last.document == document else {
                     throw ToolError(
@@ -93,6 +122,7 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
                 groups[groups.count - 1].blocks.append(.init(firstLine: block.firstLine, lines: block.lines))
                 groups[groups.count - 1].expectedOutput += expected
                 if mark?.expectsOutput == true { groups[groups.count - 1].runs = true }
+                if mark?.isPrelude == true { groups[groups.count - 1].containsPrelude = true }
             } else {
                 groups.append(
                     SnippetGroup(
@@ -101,10 +131,18 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
                         displayPath: displayPath,
                         blocks: [.init(firstLine: block.firstLine, lines: block.lines)],
                         runs: mark?.expectsOutput == true,
-                        expectedOutput: expected
+                        expectedOutput: expected,
+                        containsPrelude: mark?.isPrelude == true
                     ))
             }
+            if mark?.isPrelude == true {
+                preludeBlocks.append((groups[groups.count - 1], .init(firstLine: block.firstLine, lines: block.lines)))
+            }
         }
+    }
+    let prelude = try Prelude(preludeBlocks)
+    for index in groups.indices {
+        try prelude.configure(&groups[index])
     }
     for group in groups {
         let place = "\(group.displayPath):\(group.blocks[0].firstLine - 1)"
@@ -118,6 +156,7 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
         }
     }
 
+    groups += wholeDocuments
     let sources = package + "/Sources"
     let wanted = Set(groups.map(\.name) + supportModules.map(\.name))
     for existing in (try? FileManager.default.contentsOfDirectory(atPath: sources)) ?? []
@@ -130,17 +169,27 @@ func generateSnippets(repository: String, package: String, documents: [String]) 
     }
     for group in groups {
         try writeIfChanged(mainFile(of: group), to: "\(sources)/\(group.name)/main.swift")
+        let preludeFile = "\(sources)/\(group.name)/\(preludeFileName)"
+        if group.usesPrelude {
+            try writeIfChanged(prelude.file, to: preludeFile)
+        } else if FileManager.default.fileExists(atPath: preludeFile) {
+            try FileManager.default.removeItem(atPath: preludeFile)
+        }
     }
     try writeIfChanged(manifest(repository: repository, groups: groups), to: package + "/Package.swift")
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try writeIfChanged(String(decoding: try encoder.encode(groups), as: UTF8.self), to: package + "/" + manifestName)
 
-    let blocks = groups.reduce(0) { $0 + $1.blocks.count }
-    let run = groups.filter(\.runs).count
+    let programs = groups.filter { !$0.isWholeDocument }
+    let blocks = programs.reduce(0) { $0 + $1.blocks.count }
+    let run = programs.filter(\.runs).count
     print(
-        "\(blocks + skipped) swift blocks in \(documents.count) documents: \(groups.count) programs of \(blocks) blocks, "
-            + "\(skipped) marked skip; \(run) programs are run and their output compared"
+        "\(blocks + skipped) swift blocks in \(documents.count) documents: \(programs.count) programs of \(blocks) blocks, "
+            + "\(skipped) marked skip; \(run) programs are run and their output compared; "
+            + "\(prelude.blockCount) blocks make the prelude (\(prelude.typeNames.sorted().joined(separator: ", "))), "
+            + "\(programs.filter(\.usesPrelude).count) programs use it; "
+            + "compiled whole: \(wholeDocuments.map(\.displayPath).joined(separator: ", "))"
     )
 }
 
@@ -171,9 +220,9 @@ func expectedOutput(of block: CodeBlock, displayPath: String) throws -> [Snippet
 func mainFile(of group: SnippetGroup) -> String {
     var text = """
         // Generated by Scripts/check-snippets.sh from \(group.displayPath): do not edit.
-        import SnippetPrelude
 
         """
+    for line in group.implicitImports { text += line + "\n" }
     for block in group.blocks {
         text += "#sourceLocation(file: \"\(group.document)\", line: \(block.firstLine))\n"
         text += block.lines.joined(separator: "\n") + "\n"
@@ -190,7 +239,7 @@ func manifest(repository: String, groups: [SnippetGroup]) -> String {
     // The snippets of *Testing with LiveResults* import the second product, as a user's tests do.
     let testing = ".product(name: \"LiveResultsTesting\", package: \"\(identity)\")"
     let targets = groups.map { group in
-        "        .executableTarget(name: \"\(group.name)\", dependencies: [\"SnippetPrelude\", \"UIKit\", \(library), \(testing)]),"
+        "        .executableTarget(name: \"\(group.name)\", dependencies: [\"UIKit\", \(library), \(testing)]),"
     }
     return """
         // swift-tools-version:6.0
@@ -203,7 +252,6 @@ func manifest(repository: String, groups: [SnippetGroup]) -> String {
             platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
             dependencies: [.package(path: "\(repository)")],
             targets: [
-                .target(name: "SnippetPrelude", dependencies: [\(library)]),
                 .target(name: "UIKit", dependencies: [\(library)]),
         \(targets.joined(separator: "\n"))
             ],
@@ -242,7 +290,7 @@ func explainDiagnostics(package: String, buildLog: String) throws {
 func verifyOutput(package: String, binaries: String) throws {
     var failures = 0
     for group in try loadGroups(package: package) {
-        guard group.runs else { continue }
+        guard group.runs, !group.isWholeDocument else { continue }
         let expected = group.expectedOutput
         let (status, output) = try run(binaries + "/" + group.name, timeout: 120)
         var actual = output.components(separatedBy: "\n")

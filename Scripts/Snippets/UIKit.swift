@@ -3,7 +3,7 @@
 // declaration copies UIKit's signature (iOS 18 SDK) and does nothing. A snippet that needs more of
 // UIKit adds it here, copied from UIKit's interface, never simplified: the point is that the snippet
 // would compile against the real UIKit too. See DEVELOPMENT.md, "Documentation".
-import Foundation
+@_exported import Foundation  // as the real UIKit re-exports it
 
 @MainActor
 open class UITableView {

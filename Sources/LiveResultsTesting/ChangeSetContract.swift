@@ -71,6 +71,12 @@ public enum ChangeSetContract {
     ///   - new: The results after it.
     ///   - alsoUpdated: Survivors that may be listed as updated although their content is equal (an entity whose
     ///     associated values arrived, say).
+    /// The rules are checked in this order, and the first one broken is reported: positions (a negative section, an
+    /// index path that is not `[section, item]`: ``Violation/Rule/steps``), ``Violation/Rule/ascending``,
+    /// ``Violation/Rule/identities``, ``Violation/Rule/steps``, ``Violation/Rule/updates``, then
+    /// ``Violation/Rule/minimalMoves``. So an index path past the end of its section, with its id, is reported as
+    /// `identities` (no entity is there), before the steps are applied.
+    ///
     /// - Throws: A ``Violation`` naming the first rule broken.
     /// - Complexity: O(*n* log *n*) for *n* entities in the two results.
     public static func verify<Entity: FetchableEntity>(

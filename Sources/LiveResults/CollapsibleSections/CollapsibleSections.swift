@@ -146,12 +146,12 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
     }
 
     /// ``observeChanges(_:)`` with the version each change set leads to: the number of change sets the view
-    /// queued for its observers. For ``ObservableResults``; not API.
+    /// queued for its observers. For ``ObservableResults``.
     ///
     /// - Returns: The display the first change set the handler receives applies to, its version, and the
     ///   subscription.
     /// - Complexity: O(*s* log *n*) for *s* sections.
-    @inlinable public func _observeVersionedChanges(
+    @inlinable func _observeVersionedChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
         let (read, subscription) = _CollapsibleView<Entity>.Engine.Subscribers.observe(handler) { add in
@@ -165,10 +165,10 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         return (read.0, read.1, subscription)
     }
 
-    /// The display now, with its version (see ``_observeVersionedChanges(_:)``); not API.
+    /// The display now, with its version (see ``_observeVersionedChanges(_:)``).
     ///
     /// - Complexity: O(*s* log *n*) for *s* sections.
-    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+    @inlinable func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
         withDisplay { view, snapshot in (view.display(of: snapshot._storage), view.engine.version) }
     }
 

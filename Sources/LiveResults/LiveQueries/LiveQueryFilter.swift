@@ -2,7 +2,12 @@
 ///
 /// ```swift
 /// let mine = LiveQueryFilter(column: "owner_id", condition: .equal(.integer(callerID)))
+/// let urgent: [LiveQueryFilter] = [.equal("project", "home"), .greaterThanOrEqual("priority", 3)]
 /// ```
+///
+/// Each condition has a shorthand that takes a Swift value (``equal(_:_:)``, ``greaterThanOrEqual(_:_:)``,
+/// ``in(_:_:)``, ``isNull(_:)``…): `.greaterThanOrEqual("priority", 3)` is
+/// `LiveQueryFilter(column: "priority", condition: .greaterThanOrEqual(.integer(3)))`.
 ///
 /// Conditions follow SQL: a column that is `NULL` matches only ``LiveQueryCondition/isNull``.
 public struct LiveQueryFilter: Hashable, Sendable {
@@ -28,6 +33,55 @@ public struct LiveQueryFilter: Hashable, Sendable {
     /// - Complexity: O(1).
     public static func equal(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
         LiveQueryFilter(column: column, condition: .equal(value.queryValue))
+    }
+
+    /// A filter that `column` is not equal to `value` (and not `NULL`): PostgREST's `neq`.
+    ///
+    /// - Complexity: O(1).
+    public static func notEqual(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .notEqual(value.queryValue))
+    }
+
+    /// A filter that `column` is less than `value`: PostgREST's `lt`.
+    ///
+    /// - Complexity: O(1).
+    public static func lessThan(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .lessThan(value.queryValue))
+    }
+
+    /// A filter that `column` is less than or equal to `value`: PostgREST's `lte`.
+    ///
+    /// - Complexity: O(1).
+    public static func lessThanOrEqual(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .lessThanOrEqual(value.queryValue))
+    }
+
+    /// A filter that `column` is greater than `value`: PostgREST's `gt`.
+    ///
+    /// - Complexity: O(1).
+    public static func greaterThan(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .greaterThan(value.queryValue))
+    }
+
+    /// A filter that `column` is greater than or equal to `value`: PostgREST's `gte`.
+    ///
+    /// - Complexity: O(1).
+    public static func greaterThanOrEqual(_ column: String, _ value: some QueryValueConvertible) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .greaterThanOrEqual(value.queryValue))
+    }
+
+    /// A filter that `column` equals one of `values` (none: nothing matches): PostgREST's `in`.
+    ///
+    /// - Complexity: O(*k*) for *k* values.
+    public static func `in`<Value: QueryValueConvertible>(_ column: String, _ values: [Value]) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .in(values.map(\.queryValue)))
+    }
+
+    /// A filter that `column` is `NULL`: PostgREST's `is.null`.
+    ///
+    /// - Complexity: O(1).
+    public static func isNull(_ column: String) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .isNull)
     }
 }
 

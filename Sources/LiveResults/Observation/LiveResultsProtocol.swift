@@ -38,9 +38,20 @@ public protocol LiveResultsProtocol<Entity>: AnyObject, Sendable {
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, subscription: EventSubscription)
 
-    /// ``observeChanges(_:)`` with the version each change set leads to: a count of the change sets the
-    /// results delivered, which ``_versionedSnapshot()`` names too. For ``ObservableResults``, which shows
-    /// each change set once, whether a delivery or a direct read brings it first; not API.
+    /// The controller whose results these are (the controller itself, a window's or a collapsible view's),
+    /// or `nil` (a replica); not API.
+    ///
+    /// - Complexity: O(1).
+    var _controller: FetchedResultsController<Entity>? { get }
+}
+
+/// Live results that number the change sets they deliver: the library's own (a controller, a window, a
+/// collapsible view, a replica). ``ObservableResults`` uses the numbers to show each change set once, whether a
+/// delivery or a direct read brings it first. Internal, so that users see none of it, and results of their own
+/// need not implement it.
+@usableFromInline protocol _VersionedLiveResults<Entity>: LiveResultsProtocol {
+    /// ``LiveResultsProtocol/observeChanges(_:)`` with the version each change set leads to: a count of the
+    /// change sets the results delivered, which ``_versionedSnapshot()`` names too.
     ///
     /// - Returns: The results the first change set the handler receives applies to, their version, and the
     ///   subscription.
@@ -50,26 +61,24 @@ public protocol LiveResultsProtocol<Entity>: AnyObject, Sendable {
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription)
 
-    /// The results the observers have now, with their version (see ``_observeVersionedChanges(_:)``); not API.
+    /// The results the observers have now, with their version (see ``_observeVersionedChanges(_:)``).
     ///
-    /// - Complexity: As ``snapshot``.
+    /// - Complexity: As ``LiveResultsProtocol/snapshot``.
     func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64)
-
-    /// The controller whose results these are (the controller itself, a window's or a collapsible view's),
-    /// or `nil` (a replica); not API.
-    ///
-    /// - Complexity: O(1).
-    var _controller: FetchedResultsController<Entity>? { get }
 }
 
 extension LiveResultsProtocol {
-    /// ``observeChanges(_:)``, each change set numbered by this subscription from 1 on: for results of your
-    /// own, which count no versions. Results read directly then never count as newer than a delivery.
+    /// ``observeChanges(_:)`` with versions: the results' own when they count them (``_VersionedLiveResults``),
+    /// else each change set numbered by this subscription from 1 on, for results of a user's own, which count
+    /// no versions. Results read directly then never count as newer than a delivery.
     ///
     /// - Complexity: O(1) to subscribe, as ``observeChanges(_:)``.
-    @inlinable public func _observeVersionedChanges(
+    func _observeVersionedChangesIfCounted(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
+        if let versioned = self as? any _VersionedLiveResults<Entity> {
+            return versioned._observeVersionedChanges(handler)
+        }
         let count = _Lock<UInt64>(0)
         let (snapshot, subscription) = observeChanges { changes, snapshot in
             let version = count.withLock { count in
@@ -81,11 +90,13 @@ extension LiveResultsProtocol {
         return (snapshot, 0, subscription)
     }
 
-    /// The results now, as version 0 (see ``_observeVersionedChanges(_:)``).
+    /// The results the observers have now with their version: the results' own when they count them, else the
+    /// results now as version 0 (see ``_observeVersionedChangesIfCounted(_:)``).
     ///
     /// - Complexity: As ``snapshot``.
-    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
-        (snapshot, 0)
+    func _versionedSnapshotIfCounted() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+        if let versioned = self as? any _VersionedLiveResults<Entity> { return versioned._versionedSnapshot() }
+        return (snapshot, 0)
     }
 
     /// None.
@@ -94,7 +105,7 @@ extension LiveResultsProtocol {
     @inlinable public var _controller: FetchedResultsController<Entity>? { nil }
 }
 
-extension LiveResultsProtocol {
+extension _VersionedLiveResults {
     /// ``observeChanges(_:)`` through ``_observeVersionedChanges(_:)``, for the results that implement the latter.
     @inlinable func _observeChangesUnversioned(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>) -> Void
@@ -105,7 +116,7 @@ extension LiveResultsProtocol {
     }
 }
 
-extension FetchedResultsController: LiveResultsProtocol {
+extension FetchedResultsController: LiveResultsProtocol, _VersionedLiveResults {
     /// The controller itself.
     ///
     /// - Complexity: O(1).
@@ -114,31 +125,31 @@ extension FetchedResultsController: LiveResultsProtocol {
     /// The results the observers have (while paused, the frozen ones) with their version.
     ///
     /// - Complexity: O(1).
-    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+    @inlinable func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
         let observed = _observedResults()
         return (observed.snapshot, observed.version)
     }
 
-    /// See ``LiveResultsProtocol/_observeVersionedChanges(_:)``.
+    /// See ``_VersionedLiveResults/_observeVersionedChanges(_:)``.
     ///
     /// - Complexity: O(1).
-    @inlinable public func _observeVersionedChanges(
+    @inlinable func _observeVersionedChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
         _observeChanges(handler)
     }
 }
 
-extension LiveWindow: LiveResultsProtocol {
+extension LiveWindow: LiveResultsProtocol, _VersionedLiveResults {
     /// The window's controller.
     ///
     /// - Complexity: O(1).
     @inlinable public var _controller: FetchedResultsController<Entity>? { controller }
 }
 
-extension ResultsReplica: LiveResultsProtocol {}
+extension ResultsReplica: LiveResultsProtocol, _VersionedLiveResults {}
 
-extension CollapsibleSections: LiveResultsProtocol {
+extension CollapsibleSections: LiveResultsProtocol, _VersionedLiveResults {
     /// The view's controller.
     ///
     /// - Complexity: O(1).

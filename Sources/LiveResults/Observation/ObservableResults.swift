@@ -67,7 +67,7 @@ public final class ObservableResults<Entity: FetchableEntity> {
         let controller = results._controller
         self.controller = controller
         let inbox = _ObservedInbox<Entity>()
-        let (start, version, observation) = results._observeVersionedChanges { changes, snapshot, version in
+        let (start, version, observation) = results._observeVersionedChangesIfCounted { changes, snapshot, version in
             inbox.receive(changes, snapshot, version)
         }
         self.inbox = inbox
@@ -139,7 +139,7 @@ public final class ObservableResults<Entity: FetchableEntity> {
             if let around, results === controller as AnyObject? {
                 (snapshot: around.snapshot, version: around.version)
             } else {
-                results._versionedSnapshot()
+                results._versionedSnapshotIfCounted()
             }
         if observed.version > version {
             let changes = _SnapshotDiff.changeSet(from: snapshot, to: observed.snapshot)

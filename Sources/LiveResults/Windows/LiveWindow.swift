@@ -137,7 +137,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     /// - Returns: The snapshot the first change set the handler receives applies to, its version, and the
     ///   subscription.
     /// - Complexity: O(log *n*).
-    @inlinable public func _observeVersionedChanges(
+    @inlinable func _observeVersionedChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
         let (read, subscription) = _ControllerState<Entity>.Engine.Subscribers.observe(handler) { add in
@@ -166,7 +166,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     /// The window's results and their version, read at one moment: what ``ObservableResults`` starts from.
     ///
     /// - Complexity: O(log *n*).
-    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+    @inlinable func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
         controller._withObservedStorage { storage in
             _registry.state.withLock { state in
                 let window = state.windows[_id]

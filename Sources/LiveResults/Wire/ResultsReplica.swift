@@ -154,12 +154,12 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     /// ``observeChanges(_:)`` with the version each change set leads to: the number of non-empty change sets
-    /// the replica made (not its ``version``, which its server counts). For ``ObservableResults``; not API.
+    /// the replica made (not its ``version``, which its server counts). For ``ObservableResults``.
     ///
     /// - Returns: The results the first change set the handler receives applies to, their version, and the
     ///   subscription.
     /// - Complexity: O(1).
-    @inlinable public func _observeVersionedChanges(
+    @inlinable func _observeVersionedChanges(
         _ handler: @escaping @Sendable (ChangeSet<Entity>, FetchedResultsSnapshot<Entity>, UInt64) -> Void
     ) -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64, subscription: EventSubscription) {
         let (read, subscription) = _DeliveryEngine<Entity, Never>.Subscribers.observe(handler) { add in
@@ -172,10 +172,10 @@ public final class ResultsReplica<Entity: FetchableEntity & Codable>: Sendable {
         return (read.0, read.1, subscription)
     }
 
-    /// The results now, with their version (see ``_observeVersionedChanges(_:)``); not API.
+    /// The results now, with their version (see ``_observeVersionedChanges(_:)``).
     ///
     /// - Complexity: O(1).
-    @inlinable public func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
+    @inlinable func _versionedSnapshot() -> (snapshot: FetchedResultsSnapshot<Entity>, version: UInt64) {
         _state.withLock { ($0.results.snapshot, $0.engine.version) }
     }
 

@@ -39,6 +39,22 @@ struct LiveQueryRequestTests {
         #expect(booleans.query.filters == [LiveQueryFilter(column: "done", condition: .equal(.boolean(true)))])
     }
 
+    @Test("each condition's shorthand is the filter a request reads")
+    func shorthands() throws {
+        let read = try request(
+            "project=eq.home&priority=lt.3&score=gte.1.5&title=neq.x&done=is.null&priority=gt.0&priority=lte.9"
+                + "&project=in.(a,b)")
+        let written: [LiveQueryFilter] = [
+            .equal("project", "home"), .lessThan("priority", 3), .greaterThanOrEqual("score", 1.5),
+            .notEqual("title", "x"), .isNull("done"), .greaterThan("priority", 0), .lessThanOrEqual("priority", 9),
+            .in("project", ["a", "b"]),
+        ]
+        #expect(Set(read.query.filters) == Set(written))
+        #expect(
+            LiveQueryFilter.greaterThanOrEqual("priority", 3)
+                == LiveQueryFilter(column: "priority", condition: .greaterThanOrEqual(.integer(3))))
+    }
+
     @Test("queries equal after normalising share a key: parameter order, in lists, whitespace, repeats")
     func normalising() throws {
         let one = try request("priority=in.(3,1,2)&project=eq.home&order=priority.desc")
