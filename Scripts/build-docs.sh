@@ -28,8 +28,9 @@ header() {
 }
 
 header "Docs: build the library and extract its symbol graph"
-swift build --target LiveResults --scratch-path "$scratch"
-modules="$(swift build --target LiveResults --scratch-path "$scratch" --show-bin-path)/Modules"
+# In the package's own build folder: after `swift build` (as in CI) the library is already built there.
+swift build --target LiveResults
+modules="$(swift build --target LiveResults --show-bin-path)/Modules"
 triple="$(swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",$/\1/p' | head -n 1)"
 if [[ -z "$triple" ]]; then
     echo "error: could not read the target triple from swiftc -print-target-info" >&2
