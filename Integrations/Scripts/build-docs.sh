@@ -15,7 +15,9 @@ scratch=.build-docs
 output_directory="${1:-$scratch}"
 
 echo "==== Integrations docs: symbol graphs ===="
-dump_log="$(swift package dump-symbol-graph --minimum-access-level public 2>&1)"
+# LIVERESULTS_BUILD_FLAGS: the build flags the package was built with (CI's), so that the build is reused.
+read -r -a build_flags <<<"${LIVERESULTS_BUILD_FLAGS:-}"
+dump_log="$(swift package "${build_flags[@]}" dump-symbol-graph --minimum-access-level public 2>&1)"
 echo "$dump_log"
 dump="$(echo "$dump_log" | sed -n 's/^Files written to //p' | tail -n 1)"
 if [[ -z "$dump" || ! -d "$dump" ]]; then
