@@ -432,7 +432,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.paging.forget()
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)
-            return state.paused == nil ? changes : state.resume(at: .now)
+            return state.paused == nil ? changes : state.resume()
         }
     }
 
