@@ -124,7 +124,8 @@ extension FetchedResultsController {
     ) {
         _state.withLock { state in
             (
-                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion, state.fetchCycle.state,
+                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion,
+                state.fetchCycle.fetchState,
                 state.fetchCycle.origin, state.paused != nil
             )
         }
