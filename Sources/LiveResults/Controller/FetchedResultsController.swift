@@ -258,9 +258,9 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
         return commit { state, then -> ChangeSet<Entity>? in
             // A source may have published `.invalidated` during the request while another thread was draining the
-            // inbox, which has yet to apply it: the result predates it, and is dropped, as `commitApplying` drops
-            // one during the first fetch; applying the invalidation starts the refetch that takes its place,
-            // which this fetch's caller waits for.
+            // inbox, which has yet to apply it: the result predates it, and is dropped, as the fetch cycle drops a
+            // first fetch's when the invalidation comes during it; applying the invalidation starts the refetch
+            // that takes its place, which this fetch's caller waits for.
             let action = state.fetchCycle.resultArrived(
                 generation: generation, from: origin, refreshing: refreshing,
                 invalidationWaiting: !refreshing && state.inbox.holdsInvalidation)
@@ -334,7 +334,9 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ///
     /// The path of every event: a controller that does not coalesce takes ``commit(_:)``'s steps, in its
     /// order, without its ``_Commit``, whose fields the compiler reached through value witnesses here (some
-    /// 650 instructions, 7 % of an event). A coalescing controller goes through `commit`.
+    /// 650 instructions, 7 % of an event). Events that the fetch cycle does not apply (nothing is shown: they are
+    /// kept for the fetch in flight, start a refetch, or are ignored) take its action after the lock; a coalescing
+    /// controller goes through `commit`.
     @inlinable func apply(
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
