@@ -26,12 +26,12 @@ extension FetchedResultsController {
     ) -> Result {
         var then = _Commit<Entity>()
         let (result, first, coalescingDeadline) = _state.withLock {
-            state -> (Result, _ControllerState<Entity>.Pending?, ContinuousClock.Instant?) in
+            state -> (Result, _ControllerState<Entity>.Pending?, _ControllerClock.Instant?) in
             let result = body(&state, &then)
             guard then.delivers else { return (result, nil, nil) }
             // What coalescing has due is released under the same lock, and the delivering turn started, if no
             // thread has one under way: the lock is taken once per change, not again to deliver.
-            let deadline = state.isCoalescing ? state.releaseCoalesced(at: .now) : nil
+            let deadline = state.isCoalescing ? state.releaseCoalesced() : nil
             return (result, state.engine.startDelivering(), deadline)
         }
         then.retired = nil

@@ -10,7 +10,7 @@ extension FetchedResultsController {
         get { _state.withLock { $0.delegate } }
         set {
             commit { state, _ in
-                state.flushCoalesced(at: .now)
+                state.flushCoalesced()
                 state.delegate = newValue
             }
         }
@@ -56,7 +56,7 @@ extension FetchedResultsController {
             subscriber in
             _state.withLock { state in
                 // What coalescing held goes to the earlier observers: this one starts from the current results.
-                state.flushCoalesced(at: .now)
+                state.flushCoalesced()
                 return state.engine.subscribers.add(subscriber)
             }
         } unregister: { [weak self] id in
@@ -105,7 +105,7 @@ extension FetchedResultsController {
         let (read, subscription) = _ControllerState<Entity>.Engine.Subscribers.observe(handler) { add in
             _state.withLock { state in
                 // What coalescing held goes to the earlier observers: this one starts from the current results.
-                state.flushCoalesced(at: .now)
+                state.flushCoalesced()
                 return (add(&state.engine.subscribers), (state.visibleSnapshot, state.observedVersion))
             }
         } unregister: { [weak self] id in
@@ -124,7 +124,8 @@ extension FetchedResultsController {
     ) {
         _state.withLock { state in
             (
-                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion, state.fetchCycle.state,
+                FetchedResultsSnapshot(_storage: state.observedStorage), state.observedVersion,
+                state.fetchCycle.fetchState,
                 state.fetchCycle.origin, state.paused != nil
             )
         }
@@ -136,7 +137,7 @@ extension FetchedResultsController {
     @inlinable func _addQueueObserver(_ observer: @escaping _ControllerState<Entity>.QueueObserver) -> EventSubscription
     {
         let id = commit { state, _ in
-            state.flushCoalesced(at: .now)
+            state.flushCoalesced()
             defer { state.nextQueueObserverID += 1 }
             state.queueObservers[state.nextQueueObserverID] = observer
             return state.nextQueueObserverID

@@ -9,24 +9,21 @@ extension FetchedResultsController {
     /// - Parameter generation: The superseded fetch's generation.
     /// - Throws: The newest fetch's error; `CancellationError` when the calling task is cancelled.
     @usableFromInline func waitForNewestFetch(superseding generation: UInt64) async throws {
-        let token = _state.withLock { $0.fetchCycle.waiters.makeToken() }
+        let token = _state.withLock { $0.fetchCycle.makeWaiterToken() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: _FetchWaiters.Continuation) in
-                let outcome = _state.withLock { state -> _SupersededFetch in
-                    let outcome = state.fetchCycle.outcome(ofSuperseded: generation)
-                    guard case .waits = outcome else { return outcome }
-                    guard !Task.isCancelled else { return .fails(CancellationError()) }
-                    state.fetchCycle.waiters.add(continuation, token: token)
-                    return .waits
+                let action = _state.withLock {
+                    $0.fetchCycle.wait(
+                        superseding: generation, continuation, token: token, isCancelled: Task.isCancelled)
                 }
-                switch outcome {
-                case .returns: continuation.resume()
-                case .fails(let error): continuation.resume(throwing: error)
-                case .waits: break
+                switch action {
+                case .resume: continuation.resume()
+                case .fail(let error): continuation.resume(throwing: error)
+                case .wait: break
                 }
             }
         } onCancel: {
-            let waiter = _state.withLock { $0.fetchCycle.waiters.remove(token) }
+            let waiter = _state.withLock { $0.fetchCycle.cancelWaiter(token) }
             waiter?.resume(throwing: CancellationError())
         }
     }

@@ -119,7 +119,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
 
     /// Where the controller is in its fetch cycle.
     @inlinable public var state: FetchState {
-        _state.withLock { $0.fetchCycle.state }
+        _state.withLock { $0.fetchCycle.fetchState }
     }
 
     /// Counters of what the controller ignored or survived.
@@ -200,9 +200,8 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @discardableResult
     @inlinable public func performFetch() async throws -> ChangeSet<Entity> {
         let (generation, plan, showsNothing) = _state.withLock { state in
-            let generation = state.fetchCycle.start()
+            let (generation, isLive) = state.fetchCycle.start()
             state.paging.fetchStarted()
-            let isLive = state.fetchCycle.isLive
             return (generation, isLive ? state.paging.reloadPlan : (1, 0), !isLive)
         }
         let changes: ChangeSet<Entity>?
@@ -258,25 +257,21 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     ) -> ChangeSet<Entity>? {
         let fetched = chain.folded(isIncluded: definition.isIncluded)
         return commit { state, then -> ChangeSet<Entity>? in
-            guard state.fetchCycle.isCurrent(generation) else {
-                then.delivers = false
-                return nil
-            }
-            // A source published `.invalidated` during the request while another thread was draining the inbox,
-            // which has yet to apply it: the result predates it. Dropped, as `commitApplying` drops one during the
-            // first fetch; applying the invalidation starts the refetch that takes its place, which this fetch's
-            // caller waits for.
-            if !refreshing, state.inbox.holdsInvalidation {
-                state.fetchCycle.supersede()
+            // A source may have published `.invalidated` during the request while another thread was draining the
+            // inbox, which has yet to apply it: the result predates it, and is dropped, as the fetch cycle drops a
+            // first fetch's when the invalidation comes during it; applying the invalidation starts the refetch
+            // that takes its place, which this fetch's caller waits for.
+            let action = state.fetchCycle.resultArrived(
+                generation: generation, from: origin, refreshing: refreshing,
+                invalidationWaiting: !refreshing && state.inbox.holdsInvalidation)
+            guard case .show(let events, let superseded) = action else {
                 then.delivers = false
                 return nil
             }
             // Freed after the lock is released.
             then.retired = state.core.storage
-            let result = state.core.replaceAll(
-                with: fetched.entities, thenReplaying: state.fetchCycle.eventsDuringFetch ?? [])
+            let result = state.core.replaceAll(with: fetched.entities, thenReplaying: events)
             let duplicateIDs = fetched.duplicateIDs + result.duplicateIDs
-            let superseded = state.fetchCycle.shown(from: origin, refreshing: refreshing)
             state.paging.fetched(chain)
             state.statistics.duplicateFetchedIDs += duplicateIDs.count
             if failure != nil { state.statistics.failedFetches += 1 }
@@ -296,8 +291,10 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     @inlinable func fetchFailed(_ error: any Error, generation: UInt64) -> Bool {
         commit { state, then in
             then.delivers = false
-            guard state.fetchCycle.isCurrent(generation) else { return false }
-            then.resume(state.fetchCycle.failed(error), throwing: error)
+            guard case .fail(let superseded) = state.fetchCycle.failed(generation: generation, error) else {
+                return false
+            }
+            then.resume(superseded, throwing: error)
             state.statistics.failedFetches += 1
             then.report(.fetchFailed(error))
             return true
@@ -335,56 +332,84 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     /// Applies `events` with `run` under the lock, if the controller is live, then delivers: the delivery this
     /// thread starts, if it is the one to deliver, is taken under the same lock as the change.
     ///
-    /// The path of every event: a live controller that does not coalesce takes ``commit(_:)``'s steps, in its
+    /// The path of every event: a controller that does not coalesce takes ``commit(_:)``'s steps, in its
     /// order, without its ``_Commit``, whose fields the compiler reached through value witnesses here (some
-    /// 650 instructions, 7 % of an event). Any other state goes through `commit`.
+    /// 650 instructions, 7 % of an event). Events that the fetch cycle does not apply (nothing is shown: they are
+    /// kept for the fetch in flight, start a refetch, or are ignored) take its action after the lock; a coalescing
+    /// controller goes through `commit`.
     @inlinable func apply(
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
     ) -> ChangeSet<Entity> {
         // A tuple, not an optional one: unwrapping an optional copied the change set (some 600 instructions).
-        let (applied, changes, invalidated, waiters, first) = _state.withLock {
-            state -> (Bool, ChangeSet<Entity>, Bool, [AssociationWaiter], _ControllerState<Entity>.Pending?) in
-            guard state.fetchCycle.isLive, !state.isCoalescing else { return (false, ChangeSet(), false, [], nil) }
-            state.fetchCycle.eventsDuringFetch?.append(contentsOf: events)
+        // `action` is nil while coalescing.
+        let (action, changes, invalidated, waiters, first) = _state.withLock {
+            state -> (
+                _FetchCycle<Entity>.EventsAction?, ChangeSet<Entity>, Bool, [AssociationWaiter],
+                _ControllerState<Entity>.Pending?
+            ) in
+            guard !state.isCoalescing else { return (nil, ChangeSet(), false, [], nil) }
+            let action = state.fetchCycle.receive(events)
+            guard action == .apply else { return (action, ChangeSet(), false, [], nil) }
             let result = run(&state.core)
             let waiters = state.invalidateAssociations(touchedBy: events)
             state.enqueue(result.changes)
-            return (true, result.changes, result.invalidated, waiters, state.engine.startDelivering())
+            return (.apply, result.changes, result.invalidated, waiters, state.engine.startDelivering())
         }
-        guard applied else { return commitApplying(events, running: run) }
-        if invalidated { refetchInBackground() }
-        if let first { _deliverPending(startingWith: first) }
-        waiters.forEach { $0.resume() }
-        return changes
+        switch action {
+        case .apply:
+            if invalidated { refetchInBackground() }
+            if let first { _deliverPending(startingWith: first) }
+            waiters.forEach { $0.resume() }
+            return changes
+        case nil:
+            return commitApplying(events, running: run)
+        case .keep?:
+            return changes
+        case .refetch?:
+            refetchInBackground()
+            return changes
+        case .ignore?:
+            eventsIgnored(events.count)
+            return changes
+        }
     }
 
-    /// Applies `events` through ``commit(_:)``: before the first fetch (where they are ignored, or kept for
-    /// the fetch in flight), and while coalescing.
+    /// Applies `events` through ``commit(_:)``, while coalescing.
     @inlinable func commitApplying(
         _ events: some Collection<EntityEvent<Entity>>,
         running run: (inout _ResultsCore<Entity>) -> (changes: ChangeSet<Entity>, invalidated: Bool)
     ) -> ChangeSet<Entity> {
         commit { state, then in
-            state.fetchCycle.eventsDuringFetch?.append(contentsOf: events)
-            guard state.fetchCycle.isLive else {
+            switch state.fetchCycle.receive(events) {
+            case .apply:
+                let result = run(&state.core)
+                then.resume(state.invalidateAssociations(touchedBy: events))
+                then.refetches = result.invalidated
+                state.enqueue(result.changes)
+                return result.changes
+            case .keep:
                 then.delivers = false
-                guard state.fetchCycle.isFetching else {
-                    state.statistics.ignoredEvents += events.count
-                    then.report(.eventsIgnored(count: events.count))
-                    return ChangeSet()
-                }
-                // The first fetch's result may predate an invalidation: dropped now, under the lock, so that it is
-                // never shown; the refetch takes its place, and its caller waits for the refetch.
-                then.refetches = events.contains { if case .invalidated = $0 { true } else { false } }
-                if then.refetches { state.fetchCycle.supersede() }
-                return ChangeSet()
+            case .refetch:
+                // The first fetch's result may predate the invalidation: the fetch cycle dropped it, under the
+                // lock, so that it is never shown; the refetch takes its place, and its caller waits for it.
+                then.delivers = false
+                then.refetches = true
+            case .ignore:
+                then.delivers = false
+                state.statistics.ignoredEvents += events.count
+                then.report(.eventsIgnored(count: events.count))
             }
-            let result = run(&state.core)
-            then.resume(state.invalidateAssociations(touchedBy: events))
-            then.refetches = result.invalidated
-            state.enqueue(result.changes)
-            return result.changes
+            return ChangeSet()
+        }
+    }
+
+    /// Counts and reports events that came while nothing was shown and no fetch was in flight.
+    @inlinable func eventsIgnored(_ count: Int) {
+        commit { state, then in
+            state.statistics.ignoredEvents += count
+            then.delivers = false
+            then.report(.eventsIgnored(count: count))
         }
     }
 
@@ -432,7 +457,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
             state.paging.forget()
             let changes = state.core.removeAll()
             state.enqueue(changes, .rebuild)
-            return state.paused == nil ? changes : state.resume(at: .now)
+            return state.paused == nil ? changes : state.resume()
         }
     }
 

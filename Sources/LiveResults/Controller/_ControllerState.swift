@@ -48,14 +48,16 @@
 
     /// What changed since `pause()`, held back from the observers; `nil` when not paused.
     @usableFromInline var paused: _HeldChanges<Entity>? {
-        didSet { holdsChanges = paused != nil || coalescing.held != nil }
+        didSet { holdsChanges = paused != nil || coalescing.isOn }
     }
     @usableFromInline var coalescing = _Coalescing<Entity>() {
-        didSet { holdsChanges = paused != nil || coalescing.held != nil }
+        didSet { holdsChanges = paused != nil || coalescing.isOn }
     }
     /// Whether a pause or coalescing holds change sets back: a flag, so that a change that is delivered
     /// as it happens (most of them) does not look into the two optional values.
     @usableFromInline var holdsChanges = false
+    /// The clock that coalescing reads and sleeps on, and polling ticks on.
+    @usableFromInline var clock = _ControllerClock.continuous
 
     @inlinable init(core: _ResultsCore<Entity>) {
         self.core = core
@@ -73,7 +75,7 @@
         if paused != nil {
             paused!.hold(changes, kind)
         } else {
-            coalescing.held!.hold(changes, kind)
+            coalescing.hold(changes, kind)
         }
     }
 }

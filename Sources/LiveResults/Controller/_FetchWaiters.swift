@@ -1,21 +1,17 @@
 /// The ``FetchedResultsController/performFetch()`` calls that a newer fetch superseded, waiting for the
-/// newest fetch to settle (show its results or fail) or for a reset. A value in ``_FetchCycle``.
+/// newest fetch to settle (show its results or fail) or for a reset: a value of the fetch in flight
+/// (``_FetchCycle/Fetch``), by the tokens ``_FetchCycle/makeWaiterToken()`` gave them.
 @usableFromInline struct _FetchWaiters: Sendable {
     @usableFromInline typealias Continuation = CheckedContinuation<Void, any Error>
 
     @usableFromInline var waiting: [UInt64: Continuation] = [:]
-    @usableFromInline var nextToken: UInt64 = 0
 
     @inlinable init() {}
 
-    /// A token for a waiter to add later: the waiter's task needs it first, to remove the waiter when it is
-    /// cancelled.
-    @inlinable mutating func makeToken() -> UInt64 {
-        defer { nextToken += 1 }
-        return nextToken
-    }
+    /// Whether no call waits.
+    @inlinable var isEmpty: Bool { waiting.isEmpty }
 
-    /// Adds a waiter under a token from ``makeToken()``.
+    /// Adds a waiter under its token.
     @inlinable mutating func add(_ continuation: Continuation, token: UInt64) {
         waiting[token] = continuation
     }

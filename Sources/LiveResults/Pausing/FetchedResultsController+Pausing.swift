@@ -18,7 +18,7 @@ extension FetchedResultsController {
     ///
     /// - Complexity: O(1), plus the composition of what coalescing held.
     @inlinable public func pause() {
-        commit { state, _ in state.pause(at: .now) }
+        commit { state, _ in state.pause() }
     }
 
     /// Ends a pause: returns, and delivers to the observers, one change set that turns the frozen
@@ -34,7 +34,7 @@ extension FetchedResultsController {
     ///   fetch, a resort or a reset happened meanwhile.
     @discardableResult
     @inlinable public func resume() -> ChangeSet<Entity> {
-        commit { state, _ in state.resume(at: .now) }
+        commit { state, _ in state.resume() }
     }
 
     /// Whether the controller is paused (see ``pause()``).
@@ -64,19 +64,18 @@ extension FetchedResultsController {
     @inlinable public var coalescingInterval: Duration {
         get { _state.withLock { $0.coalescing.interval } }
         set {
-            commit { state, _ in state.setCoalescingInterval(newValue, at: .now) }
+            commit { state, _ in state.setCoalescingInterval(newValue) }
         }
     }
 
-    /// Waits until `deadline` in a task of its own, then delivers what coalescing holds; the task does
-    /// not keep the controller alive.
-    @inlinable func deliverCoalesced(at deadline: ContinuousClock.Instant) {
+    /// Waits until `deadline` on the controller's clock in a task of its own, then delivers what coalescing
+    /// holds; the task does not keep the controller alive.
+    @inlinable func deliverCoalesced(at deadline: _ControllerClock.Instant) {
+        let clock = _state.withLock { $0.clock }
         Task { [weak self] in
-            try? await Task.sleep(until: deadline, clock: .continuous)
+            try? await clock.sleep(until: deadline)
             guard let self else { return }
-            commit { state, _ in
-                if state.coalescing.scheduled == deadline { state.coalescing.scheduled = nil }
-            }
+            commit { state, _ in state.coalescing.wokeUp(at: deadline) }
         }
     }
 }

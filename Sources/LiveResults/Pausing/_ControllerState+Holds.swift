@@ -52,50 +52,48 @@ extension _ControllerState {
         engine.appendPending(.delivery(record))
     }
 
-    /// Freezes what readers see and holds every change set back until ``resume(at:)``. Changes held by
+    /// Freezes what readers see and holds every change set back until ``resume()``. Changes held by
     /// coalescing are delivered first, so that the observers have the frozen version.
-    @inlinable mutating func pause(at now: ContinuousClock.Instant) {
+    @inlinable mutating func pause() {
         guard paused == nil else { return }
-        flushCoalesced(at: now)
+        flushCoalesced()
         paused = _HeldChanges(base: core.storage)
     }
 
     /// Ends a pause, queuing and returning the one change set from the frozen version to the current one.
-    @inlinable mutating func resume(at now: ContinuousClock.Instant) -> ChangeSet<Entity> {
+    @inlinable mutating func resume() -> ChangeSet<Entity> {
         guard let held = paused else { return ChangeSet() }
         paused = nil
         let changes = held.changeSet(to: core.storage)
         appendDelivery(changes, rebuilt: held.isRebuilt)
-        if coalescing.held != nil {
-            coalescing.held = _HeldChanges(base: core.storage)
-            coalescing.lastDelivery = now
-        }
+        if coalescing.isOn { coalescing.resumed(at: clock.now, to: core.storage) }
         return changes
     }
 
     /// Queues the changes coalescing holds, whether or not their interval is over.
-    @inlinable mutating func flushCoalesced(at now: ContinuousClock.Instant) {
-        guard coalescing.held?.isEmpty == false else { return }
-        queueCoalesced(at: now)
+    @inlinable mutating func flushCoalesced() {
+        guard coalescing.isOn else { return }
+        _ = run(coalescing.flush(at: clock.now, to: core.storage))
     }
 
     /// Queues the changes coalescing holds if their interval is over.
     ///
     /// - Returns: When to look again, if they are not due and no delivery is scheduled yet.
-    @inlinable mutating func releaseCoalesced(at now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        switch coalescing.due(at: now) {
-        case .nothing: return nil
-        case .now:
-            queueCoalesced(at: now)
-            return nil
-        case .at(let deadline): return deadline
-        }
+    @inlinable mutating func releaseCoalesced() -> _ControllerClock.Instant? {
+        run(coalescing.release(at: clock.now, to: core.storage))
     }
 
-    /// Queues the changes coalescing holds as one change set.
-    @inlinable mutating func queueCoalesced(at now: ContinuousClock.Instant) {
-        let rebuilt = coalescing.held?.isRebuilt ?? false
-        appendDelivery(coalescing.take(to: core.storage, at: now), rebuilt: rebuilt)
+    /// Runs what a transition of coalescing returned, under the lock: queues its change set.
+    ///
+    /// - Returns: The instant of the wake-up to schedule, once the lock is released.
+    @inlinable mutating func run(_ action: _Coalescing<Entity>.Action) -> _ControllerClock.Instant? {
+        switch action {
+        case .nothing: return nil
+        case .deliver(let changes, let rebuilt):
+            appendDelivery(changes, rebuilt: rebuilt)
+            return nil
+        case .wakeUp(let deadline): return deadline
+        }
     }
 
     /// Advances the update streams with a delivered change set; their waiting consumers resume in order
@@ -116,16 +114,9 @@ extension _ControllerState {
 
     /// Sets the coalescing interval; a negative one counts as zero. Turning coalescing off delivers what
     /// it held at once.
-    @inlinable mutating func setCoalescingInterval(_ interval: Duration, at now: ContinuousClock.Instant) {
-        let interval = Swift.max(.zero, interval)
-        if interval == .zero {
-            flushCoalesced(at: now)
-            coalescing.held = nil
-        } else if coalescing.held == nil {
-            coalescing.held = _HeldChanges(base: paused?.base ?? core.storage)
-        }
-        coalescing.interval = interval
-        // A delivery scheduled by the old interval may come too late for the new one.
-        coalescing.scheduled = nil
+    @inlinable mutating func setCoalescingInterval(_ interval: Duration) {
+        let action = coalescing.setInterval(
+            interval, at: clock.now, observed: paused?.base ?? core.storage, current: core.storage)
+        _ = run(action)
     }
 }

@@ -19,10 +19,10 @@ extension FetchedResultsController {
     /// - Returns: The subscription; cancel or release it to stop.
     /// - Complexity: O(1): it starts the polling task; each tick costs a ``performFetch()``.
     @inlinable public func poll(every period: Duration) -> EventSubscription {
-        poll(every: period, on: ContinuousClock())
+        poll(every: period, on: _state.withLock { $0.clock })
     }
 
-    /// ``poll(every:)`` on any clock (tests drive a manual one).
+    /// ``poll(every:)`` on any clock: the controller's (``_clock``, which tests set to a manual one).
     @usableFromInline func poll<C: Clock>(every period: Duration, on clock: C) -> EventSubscription
     where C.Duration == Duration {
         guard period > .zero else {

@@ -32,7 +32,7 @@ extension FetchedResultsController where Entity: Codable {
         let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
         let (id, origin) = commit { state, _ in
             // What coalescing held goes to the earlier observers: this one starts from the current results.
-            state.flushCoalesced(at: .now)
+            state.flushCoalesced()
             if state.core.undo == nil { state.core.undo = _VersionUndo() }
             let id = state.updates.subscribe(subscriber, since: version, observed: state.observedStorage)
             return (id, state.updates.origin)

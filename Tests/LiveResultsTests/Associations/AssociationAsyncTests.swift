@@ -8,6 +8,8 @@ struct AssociationAsyncTests {
     @Test func itWaitsForTheRequestItStarted() async throws {
         let fixture = try await PostFixture.loaded(PostFixture.numbered(4), fetchSize: 2)
         let (reader, gate) = await fixture.heldAsyncRead(of: 3)
+        // Real time, no clock of the controller's: usually lets the reader reach its wait (the path this test is
+        // about) before the value arrives; it reads the same value either way.
         try await Task.sleep(for: .milliseconds(10))
         gate.open()
         #expect(try await reader.value == "v30")

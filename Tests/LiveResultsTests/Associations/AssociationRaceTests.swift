@@ -132,6 +132,7 @@ struct AssociationRaceTests {
                 }
             default:
                 for _ in 0..<5 {
+                    // Real time: spreads the pressure signals over the other threads' events, in the race tested.
                     usleep(2_000)
                     pressure.send()
                 }

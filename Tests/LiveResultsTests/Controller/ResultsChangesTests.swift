@@ -104,6 +104,8 @@ struct ResultsChangesTests {
             return (first, second)
         }
         if !cancelsFirst {
+            // Real time: usually lets the reader suspend in `next()` first, so that the cancellation ends a waiting
+            // call (the other argument cancels before the call); both orders must end the sequence.
             try await Task.sleep(for: .milliseconds(20))
             reader.cancel()
         }
@@ -125,6 +127,8 @@ struct ResultsChangesTests {
             var iterator = changes.makeAsyncIterator()
             return await iterator.next()
         }
+        // Real time: usually lets the reader suspend in `next()` before the release, the case tested; a reader that
+        // calls it after gets `nil` as well.
         try await Task.sleep(for: .milliseconds(20))
         weak let released = controller
         controller = nil

@@ -49,6 +49,7 @@ final class QueryRowStore: QueryableSource, Sendable {
                 case true?:
                     invalidateDuringNextFetch.withLock { $0 = nil }
                     bus.publish(.invalidated)
+                // Real time: a request that takes a while, so that events and other fetches meet it in flight.
                 case nil: try await Task.sleep(for: .milliseconds(50))
                 case false?: break
                 }

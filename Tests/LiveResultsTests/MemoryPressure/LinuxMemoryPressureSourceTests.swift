@@ -137,6 +137,8 @@ struct LinuxMemoryPressureSourceTests {
         subscription.cancel()
     }
 
+    /// Real time is what is tested: the source polls its file on its own interval (2 ms, on the continuous
+    /// clock); each sleep spans many polls, which a change of the file would show.
     @Test func pollsWhileSubscribedAndStopsAfterTheLastSubscriptionEnds() async throws {
         let file = try PressureFile(someAvg10: 1)
         let signals = Locked(0)

@@ -102,6 +102,7 @@ struct MutationTests {
         try await controller.performFetch()
         let before = SnapshotModel(controller.snapshot)
         let edit = Mutation(controller: controller, optimistic: { (id: Int) in [.deleted(id)] }) { (_: Int) in
+            // A write that does not end before the test cancels it (`Task.sleep` throws on cancellation).
             try await Task.sleep(for: .seconds(600))
         }
         let run = Task { try await edit.run(5) }

@@ -11,6 +11,7 @@ struct ObservableResultsDeliveryTests {
     @MainActor static func settle() async {
         for _ in 0..<5 {
             await Task.yield()
+            // Real time: the main actor's turns are queued by other threads' deliveries, which nothing here awaits.
             try? await Task.sleep(for: .milliseconds(2))
         }
     }

@@ -83,6 +83,7 @@ struct ObservableResultsTests {
         }
         let shown = SnapshotModel(model.snapshot)
         #expect(shown == SnapshotModel(controller.snapshot))
+        // Real time: the absence of an observation is checked after a wait in which a stray one would show.
         try await Task.sleep(for: .milliseconds(20))
         #expect(counter.value == 3, "no change without a change set")
     }
@@ -96,6 +97,7 @@ struct ObservableResultsTests {
         #expect(isPaused && controller.isPaused)
         controller.apply(.deleted(1))
         controller.apply(.deleted(2))
+        // Real time: the absence of a delivery while paused is checked after a wait in which one would show.
         try await Task.sleep(for: .milliseconds(10))
         let whilePaused = model.fetchedObjects.count
         #expect(whilePaused == 6, "nothing delivered while paused")

@@ -157,6 +157,8 @@ struct PaginationBadInputTests {
         let first = Task { try await controller.loadNextPage() }
         #expect(await fixture.server.started(2))
         let second = Task { try await controller.loadNextPage() }
+        // Real time: usually lets the second call join the load in flight before it ends (nothing shows a call
+        // joining); a second call after it would load the next page, and the expectations would fail.
         try await Task.sleep(for: .milliseconds(5))
         gate.open()
         let (a, b) = (try await first.value, try await second.value)

@@ -1,9 +1,10 @@
 import Foundation
-@_spi(Testing) import LiveResults
+@_spi(Testing) @testable import LiveResults
 import Testing
 
 /// Random events, refetches, resets, pauses, resumes and coalescing intervals: the delivered change sets,
-/// applied in order to the first results, give the last ones, each step under the whole contract.
+/// applied in order to the first results, give the last ones, each step under the whole contract. Coalescing's
+/// intervals end as the steps advance the controller's clock (a ``ManualClock``).
 @Suite("Randomized delivery chains", .timeLimit(.minutes(5)))
 struct RandomizedViewChainTests {
     @Test("random pauses and coalescing keep the chain of change sets", arguments: [UInt64(51), 52, 53])
@@ -11,6 +12,8 @@ struct RandomizedViewChainTests {
         var workload = RandomizedModelTests.Workload(seed: seed, idSpace: 50)
         let store = FakeStore(workload.fetchResult(count: 30))
         let controller = FetchedResultsController.make(store)
+        let clock = ManualClock()
+        controller._clock = clock.controllerClock
         try await controller.performFetch()
         let recorder = EventHarness.ChainRecorder<Item>(initial: SnapshotModel(controller.snapshot))
         controller.delegate = recorder
@@ -34,13 +37,15 @@ struct RandomizedViewChainTests {
                 expectContract(changes, from: frozen, to: SnapshotModel(sections: []))
                 try await controller.performFetch()
             case 24..<27:
-                try await Task.sleep(for: .milliseconds(2))
+                clock.advance(by: .milliseconds(2))
+                await Task.yield()
             default:
                 controller.apply(workload.batch(knownItems: Array(controller.fetchedObjects)))
             }
         }
         controller.resume()
         controller.coalescingInterval = .zero
+        clock.cancelSleepers()
         recorder.expectChain()
         #expect(recorder.deliveries.last?.after == SnapshotModel(controller.snapshot), "seed \(seed)")
     }

@@ -3,43 +3,77 @@ import Foundation
 import Testing
 
 /// Polling (the *LifeOfAQuery* article): refetches on a period until cancelled, skipping ticks while a fetch runs.
+/// The controllers tick on a ``ManualClock``: a test moves the time, and sees each tick that could happen.
 @Suite("Polling", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct PollingTests {
+    /// A controller over `store` that ticks on `clock`.
+    private static func controller(_ store: FakeStore, on clock: ManualClock) -> FetchedResultsController<Item> {
+        let controller = FetchedResultsController.make(store)
+        controller._clock = clock.controllerClock
+        return controller
+    }
+
+    /// Waits until the poller sleeps for its next tick, having begun `sleeps` sleeps in all.
+    private static func sleepsFor(_ sleeps: Int, on clock: ManualClock) async -> Bool {
+        await EventHarness.eventually(timeout: .seconds(45)) { clock.sleeps == sleeps && clock.sleeping == 1 }
+    }
+
     @Test func itRefetchesUntilCancelled() async throws {
         let store = FakeStore(ScenarioFixture.sample)
-        let controller = FetchedResultsController.make(store)
+        let clock = ManualClock()
+        let controller = Self.controller(store, on: clock)
         try await controller.performFetch()
         let changes = controller.changes
         let polling = controller.poll(every: .milliseconds(5))
         store.items.removeFirst()
+        try #require(await Self.sleepsFor(1, on: clock), "the poller waits for its first tick")
+        clock.advanceToNextDeadline()
         let refetched = await EventHarness.collect(1, from: changes, timeout: .seconds(45))
         #expect(refetched.first?.deletedItemIDs == [1], "a tick refetched and reported the difference")
-        #expect(await EventHarness.eventually(timeout: .seconds(45)) { store.calls >= 3 })
+        try #require(await Self.sleepsFor(2, on: clock))
+        clock.advanceToNextDeadline()
+        try #require(await Self.sleepsFor(3, on: clock), "every tick fetches, then waits for the next")
+        #expect(store.calls == 3)
         polling.cancel()
-        try await Task.sleep(for: .milliseconds(20))
-        let calls = store.calls
-        try await Task.sleep(for: .milliseconds(40))
-        #expect(store.calls == calls, "no tick after the cancellation")
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { clock.sleeping == 0 }, "its sleep ends")
+        clock.advance(by: .milliseconds(50))
+        #expect(clock.wakes == 2 && clock.sleeps == 3, "no tick after the cancellation: nothing slept to wake")
+        #expect(store.calls == 3)
     }
 
+    /// A period of zero or less starts no poller: the control, a positive period on the same clock, sleeps and
+    /// ticks; nothing else ever sleeps or fetches.
     @Test(arguments: [Duration.zero, .milliseconds(-3)])
     func aPeriodOfZeroOrLessPollsNothing(period: Duration) async throws {
         let store = FakeStore(ScenarioFixture.sample)
-        let controller = FetchedResultsController.make(store)
+        let clock = ManualClock()
+        let controller = Self.controller(store, on: clock)
         let polling = controller.poll(every: period)
         #expect(polling.isCancelled)
-        try await Task.sleep(for: .milliseconds(20))
-        #expect(store.calls == 0)
+        let control = controller.poll(every: .milliseconds(1))
+        try #require(await Self.sleepsFor(1, on: clock), "the control waits for its tick")
+        clock.advanceToNextDeadline()
+        try #require(await Self.sleepsFor(2, on: clock), "the control ticked, and waits for the next")
+        control.cancel()
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { clock.sleeping == 0 })
+        #expect(clock.sleeps == 2, "only the control slept (a poller at zero would sleep until now, and loop)")
+        #expect(store.calls == 1, "the control's tick alone fetched")
     }
 
     @Test func aTickIsSkippedWhileAFetchRuns() async throws {
         let gate = EventHarness.Gate()
         var fixture = EventHarness.Fixture(request: gate)
         let controller = fixture.controller
+        let clock = ManualClock()
+        controller._clock = clock.controllerClock
         let fetch = Task { try await controller.performFetch() }
-        try await Task.sleep(for: .milliseconds(5))
+        try #require(await EventHarness.eventually(timeout: .seconds(45)) { gate.waiters == 1 })
         let polling = controller.poll(every: .milliseconds(2))
-        try await Task.sleep(for: .milliseconds(40))
+        for tick in 1...5 {
+            try #require(await Self.sleepsFor(tick, on: clock), "the poller waits for tick \(tick)")
+            clock.advanceToNextDeadline()
+        }
+        try #require(await Self.sleepsFor(6, on: clock), "five ticks passed")
         #expect(gate.waiters == 1, "only the first fetch waits: the ticks found it running")
         gate.open()
         _ = try await fetch.value
@@ -65,12 +99,14 @@ struct PollingTests {
         #expect(controller.fetchedObjects.count == 5)
     }
 
+    /// The polling task does not keep the controller: released, it ends at its next tick without fetching.
     @Test func pollingStopsWhenTheControllerIsReleased() async throws {
         let store = FakeStore(ScenarioFixture.sample)
+        let clock = ManualClock()
         weak var released: FetchedResultsController<Item>?
         let polling: EventSubscription
         do {
-            let controller = FetchedResultsController.make(store)
+            let controller = Self.controller(store, on: clock)
             released = controller
             try await controller.performFetch()
             polling = controller.poll(every: .milliseconds(3))
@@ -78,9 +114,10 @@ struct PollingTests {
         #expect(
             await EventHarness.eventually(timeout: .seconds(45)) { released == nil },
             "the polling task does not keep it")
-        let calls = store.calls
-        try await Task.sleep(for: .milliseconds(30))
-        #expect(store.calls == calls)
+        try #require(await Self.sleepsFor(1, on: clock))
+        clock.advanceToNextDeadline()
+        #expect(await EventHarness.eventually(timeout: .seconds(45)) { clock.wakes == 1 }, "its tick came")
+        #expect(store.calls == 1, "and fetched nothing")
         withExtendedLifetime(polling) {}
     }
 
@@ -111,7 +148,8 @@ struct PollingTests {
         })
         let controller = FetchedResultsController(
             definition: definition, sortDescriptors: [SortDescriptor(\Item.score)])
-        let polling = controller.poll(every: period, on: clock)
+        controller._clock = clock.controllerClock
+        let polling = controller.poll(every: period)
         // Each step: wait until the poller sleeps again (for its tick, or in its fetch), then wake it.
         var sleeps = 0
         while starts.withLock({ $0.count }) < count {

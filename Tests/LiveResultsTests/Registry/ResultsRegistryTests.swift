@@ -200,6 +200,7 @@ import Testing
         let registry = ResultsRegistry(keepAlive: .milliseconds(50))
         let store = FakeStore()
         let held = registry.controller(for: ["posts"]) { .make(store) }
+        // Real time is what is tested: the registry's keep-alive (50 ms on the continuous clock) has passed.
         try? await Task.sleep(for: .milliseconds(100))
         #expect(registry.controller(for: ["posts"]) { .make(store) } === held, "a consumer still holds it")
         #expect(registry.liveKeys == [["posts"]])
