@@ -43,7 +43,10 @@ struct AssociationFailureTests {
     }
 
     @Test func theBackoffIsPerAssociationAndTheControllerKeepsWorking() async throws {
-        let fixture = try await PostFixture.loaded([Post(1, tagIDs: [5]), Post(2, tagIDs: [6])])
+        // A back-off longer than the test, so that "authors back off" holds however slowly a loaded machine runs it
+        // (with the default second, a run that took three minutes saw the authors requested again).
+        let backoff = AssociationBackoff(initialDelay: .seconds(600), maximumDelay: .seconds(600))
+        let fixture = try await PostFixture.loaded([Post(1, tagIDs: [5]), Post(2, tagIDs: [6])], backoff: backoff)
         let tags = fixture.backend.tags()
         let gate = await fixture.heldRead(of: 1)
         // A request in flight does not hold the controller: events and reads go on.
