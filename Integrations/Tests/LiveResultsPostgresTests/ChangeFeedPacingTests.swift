@@ -1,3 +1,6 @@
+import LiveResultsTestSupport
+import NIOConcurrencyHelpers
+import PostgresNIO
 import Testing
 
 @testable import LiveResultsPostgres
@@ -47,5 +50,106 @@ struct ChangeFeedPacingTests {
         #expect(pacing.wait(after: .changes, elapsed: .milliseconds(19)) == .milliseconds(5))
         #expect(pacing.wait(after: .changes, elapsed: .milliseconds(60)) == .milliseconds(5))
         #expect(pacing.wait(after: .full, elapsed: .milliseconds(8)) == .zero)
+    }
+
+    @Test("A step is timed on the feed's clock: the wait after it is the interval less the step's time")
+    func stepOnClock() {
+        let clock = ManualClock()
+        var pacing = _ReadPacing(interval: .milliseconds(20), maximum: .seconds(1), clock: _FeedClock(clock))
+        pacing.startStep()
+        clock.advance(by: .milliseconds(8))
+        #expect(pacing.waitAfterStep(.changes) == .milliseconds(12))
+        pacing.startStep()
+        clock.advance(by: .milliseconds(30))
+        #expect(pacing.waitAfterStep(.changes) == .milliseconds(5))
+        pacing.startStep()
+        #expect(pacing.waitAfterStep(.nothing) == .milliseconds(20))
+    }
+
+    /// A feed that never reads: its client is not run, and no subscription starts a reading task; the test drives
+    /// its state machine as the reading task would, and the feed's waits on `clock`.
+    func idleFeed(clock: ManualClock) -> PostgresChangeFeed {
+        let client = PostgresClient(
+            configuration: PostgresTestServer(host: "127.0.0.1", port: 1, username: "u", password: nil, database: "d")
+                .configuration())
+        let feed = PostgresChangeFeed(
+            client: client, publication: "p", readInterval: .milliseconds(20), maximumReadInterval: .seconds(1),
+            clock: clock)
+        let subscription = _FeedSubscription(
+            table: ObjectIdentifier(feed), qualifiedTable: "t", idColumn: "id", deliver: { _ in }, report: { _ in },
+            afterDeliveries: { $0() })
+        // Run 1, as if its task had started.
+        _ = feed.machine.withLockedValue { $0.subscribe(subscription) }
+        return feed
+    }
+
+    @Test("The reading task's wait ends when the feed's clock reaches it, not before")
+    func pauseOnClock() async {
+        let clock = ManualClock()
+        let feed = idleFeed(clock: clock)
+        let done = Flag()
+        let reader = Task {
+            await feed.pause(run: 1, for: .seconds(1))
+            done.set()
+        }
+        #expect(await clock.waitForSleepers())
+        #expect(feed.machine.withLockedValue { $0.isBackingOff })
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.sleepers == 1)
+        #expect(!done.isSet)
+        clock.advance(by: .milliseconds(1))
+        await reader.value
+        #expect(done.isSet)
+        #expect(clock.now.offset == .seconds(1))
+        #expect(!feed.machine.withLockedValue { $0.isBackingOff })
+    }
+
+    @Test("wake() ends a back-off at once; a wait of the read interval only a fetch's wake ends")
+    func wakeEndsBackOff() async {
+        let clock = ManualClock()
+        let feed = idleFeed(clock: clock)
+        let backOff = Task { await feed.pause(run: 1, for: .seconds(1)) }
+        #expect(await clock.waitForSleepers())
+        feed.wake()
+        await backOff.value
+        #expect(clock.now.offset == .zero)
+        // The timer's sleep is cancelled with the wait.
+        #expect(await eventually { clock.sleepers == 0 })
+        let interval = Task { await feed.pause(run: 1, for: .milliseconds(20)) }
+        #expect(await clock.waitForSleepers())
+        feed.wake()
+        #expect(clock.sleepers == 1)
+        feed.wakeReader()
+        await interval.value
+        #expect(clock.now.offset == .zero)
+    }
+
+    @Test("Reads that find nothing back off on the feed's clock, up to the maximum; a fetch's wake ends the wait")
+    func backOffOnClock() async {
+        let clock = ManualClock()
+        let feed = idleFeed(clock: clock)
+        var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval, clock: feed.clock)
+        var waits: [Duration] = []
+        // As the reading task: a step that finds nothing, then its wait, which only the clock ends.
+        while waits.last != feed.maximumReadInterval {
+            let start = pacing.startStep()
+            let wait = pacing.waitAfterStep(.nothing)
+            let step = Task { await feed.pause(run: 1, for: wait) }
+            #expect(await clock.waitForSleepers())
+            clock.advanceToNextDeadline()
+            await step.value
+            waits.append(clock.now.offset - start)
+        }
+        #expect(waits.count == 57)
+        #expect(waits.prefix(51).allSatisfy { $0 == .milliseconds(20) })
+        #expect(waits.suffix(6).map { $0 / .milliseconds(1) } == [40, 80, 160, 320, 640, 1000])
+        // Backed off: a fetch that waits for the feed ends the wait without the clock.
+        let start = clock.now
+        let wait = Task { await feed.pause(run: 1, for: .seconds(1)) }
+        #expect(await clock.waitForSleepers())
+        #expect(feed.machine.withLockedValue { $0.isBackingOff })
+        feed.wakeReader()
+        await wait.value
+        #expect(clock.now == start)
     }
 }
