@@ -6,7 +6,7 @@ import Testing
 @testable import LiveResultsPostgres
 
 /// The waits of a feed's reading task between reads, from what each read found and how long it took.
-@Suite("PostgresChangeFeed: the wait between reads")
+@Suite("PostgresChangeFeed: the wait between reads", .timeLimit(.minutes(2)))
 struct ChangeFeedPacingTests {
     @Test("Reads that find nothing keep the interval for as long as the maximum, then double the wait up to it")
     func backoff() {
@@ -83,23 +83,30 @@ struct ChangeFeedPacingTests {
         return feed
     }
 
+    /// Starts, in a task of its own, the wait of `duration` that the reading task of `feed`'s run 1 makes.
+    ///
+    /// - Returns: A flag set once the wait ended.
+    func startPause(of feed: PostgresChangeFeed, for duration: Duration) -> Flag {
+        let ended = Flag()
+        Task {
+            await feed.pause(run: 1, for: duration)
+            ended.set()
+        }
+        return ended
+    }
+
     @Test("The reading task's wait ends when the feed's clock reaches it, not before")
     func pauseOnClock() async {
         let clock = ManualClock()
         let feed = idleFeed(clock: clock)
-        let done = Flag()
-        let reader = Task {
-            await feed.pause(run: 1, for: .seconds(1))
-            done.set()
-        }
+        let ended = startPause(of: feed, for: .seconds(1))
         #expect(await clock.waitForSleepers())
         #expect(feed.machine.withLockedValue { $0.isBackingOff })
         clock.advance(by: .milliseconds(999))
         #expect(clock.sleepers == 1)
-        #expect(!done.isSet)
+        #expect(!ended.isSet)
         clock.advance(by: .milliseconds(1))
-        await reader.value
-        #expect(done.isSet)
+        #expect(await eventually { ended.isSet })
         #expect(clock.now.offset == .seconds(1))
         #expect(!feed.machine.withLockedValue { $0.isBackingOff })
     }
@@ -108,19 +115,19 @@ struct ChangeFeedPacingTests {
     func wakeEndsBackOff() async {
         let clock = ManualClock()
         let feed = idleFeed(clock: clock)
-        let backOff = Task { await feed.pause(run: 1, for: .seconds(1)) }
+        let backOff = startPause(of: feed, for: .seconds(1))
         #expect(await clock.waitForSleepers())
         feed.wake()
-        await backOff.value
-        #expect(clock.now.offset == .zero)
+        #expect(await eventually { backOff.isSet })
         // The timer's sleep is cancelled with the wait.
         #expect(await eventually { clock.sleepers == 0 })
-        let interval = Task { await feed.pause(run: 1, for: .milliseconds(20)) }
+        let interval = startPause(of: feed, for: .milliseconds(20))
         #expect(await clock.waitForSleepers())
         feed.wake()
         #expect(clock.sleepers == 1)
+        #expect(!interval.isSet)
         feed.wakeReader()
-        await interval.value
+        #expect(await eventually { interval.isSet })
         #expect(clock.now.offset == .zero)
     }
 
@@ -131,13 +138,15 @@ struct ChangeFeedPacingTests {
         var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval, clock: feed.clock)
         var waits: [Duration] = []
         // As the reading task: a step that finds nothing, then its wait, which only the clock ends.
-        while waits.last != feed.maximumReadInterval {
+        for _ in 0..<100 where waits.last != feed.maximumReadInterval {
             let start = pacing.startStep()
-            let wait = pacing.waitAfterStep(.nothing)
-            let step = Task { await feed.pause(run: 1, for: wait) }
+            let step = startPause(of: feed, for: pacing.waitAfterStep(.nothing))
             #expect(await clock.waitForSleepers())
             clock.advanceToNextDeadline()
-            await step.value
+            guard await eventually({ step.isSet }) else {
+                Issue.record("a wait did not end at its deadline")
+                return
+            }
             waits.append(clock.now.offset - start)
         }
         #expect(waits.count == 57)
@@ -145,11 +154,11 @@ struct ChangeFeedPacingTests {
         #expect(waits.suffix(6).map { $0 / .milliseconds(1) } == [40, 80, 160, 320, 640, 1000])
         // Backed off: a fetch that waits for the feed ends the wait without the clock.
         let start = clock.now
-        let wait = Task { await feed.pause(run: 1, for: .seconds(1)) }
+        let wait = startPause(of: feed, for: .seconds(1))
         #expect(await clock.waitForSleepers())
         #expect(feed.machine.withLockedValue { $0.isBackingOff })
         feed.wakeReader()
-        await wait.value
+        #expect(await eventually { wait.isSet })
         #expect(clock.now == start)
     }
 }
