@@ -101,8 +101,8 @@ let package = Package(
         // The wire formats that several targets read: JSON values and Server-Sent Events, one copy of each.
         .target(name: "LiveResultsWireSupport", path: "Support/LiveResultsWireSupport"),
         // For the tests and the measurement tools: the change-set contract checked on every delivery of a
-        // controller (with the root's LiveResultsTesting, the one copy of the checker), bounded waits, and a
-        // temporary PostgreSQL cluster (or LIVERESULTS_POSTGRES_URL).
+        // controller (with the root's LiveResultsTesting, the one copy of the checker), bounded waits, a clock the
+        // test advances, and a temporary PostgreSQL cluster (or LIVERESULTS_POSTGRES_URL).
         .target(
             name: "LiveResultsTestSupport",
             dependencies: [

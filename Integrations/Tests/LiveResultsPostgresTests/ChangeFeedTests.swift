@@ -1,11 +1,12 @@
 import Foundation
 import LiveResults
-import LiveResultsPostgres
 import LiveResultsTesting
 import NIOConcurrencyHelpers
 import LiveResultsTestSupport
 import PostgresNIO
 import Testing
+
+@testable import LiveResultsPostgres
 
 @Suite("PostgresChangeFeed: the write-ahead log as the change feed")
 struct ChangeFeedTests {
@@ -280,60 +281,78 @@ struct ChangeFeedTests {
         }
     }
 
-    /// Runs `body` with 5 seeded to-dos followed through a feed (reads 20 ms apart, a maximumReadInterval of 4 s)
-    /// that has found nothing for 10 s: quiet for 4 s (reads 20 ms apart, 4.4 s with the reads' own time), then
-    /// waits of 20, 40, … 2,560 ms (5.1 s), then of 4 s, so that the reader is about 3 s away from its next read.
+    /// Runs `body` with 5 seeded to-dos followed through a feed (reads 20 ms apart, a maximumReadInterval of 200 ms)
+    /// paced by a manual clock, moved from one of the feed's waits to the next until the feed backs off: from then on
+    /// the clock stands still, and only a wake ends the feed's wait.
     private func withIdleFeed(
-        _ body: @Sendable (PostgresClient, PostgresChangeFeed, FeedTodos) async throws -> Void
+        _ body: @Sendable (PostgresClient, PostgresChangeFeed, FeedTodos, ManualClock) async throws -> Void
     ) async throws {
         try await withDatabase { client, _ in
             try await createSeededTodos(client, count: 5)
+            let clock = ManualClock()
             let feed = PostgresChangeFeed(
                 client: client, publication: "liveresults", readInterval: .milliseconds(20),
-                maximumReadInterval: .seconds(4))
+                maximumReadInterval: .milliseconds(200), clock: clock)
             let live = try await FeedTodos(client: client, feed: feed)
             defer { live.cancel() }
-            try await Task.sleep(for: .seconds(10))
-            try await body(client, feed, live)
+            await backOff(feed, on: clock)
+            try await body(client, feed, live, clock)
         }
     }
 
-    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval, 4 s
-    /// here); a fetch that needs the feed's next step wakes it instead of waiting that out.
-    @Test("A fetch wakes a feed that waits long after finding nothing: it ends in well under the wait")
+    /// Moves `clock` to the end of each of `feed`'s waits until the feed waits longer than its read interval: reads
+    /// that found nothing for as long as its maximumReadInterval (10 reads), then 20 and 40 ms.
+    private func backOff(_ feed: PostgresChangeFeed, on clock: ManualClock) async {
+        for _ in 0..<100 {
+            // The feed's wait is its only sleep on the clock; the state machine records it first.
+            guard await clock.waitForSleepers() else { break }
+            if feed.machine.withLockedValue({ $0.isBackingOff }) { return }
+            clock.advanceToNextDeadline()
+        }
+        Issue.record("the feed did not back off")
+    }
+
+    /// A feed whose reads found nothing for a while waits long between them (up to its maximumReadInterval); a fetch
+    /// that needs the feed's next step wakes it instead of waiting that out. The feed's clock stands still: without
+    /// the wake, the fetches would time out.
+    @Test("A fetch wakes a feed that waits long after finding nothing: it ends with the feed's clock standing still")
     func fetchWakesIdleFeed() async throws {
-        try await withIdleFeed { client, feed, first in
+        try await withIdleFeed { client, feed, first, clock in
             // A second live table on the feed: its fetch waits for the feed's next step, which looks the table up.
-            let start = ContinuousClock.now
+            let start = clock.now
             let second = try await FeedTodos(client: client, feed: feed)
             defer { second.cancel() }
-            let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .seconds(2), "the fetch took \(elapsed)")
             #expect(try await second.matches(client))
             // A refetch of the first: its subscriptions met a fetch before, so it waits for the feed to read
             // through the position of its snapshot.
-            try await Task.sleep(for: .seconds(5))
-            let refetch = ContinuousClock.now
+            await backOff(feed, on: clock)
+            let refetch = clock.now
             try await first.controller.performFetch()
-            let refetched = ContinuousClock.now - refetch
-            #expect(refetched < .seconds(2), "the refetch took \(refetched)")
             #expect(first.fetches.all.count == 2)
+            #expect(clock.now == refetch, "the clock moved only while the feed backed off again (from \(start))")
         }
     }
 
-    @Test("wake() after a write ends the feed's idle back-off: the write arrives within a read, not the long wait")
+    @Test("wake() after a write ends the feed's idle back-off: the write arrives with the feed's clock standing still")
     func wakeAfterWrite() async throws {
-        try await withIdleFeed { client, feed, live in
-            let start = ContinuousClock.now
+        try await withIdleFeed { client, feed, live, clock in
+            let start = clock.now
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('woken', 'A', 1)")
             feed.wake()
             #expect(await eventually(timeout: .seconds(10)) { live.shown.contains { $0.title == "woken" } })
-            let elapsed = ContinuousClock.now - start
-            #expect(elapsed < .milliseconds(1500), "the write arrived after \(elapsed)")
-            // A wake with nothing written, or during the read interval's waits, changes nothing.
+            #expect(clock.now == start)
+            // The read that found the write is followed by a wait of the read interval, which wake() leaves: the
+            // next write arrives once the clock reaches the wait's end.
+            #expect(await clock.waitForSleepers())
+            #expect(!feed.machine.withLockedValue { $0.isBackingOff })
             feed.wake()
+            #expect(clock.sleepers == 1)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('then', 'A', 2)")
-            #expect(try await eventually { try await live.matches(client) })
+            #expect(
+                try await eventually {
+                    if clock.sleepers > 0 { clock.advanceToNextDeadline() }
+                    return try await live.matches(client)
+                })
         }
     }
 

@@ -6,7 +6,7 @@ import PostgresNIO
 extension PostgresChangeFeed {
     /// Reads the slot until the task is cancelled (the last subscription ended), reconnecting after failures.
     func read(run: Int) async {
-        let reader: _FeedReader
+        var reader: _FeedReader
         do {
             reader = _FeedReader(feed: self, run: run, slotName: try slotName(), publication: try publicationName.get())
         } catch {
@@ -73,9 +73,10 @@ extension PostgresChangeFeed {
 /// What the reading task of one run of a ``PostgresChangeFeed`` knows across its connections: the relations
 /// `pgoutput` described, and the position of the last transaction delivered.
 ///
-/// Used by that task only, one step after another: `@unchecked Sendable` because the closure it is used in
-/// (postgres-nio's `withConnection`) is one the compiler cannot see stays in that task.
-final class _FeedReader: @unchecked Sendable {
+/// A value owned by that task (a variable of ``PostgresChangeFeed/read(run:)``, changed by its steps in the closure
+/// postgres-nio's `withConnection` runs in the task's isolation); what the feed's other callers see goes through
+/// the feed's state machine.
+struct _FeedReader {
     let feed: PostgresChangeFeed
     let run: Int
     let slotName: String
@@ -99,8 +100,8 @@ final class _FeedReader: @unchecked Sendable {
     var transaction: _FeedTransaction?
     /// Whether the transaction being read was delivered before: its rows are skipped unparsed.
     var skipping = false
-    /// When the slot's position was last confirmed.
-    private var lastConfirmation = ContinuousClock.now
+    /// When the slot's position was last confirmed, on the feed's clock.
+    private var lastConfirmation: Duration
 
     /// The longest time delivered transactions stay unconfirmed while changes keep coming. Confirming
     /// (`pg_replication_slot_advance`) decodes the log again from the slot's restart position, as long as a read
@@ -113,6 +114,7 @@ final class _FeedReader: @unchecked Sendable {
         self.run = run
         self.slotName = slotName
         self.publication = publication
+        lastConfirmation = feed.clock.now
     }
 
     /// Gets the slot ready on `connection`, then reads it until the task is cancelled or a query fails.
@@ -123,15 +125,15 @@ final class _FeedReader: @unchecked Sendable {
     /// position when the read was not cut short, so that the slot moves on (and PostgreSQL frees its log) while the
     /// log has nothing for the publication: after every read that did not find changes, and otherwise once
     /// ``confirmationInterval`` passed or the transactions read again fill a quarter of a chunk.
-    func read(on connection: PostgresConnection) async throws {
+    mutating func read(on connection: PostgresConnection) async throws {
         (hasRead, transaction, skipping) = (false, nil, false)
         let connection = _ClosedConnectionGuard(connection)
         try await prepareSlot(on: connection)
-        var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval)
+        var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval, clock: feed.clock)
         var lastRead = _ReadPacing.Read.nothing
         while true {
             try Task.checkCancellation()
-            let started = ContinuousClock.now
+            let started = pacing.startStep()
             for subscription in feed.subscriptions {
                 if subscription.relation == nil { try await lookUp(subscription, on: connection) }
                 subscription.flush()
@@ -160,14 +162,14 @@ final class _FeedReader: @unchecked Sendable {
                 }
                 if lastRead != .full { readThrough = max(readThrough, end ?? 0) }
             }
-            feed.advanced(to: lastRead == .full ? delivered : max(delivered, readThrough))
+            feed.advanced(run: run, to: lastRead == .full ? delivered : max(delivered, readThrough))
             hasRead = true
-            await feed.pause(for: pacing.wait(after: lastRead, elapsed: ContinuousClock.now - started))
+            await feed.pause(run: run, for: pacing.waitAfterStep(lastRead))
         }
     }
 
     /// Creates the slot when it is missing, replaces it when PostgreSQL invalidated it, and tells the feed.
-    func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
+    mutating func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
         if case .temporary = feed.slot {
             // Slots of processes that ended without dropping theirs: nobody holds their advisory lock.
             try await connection.query(
@@ -262,7 +264,7 @@ final class _FeedReader: @unchecked Sendable {
     /// Reads up to ``PostgresChangeFeed/chunkSize`` changes (whole transactions) of the transactions that commit
     /// before `end` (all when `nil`), and delivers the committed transactions not delivered yet; the rows of those
     /// delivered before are skipped without being parsed.
-    private func readChunk(upTo end: UInt64?, on connection: _ClosedConnectionGuard) async throws -> Chunk {
+    private mutating func readChunk(upTo end: UInt64?, on connection: _ClosedConnectionGuard) async throws -> Chunk {
         let rows = try await connection.query(
             """
             SELECT data FROM pg_logical_slot_peek_binary_changes(\(slotName)::name, \(end.map(Self.lsn))::pg_lsn,
@@ -288,7 +290,7 @@ final class _FeedReader: @unchecked Sendable {
     /// - Returns: Whether the message belongs to a transaction not delivered before; if it was a Commit, the end
     ///   of the transaction, and the transaction to deliver unless it was delivered before (the caller delivers it:
     ///   ``delivered`` already counts it).
-    func consume(
+    mutating func consume(
         _ data: inout ByteBuffer
     ) throws -> (isNew: Bool, committed: UInt64?, transaction: _FeedTransaction?) {
         if skipping, let tag = data.getInteger(at: data.readerIndex, as: UInt8.self), Self.rowTags.contains(tag) {
@@ -304,9 +306,13 @@ final class _FeedReader: @unchecked Sendable {
         case .relation(let relation):
             relations[relation.oid] = relation
         case .insert(let oid, _), .update(let oid, _, _), .delete(let oid, _):
-            try transaction?.add(message, relation: relation(oid))
+            let relation = try relation(oid)
+            transaction?.add(message, relation: relation)
         case .truncate(let oids):
-            for oid in oids { try transaction?.add(message, relation: relation(oid)) }
+            for oid in oids {
+                let relation = try relation(oid)
+                transaction?.add(message, relation: relation)
+            }
         case .commit(let end):
             let committed = end > delivered ? transaction : nil
             delivered = max(delivered, end)

@@ -87,7 +87,7 @@ extension PostgresChangeFeed {
             """, logger: _silentLogger
         ).collect().first?.decode((Int, Int).self)
         guard let (maximum, used) = row else { return }
-        let own = state.withLockedValue { $0.streamWake != nil } ? 1 : 0
+        let own = machine.withLockedValue { $0.isStreaming } ? 1 : 0
         guard used - own < maximum else { throw PostgresLiveTableError.walSendersExhausted(maximum: maximum) }
     }
 

@@ -108,7 +108,10 @@ public final class PostgresChangeFeed: Sendable {
     public let events: (@Sendable (PostgresChangeFeedEvent) -> Void)?
 
     let publicationName: Result<_QuotedIdentifier, PostgresLiveTableError>
-    let state = NIOLockedValueBox(_FeedState())
+    /// Where the feed is: its subscriptions, its run and what its reading task does.
+    let machine = NIOLockedValueBox(_FeedStateMachine())
+    /// The clock that paces the reads (``_FeedClock``).
+    let clock: _FeedClock
 
     /// Creates a feed. Nothing is sent to the server until ``setUp(tables:schema:)`` or a subscription.
     ///
@@ -125,7 +128,7 @@ public final class PostgresChangeFeed: Sendable {
     ///   - reconnectBackoff: The waits after a lost connection; 0.1 second doubling up to 10 seconds by default.
     ///   - events: Receives what the feed does.
     /// - Complexity: O(1).
-    public init(
+    public convenience init(
         client: PostgresClient,
         publication: String,
         slot: Slot = .temporary,
@@ -135,6 +138,28 @@ public final class PostgresChangeFeed: Sendable {
         chunkSize: Int = 1000,
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
         events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil
+    ) {
+        self.init(
+            client: client, publication: publication, slot: slot, transport: transport, readInterval: readInterval,
+            maximumReadInterval: maximumReadInterval, chunkSize: chunkSize, reconnectBackoff: reconnectBackoff,
+            events: events, clock: ContinuousClock())
+    }
+
+    /// Creates a feed whose reads are paced by `clock`: its waits between reads, the time a read took and when it
+    /// last confirmed are measured on it (a test's manual clock decides when they end). The reconnection waits, the
+    /// fetches' timeouts and a replication stream's timing (its hand-overs, pings and confirmations) stay on the
+    /// continuous clock: they bound or pace a real server's answers.
+    init(
+        client: PostgresClient,
+        publication: String,
+        slot: Slot = .temporary,
+        transport: Transport = .sqlFunctions,
+        readInterval: Duration = .milliseconds(20),
+        maximumReadInterval: Duration = .seconds(1),
+        chunkSize: Int = 1000,
+        reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
+        events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil,
+        clock: some Clock<Duration>
     ) {
         precondition(chunkSize > 0, "a read asks for at least one change")
         precondition(
@@ -153,6 +178,7 @@ public final class PostgresChangeFeed: Sendable {
         self.chunkSize = chunkSize
         self.reconnectBackoff = reconnectBackoff
         self.events = events
+        self.clock = _FeedClock(clock)
         self.publicationName = Result { () throws(PostgresLiveTableError) in try _QuotedIdentifier(publication) }
     }
 

@@ -8,7 +8,9 @@ extension _FeedReader {
     /// Gets the slot ready on `connection`, then follows it as a replication stream on a connection of its own
     /// (``PostgresChangeFeed/Transport/replicationProtocol(_:)``), until the task is cancelled or either connection
     /// fails. `connection` keeps the slot's advisory lock and looks the subscriptions' tables up.
-    func stream(with configuration: PostgresConnection.Configuration, on connection: PostgresConnection) async throws {
+    mutating func stream(
+        with configuration: PostgresConnection.Configuration, on connection: PostgresConnection
+    ) async throws {
         (hasRead, transaction, skipping) = (false, nil, false)
         let connection = _ClosedConnectionGuard(connection)
         try await prepareSlot(on: connection)
@@ -38,7 +40,7 @@ extension _FeedReader {
     /// its position while a fetch waits for one.
     ///
     /// - Parameter position: Every transaction that committed before it was handed over; kept up to date.
-    private func follow(
+    private mutating func follow(
         _ stream: _ReplicationStream, position: inout UInt64, on connection: _ClosedConnectionGuard
     ) async throws {
         // Every transaction that committed before `received` was read.
@@ -64,7 +66,7 @@ extension _FeedReader {
                 for transaction in held { deliver(transaction, to: subscriptions) }
                 held = []
                 position = received
-                feed.advanced(to: position)
+                feed.advanced(run: run, to: position)
             case .started:
                 hasRead = true
                 try await keepUp(on: connection)

@@ -1,4 +1,5 @@
-/// When a ``PostgresChangeFeed`` reads its slot next: the wait after each read, from what the reads found.
+/// When a ``PostgresChangeFeed`` reads its slot next: the wait after each read, from what the reads found and how
+/// long the read took on the feed's clock (``_FeedClock``).
 ///
 /// - A read that came back full (as many changes as it asked for) is followed by the next one at once: the feed
 ///   is behind the log.
@@ -30,11 +31,32 @@ struct _ReadPacing: Sendable {
     private(set) var idleWait: Duration
     /// The waits since the last read that found changes.
     private(set) var quiet = Duration.zero
+    /// The clock that times the steps.
+    let clock: _FeedClock
+    /// When the current step started, on ``clock``.
+    private var stepStart: Duration
 
-    init(interval: Duration, maximum: Duration) {
+    init(interval: Duration, maximum: Duration, clock: _FeedClock = _FeedClock(ContinuousClock())) {
         self.interval = interval
         self.maximum = max(interval, maximum)
         idleWait = interval
+        self.clock = clock
+        stepStart = clock.now
+    }
+
+    /// A step (the lookups, a read, its confirmation) starts now.
+    ///
+    /// - Returns: The time it started, on ``clock``.
+    @discardableResult
+    mutating func startStep() -> Duration {
+        stepStart = clock.now
+        return stepStart
+    }
+
+    /// The wait after the step that started at the last ``startStep()``, whose read found `read`: the time since
+    /// it started counts as the read's.
+    mutating func waitAfterStep(_ read: Read) -> Duration {
+        wait(after: read, elapsed: clock.now - stepStart)
     }
 
     /// The wait after a read that found `read` and took `elapsed` (from the start of the step).
