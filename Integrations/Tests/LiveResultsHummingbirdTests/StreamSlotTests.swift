@@ -45,14 +45,13 @@ struct StreamSlotTests {
         }
         var received = [[UInt8]](repeating: [], count: count)
         var statuses: [Int?] = Array(repeating: nil, count: count)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while statuses.contains(nil), ContinuousClock.now < deadline {
+        await eventually(timeout: .seconds(30)) {
             for index in sockets.indices where statuses[index] == nil {
                 received[index] += sockets[index].readAvailable() ?? []
                 let text = String(decoding: received[index].prefix(12), as: UTF8.self)
                 if text.count == 12 { statuses[index] = Int(text.dropFirst(9)) ?? -1 }
             }
-            try await Task.sleep(for: .milliseconds(5))
+            return !statuses.contains(nil)
         }
         return (sockets, Dictionary(statuses.map { ($0 ?? 0, 1) }, uniquingKeysWith: +))
     }
