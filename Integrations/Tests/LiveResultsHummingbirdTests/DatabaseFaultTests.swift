@@ -36,7 +36,7 @@ struct DatabaseFaultTests {
                 "--postgres", url, "--query-timeout", "\(Self.queryTimeout)", "--shutdown-timeout",
                 "\(Self.shutdownTimeout)",
             ])
-            let outcomes = try await Self.write(to: server, restartingAfter: .seconds(1)) {
+            let outcomes = try await Self.write(to: server) {
                 try await Self.inBackground { try cluster.restart(mode: mode) }
             }
             let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }
@@ -73,13 +73,17 @@ struct DatabaseFaultTests {
             }
         }
         defer { statusReader.cancel() }
-        let outcomes = try await Self.write(to: server, restartingAfter: .seconds(1)) {
+        let outcomes = try await Self.write(to: server) {
             async let outage: Void = Self.inBackground { try cluster.restart(mode: .fast, downtime: .seconds(10)) }
-            try await Task.sleep(for: .seconds(4))
-            let health = try await HTTP.send(
-                .GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
-            #expect(health.status == 503, "GET /health while the database is down")
-            #expect(health.error?.hasPrefix("the database is unavailable (") == true, "\(health.text)")
+            // Within the outage, which has just begun, the server finds the database down.
+            var health: HTTP.Reply?
+            let down = await eventually(timeout: .seconds(8)) {
+                health = try? await HTTP.send(
+                    .GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
+                return health?.status == 503
+            }
+            #expect(down, "GET /health while the database is down: \(health.map { "\($0.status)" } ?? "no answer")")
+            #expect(health?.error?.hasPrefix("the database is unavailable (") == true, "\(health?.text ?? "")")
             try await outage
         }
         let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }
@@ -106,10 +110,10 @@ struct DatabaseFaultTests {
 
     static let todo = #"{"title": "t", "project": "Faults", "priority": 1}"#
 
-    /// Three writers POST and PATCH in a loop; `fault` runs after `delay`, and the writers go on for three
-    /// seconds after it.
+    /// Three writers POST and PATCH in a loop; `fault` runs once they have created three to-dos, and the writers
+    /// go on until three more writes have succeeded after it: the fault hit writes under way, which recovered.
     static func write(
-        to server: ServerProcess, restartingAfter delay: Duration, fault: @escaping @Sendable () async throws -> Void
+        to server: ServerProcess, fault: @escaping @Sendable () async throws -> Void
     ) async throws -> [Outcome] {
         let outcomes = Locked<[Outcome]>([])
         let done = Locked(false)
@@ -136,9 +140,14 @@ struct DatabaseFaultTests {
                     }
                 }
             }
-            try await Task.sleep(for: delay)
+            func succeeded(since start: Int) -> Int {
+                outcomes.value.dropFirst(start).count { [200, 201].contains($0.status) }
+            }
+            #expect(await eventually(timeout: .seconds(30)) { succeeded(since: 0) >= 3 }, "writes before the fault")
             try await fault()
-            try await Task.sleep(for: .seconds(3))
+            let faultEnded = outcomes.value.count
+            #expect(
+                await eventually(timeout: .seconds(30)) { succeeded(since: faultEnded) >= 3 }, "writes after the fault")
             done.withLockedValue { $0 = true }
             try await group.waitForAll()
         }

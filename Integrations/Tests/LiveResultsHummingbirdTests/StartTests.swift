@@ -97,13 +97,16 @@ struct StartTests {
         try socket.send(
             "POST /todos HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ti"
         )
-        try await Task.sleep(for: .milliseconds(300))
+        // The shutdown waits for it only once the server has read its head.
+        #expect(await eventually { socket.serverHasRead(port: server.port) }, "the server read the request's head")
         let started = ContinuousClock.now
         let status = await server.terminate(within: .seconds(20))
         let took = started.duration(to: .now)
         #expect(status != nil, "the server exited; \(server.printed)")
         // The deadline (2 s), the cancellation's grace (2 s), and room for a loaded machine.
         #expect(took < .seconds(12))
+        // Not sooner than the deadline: the shutdown waited for the request, which the deadline then ended.
+        #expect(took >= .seconds(2), "the shutdown waited for the request in progress")
         print("StartTests: SIGTERM with a request in progress: exit \(status.map(String.init) ?? "none") after \(took)")
         withExtendedLifetime(socket) {}
     }

@@ -160,7 +160,16 @@ struct LiveTableTests {
                 sortDescriptors: Todo.sortDescriptors, sectionNameKeyPath: \Todo.project)
             var subscription = observeFirst ? controller.observe(table) : nil
             let fetch = Task { try await controller.performFetch() }
-            try await Task.sleep(for: .milliseconds(300))
+            // Once the fetch sleeps, its snapshot is taken: the writes below are after it.
+            #expect(
+                try await eventually {
+                    try await client.query(
+                        """
+                        SELECT count(*)::int FROM pg_stat_activity
+                        WHERE datname = current_database() AND wait_event = 'PgSleep'
+                        """
+                    ).collect().first?.decode(Int.self) == 1
+                }, "the fetch is under way")
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('during', 'A', 3)")
             try await client.query("UPDATE todos SET title = 'changed during' WHERE id = 1")
             try await client.query("DELETE FROM todos WHERE id = 2")

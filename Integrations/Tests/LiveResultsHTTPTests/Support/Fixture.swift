@@ -82,7 +82,8 @@ enum Fixture {
                 status: canned.status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: canned.body))
             )
         }
-        // The head and half a body at once, the rest 3 seconds later.
+        // The head and half a body at once, the rest 3 seconds later. Real time, here and in `trickle` and `slow`:
+        // the clients' timeouts (1 s) are tested against a server that is slower than them.
         router.get("stalled") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "application/json"
@@ -112,6 +113,7 @@ enum Fixture {
             Response(
                 status: .ok, body: ResponseBody(byteBuffer: ByteBuffer(repeating: UInt8(ascii: " "), count: 2 << 20)))
         }
+        // The answer 3 seconds late.
         router.get("slow") { _, _ in
             try await Task.sleep(for: .seconds(3))
             return json(#"{"id": 1, "title": "late"}"#)

@@ -56,6 +56,41 @@ final class RawSocket: Sendable {
         }
     }
 
+    /// Whether the server listening on `port` has read all that this client sent: the receive queue of its side
+    /// of the connection, in Linux's `/proc/net/tcp`, is empty.
+    func serverHasRead(port: Int) -> Bool {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard named == 0, let table = Self.procNetTCP() else { return false }
+        let clientPort = Int(UInt16(bigEndian: address.sin_port))
+        func portIn(_ field: Substring) -> Int? { field.split(separator: ":").last.flatMap { Int($0, radix: 16) } }
+        // sl, local_address, rem_address, st, tx_queue:rx_queue…, one connection a line, addresses in hex.
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, portIn(fields[1]) == port, portIn(fields[2]) == clientPort else { continue }
+            return fields[4].split(separator: ":").last.flatMap { Int($0, radix: 16) } == 0
+        }
+        return false
+    }
+
+    /// `/proc/net/tcp`, read to its end (Foundation reads only the first page of a file whose size is 0).
+    private static func procNetTCP() -> String? {
+        let file = open("/proc/net/tcp", O_RDONLY)
+        guard file >= 0 else { return nil }
+        defer { close(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(file, &chunk, chunk.count)
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     deinit {
         close(descriptor)
     }
