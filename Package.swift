@@ -24,3 +24,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target sees only the members of the modules its file imports (not those another file of it imported), so that
+// a file's imports, checked against the manifest in CI, are all that it uses.
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

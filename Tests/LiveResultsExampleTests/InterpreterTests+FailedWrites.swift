@@ -1,3 +1,4 @@
+import LiveResults
 import LiveResultsExampleKit
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LiveResults
 import LiveResultsExampleKit
 import Testing
 

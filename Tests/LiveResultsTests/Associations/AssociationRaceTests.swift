@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import LiveResults
+import LiveResultsTesting
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// Thousands of random batches, each checked against the reference model and the change-set contract.

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// The `changes` sequence (``ResultsChanges``): its buffering policies against a model queue, a waiting

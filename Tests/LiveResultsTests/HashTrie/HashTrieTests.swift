@@ -1,3 +1,4 @@
+import LiveResultsTesting
 import Testing
 
 @testable import LiveResults

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import Testing
 
 @Suite("Live query registry: shared controllers, routing by index, grace and bounds")

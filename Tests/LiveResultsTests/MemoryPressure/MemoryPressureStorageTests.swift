@@ -1,5 +1,6 @@
 import Foundation
 @_spi(Testing) import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// An entity whose versions a test can count: each version holds a token of a ``LifetimeWatch``.

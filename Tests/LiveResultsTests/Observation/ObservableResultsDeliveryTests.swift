@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// `ObservableResults` as a user writes it: what its fetch fetched is shown when `fetchIfNeeded()`

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsTesting
 import Testing
 
 /// Retries of fetches and pages, and the backoff they share with associations (the *LifeOfAQuery* article).

@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsTesting
 import Testing
 
 @testable import LiveResults
