@@ -135,30 +135,23 @@
         switch state {
         case .off:
             return .nothing
-        case .holding(var window):
+        case .holding(let window):
             guard !window.held.isEmpty else { return .nothing }
             if let lastDelivery = window.lastDelivery, now < lastDelivery.advanced(by: window.interval) {
                 state = .scheduled(window, wakeUp: lastDelivery.advanced(by: window.interval))
                 return .wakeUp(at: lastDelivery.advanced(by: window.interval))
             }
-            state = .off(lastDelivery: nil)
-            let action = Self.take(&window, to: current, at: now)
-            state = .holding(window)
-            return action
-        case .scheduled(var window, let wakeUp):
+        case .scheduled(let window, _):
             guard !window.held.isEmpty else { return .nothing }
             if let lastDelivery = window.lastDelivery, now < lastDelivery.advanced(by: window.interval) {
                 return .nothing
             }
-            state = .off(lastDelivery: nil)
-            let action = Self.take(&window, to: current, at: now)
-            state = .scheduled(window, wakeUp: wakeUp)
-            return action
         }
+        return flush(at: now, to: current)
     }
 
     /// Delivers what is held, at `now`, whether or not the interval is over: before a pause, and before an
-    /// observer joins, so that observers have the same version.
+    /// observer joins, so that observers have the same version. A scheduled wake-up stays scheduled.
     ///
     /// - Returns: ``Action/deliver(_:rebuilt:)`` when something is held; ``Action/nothing`` otherwise.
     @inlinable mutating func flush(at now: Instant, to current: _SectionedStorage<Entity>) -> Action {
@@ -167,6 +160,7 @@
             return .nothing
         case .holding(var window):
             guard !window.held.isEmpty else { return .nothing }
+            // Out of the payload while it changes, so that the held changes are not copied.
             state = .off(lastDelivery: nil)
             let action = Self.take(&window, to: current, at: now)
             state = .holding(window)
