@@ -1,6 +1,6 @@
 import Foundation
 
-extension FetchedResultsController {
+extension FetchedResultsController: _RelatedChangesListener {
     /// A task waiting in the `async` ``loadAssociatedValue(_:for:)``, to resume outside the lock.
     @usableFromInline typealias AssociationWaiter = _AssociationWaiters<Entity.ID>.Continuation
 
@@ -42,7 +42,10 @@ extension FetchedResultsController {
     @inlinable public func associatedValue<Value>(_ association: Association<Entity, Value>, for entity: Entity)
         -> Value?
     {
-        let (read, request) = _state.withLock { $0.readAssociation(association, for: entity.id, now: .now) }
+        let (read, request, follower) = _state.withLock {
+            $0.readAssociation(association, for: entity.id, now: .now)
+        }
+        follower?.attach(self, association: ObjectIdentifier(association))
         if let request { startAssociationRequest(request) }
         guard case .cached(let parts) = read else { return nil }
         return association.assemble(parts)
@@ -71,12 +74,14 @@ extension FetchedResultsController {
             var found: Value??
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let (read, request, isWaiting) = _state.withLock { state in
-                        let (read, request) = state.readAssociation(association, for: entity.id, now: .now)
-                        guard case .pending = read, !Task.isCancelled else { return (read, request, false) }
+                    let (read, request, follower, isWaiting) = _state.withLock { state in
+                        let (read, request, follower) = state.readAssociation(
+                            association, for: entity.id, now: .now)
+                        guard case .pending = read, !Task.isCancelled else { return (read, request, follower, false) }
                         state.associations.waiters.add(continuation, token: token, for: key)
-                        return (read, request, true)
+                        return (read, request, follower, true)
                     }
+                    follower?.attach(self, association: ObjectIdentifier(association))
                     if let request { startAssociationRequest(request) }
                     switch read {
                     case .cached(let parts):
@@ -132,6 +137,12 @@ extension FetchedResultsController {
             then.report(.associationFailed(error))
             then.resume(state.failAssociationRequest(request, error: error, now: .now), throwing: error)
         }
+    }
+
+    /// Applies a batch of a live association's related events, and delivers one change set reporting the
+    /// shown entities whose value changed.
+    @inlinable func relatedChangesArrived(_ changes: _RelatedChanges, association: ObjectIdentifier) {
+        commit { state, _ in state.applyRelatedChanges(changes, to: association) }
     }
 
     /// Drops every cached associated value and reports the entities that had one, in one change set;

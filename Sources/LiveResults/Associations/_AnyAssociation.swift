@@ -8,15 +8,19 @@ public struct _AnyAssociation<Entity: FetchableEntity>: Sendable {
     /// The batch request: every key it is given appears at most once.
     @usableFromInline let request: @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable]
     @usableFromInline let backoff: AssociationBackoff
+    /// The subscription to the related source of a live association; `nil` for one that is not live.
+    @usableFromInline let follower: _AssociationFollower?
 
     @inlinable init(
         keys: @escaping @Sendable (Entity) -> [_AssociationKey],
         request: @escaping @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable],
-        backoff: AssociationBackoff
+        backoff: AssociationBackoff,
+        follower: _AssociationFollower? = nil
     ) {
         self.keys = keys
         self.request = request
         self.backoff = backoff
+        self.follower = follower
     }
 
     /// Erases a typed batch request. The keys are the ones `keys` produced, so they hold `Key`s.

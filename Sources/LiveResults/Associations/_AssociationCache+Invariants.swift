@@ -1,7 +1,8 @@
 extension _AssociationCache {
     /// Traps unless the cache is consistent: no entity both served and waiting, every served entity's
     /// keys cached, every reference counted, no cached value without a reference, no key both cached
-    /// and in flight, every waiter of a key waiting, and every waiting entity waiting for a key in flight.
+    /// and in flight, every waiter of a key waiting, every waiting entity waiting for a key in flight, the
+    /// served entities indexed by key, and an override only for a key in flight.
     /// With `storage`, also that every served or waiting entity that is shown has the keys it was
     /// served or is waiting with.
     ///
@@ -18,6 +19,12 @@ extension _AssociationCache {
             for key in Set(keys) { counted[key, default: 0] += 1 }
         }
         precondition(counted == references, "references \(references) are not the count \(counted)")
+        var servedBy: [_AssociationKey: Set<ID>] = [:]
+        for (id, keys) in served {
+            for key in keys { servedBy[key, default: []].insert(id) }
+        }
+        precondition(servedBy == servedByKey, "the served entities by key \(servedByKey) are not \(servedBy)")
+        precondition(overrides.keys.allSatisfy { inFlight[$0] != nil }, "an override's key is not in flight")
         precondition(values.keys.allSatisfy { references[$0] != nil }, "a cached value has no reference")
         for (key, waiters) in inFlight {
             precondition(!values.keys.contains(key), "key \(key.base) is cached and in flight")

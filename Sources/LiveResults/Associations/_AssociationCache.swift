@@ -11,7 +11,13 @@ import Foundation
 ///   its value. An entity is served when all its keys are cached; it then reads its value from them;
 /// - `references`: how many served or waiting entities use each key. A key's value is dropped when no
 ///   entity uses it any more. Waiting entities count too, so that a value that arrived, or was cached,
-///   for an entity that still waits for its other keys stays until they arrive.
+///   for an entity that still waits for its other keys stays until they arrive;
+/// - `servedByKey`: the served entities of each key, so that a live association's event about a key
+///   reaches exactly the entities showing its value;
+/// - `overrides`: for a live association, the values related events gave keys in flight: they win over
+///   the request's result, which may have been read before the event;
+/// - `generation`: counts the related source's invalidations; a request started before the last one
+///   brings results that are not cached (its waiters request again).
 ///
 /// Nothing here calls out: requests are returned for the controller to start outside its lock.
 @usableFromInline struct _AssociationCache<Entity: FetchableEntity>: Sendable {
@@ -23,15 +29,19 @@ import Foundation
         /// Distinct keys, in display order of the entities that need them.
         @usableFromInline var keys: [_AssociationKey]
         @usableFromInline var run: @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable]
+        /// The cache's ``_AssociationCache/generation`` when the request was planned.
+        @usableFromInline var generation: Int
 
         @usableFromInline
         init(
             association: ObjectIdentifier, keys: [_AssociationKey],
-            run: @escaping @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable]
+            run: @escaping @Sendable ([_AssociationKey]) async throws -> [_AssociationKey: any Sendable],
+            generation: Int = 0
         ) {
             self.association = association
             self.keys = keys
             self.run = run
+            self.generation = generation
         }
     }
 
@@ -73,6 +83,9 @@ import Foundation
     @usableFromInline var waiting: [ID: [_AssociationKey]] = [:]
     @usableFromInline var served: [ID: [_AssociationKey]] = [:]
     @usableFromInline var references: [_AssociationKey: Int] = [:]
+    @usableFromInline var servedByKey: [_AssociationKey: Set<ID>] = [:]
+    @usableFromInline var overrides: [_AssociationKey: (any Sendable)?] = [:]
+    @usableFromInline var generation = 0
     /// Failed requests since the last success.
     @usableFromInline var consecutiveFailures = 0
     /// Until when reads request nothing, after a failure.
@@ -145,7 +158,7 @@ import Foundation
     }
 
     @inlinable func request(_ keys: [_AssociationKey]) -> Request? {
-        keys.isEmpty ? nil : Request(association: id, keys: keys, run: erased.request)
+        keys.isEmpty ? nil : Request(association: id, keys: keys, run: erased.request, generation: generation)
     }
 
     // MARK: Arrival
@@ -153,7 +166,9 @@ import Foundation
     /// Caches the results of a request, and serves the entities that waited for them and are still
     /// shown with the same keys. An entity that is no longer shown (after a reset) or whose keys changed
     /// is released, and a value that no entity uses any more is dropped: it is never cached under an
-    /// entity's new key.
+    /// entity's new key. A related event's value for a key wins over the result; the results of a request
+    /// planned before the related source's last invalidation are not cached, and their waiters request
+    /// again.
     ///
     /// - Complexity: O(*r* + *e* log *n*) for *r* keys and *e* waiting entities.
     @inlinable mutating func receive(
@@ -161,9 +176,16 @@ import Foundation
     ) -> Settlement {
         (consecutiveFailures, retryAt, lastError) = (0, nil, nil)
         var waiters = Set<ID>()
+        let isCurrent = request.generation == generation
         for key in request.keys {
             waiters.formUnion(inFlight.removeValue(forKey: key) ?? [])
-            if references[key] != nil { values[key] = .some(results[key]) }
+            let override = overrides.removeValue(forKey: key)
+            guard references[key] != nil else { continue }
+            if let override {
+                values[key] = .some(override)
+            } else if isCurrent {
+                values[key] = .some(results[key])
+            }
         }
         var settlement = Settlement()
         var keysToRequest: [_AssociationKey] = []
@@ -178,6 +200,7 @@ import Foundation
             if missing.isEmpty {
                 waiting[id] = nil
                 served[id] = keys
+                for key in Set(keys) { servedByKey[key, default: []].insert(id) }
                 settlement.served.append(id)
             } else {
                 // Still waiting for other requests, or for values dropped meanwhile (memory pressure).
@@ -199,6 +222,7 @@ import Foundation
         var waiters = Set<ID>()
         for key in request.keys {
             waiters.formUnion(inFlight.removeValue(forKey: key) ?? [])
+            overrides[key] = nil
         }
         let released = waiters.filter { waiting[$0] != nil }
         released.forEach { unwait($0) }
@@ -241,23 +265,57 @@ import Foundation
     /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
     @inlinable mutating func dropValues() -> [ID] {
         let dropped = Array(served.keys)
-        (values, served, references) = ([:], [:], [:])
+        (values, served, references, servedByKey) = ([:], [:], [:], [:])
         for keys in waiting.values {
             for key in Set(keys) { references[key, default: 0] += 1 }
         }
         return dropped
     }
 
+    // MARK: Related events
+
+    /// Applies a batch of a live association's related events: an invalidation drops every value and
+    /// makes the requests in flight stale; a changed key's cached value is replaced (the entity, or no
+    /// value for one deleted), and a key in flight gets an override. A key neither cached nor in flight is
+    /// left alone: no entity shows its value, and nothing is requested for it.
+    ///
+    /// - Returns: The entities that were served a value the batch changed or dropped.
+    /// - Complexity: O(*k* + *a*) for *k* changed keys and *a* entities returned; O(*v* + *e*) more for an
+    ///   invalidation, for *v* served and *e* waiting entities.
+    @inlinable mutating func apply(_ changes: _RelatedChanges) -> Set<ID> {
+        var changed = Set<ID>()
+        if changes.invalidates {
+            generation += 1
+            overrides.removeAll()
+            changed.formUnion(dropValues())
+        }
+        for (key, value) in changes.values {
+            if values.keys.contains(key) {
+                values[key] = .some(value)
+                changed.formUnion(servedByKey[key] ?? [])
+            } else if inFlight[key] != nil {
+                overrides[key] = .some(value)
+            }
+        }
+        return changed
+    }
+
     // MARK: Bookkeeping
 
     @inlinable mutating func serve(_ id: ID, keys: [_AssociationKey]) {
         served[id] = keys
-        for key in Set(keys) { references[key, default: 0] += 1 }
+        for key in Set(keys) {
+            references[key, default: 0] += 1
+            servedByKey[key, default: []].insert(id)
+        }
     }
 
     @inlinable mutating func unserve(_ id: ID) {
         guard let keys = served.removeValue(forKey: id) else { return }
-        Set(keys).forEach { release($0) }
+        for key in Set(keys) {
+            if servedByKey[key]?.remove(id) != nil, servedByKey[key]!.isEmpty { servedByKey[key] = nil }
+            release(key)
+        }
     }
 
     /// Makes the entity wait for its keys; the keys neither cached nor in flight join the request.

@@ -18,9 +18,15 @@
     @inlinable init() {}
 
     /// Registers an association's cache, if it has none yet.
-    @inlinable mutating func register(_ association: any AssociationProtocol<Entity>) {
+    ///
+    /// - Returns: The follower of a live association registered now: the controller attaches to it, outside
+    ///   the lock and before it starts a request.
+    @discardableResult
+    @inlinable mutating func register(_ association: any AssociationProtocol<Entity>) -> _AssociationFollower? {
         let id = ObjectIdentifier(association)
-        if caches[id] == nil { caches[id] = _AssociationCache(association) }
+        guard caches[id] == nil else { return nil }
+        caches[id] = _AssociationCache(association)
+        return association._erased.follower
     }
 
     /// Reads an entity's value, registering the association on first use. See
@@ -28,9 +34,19 @@
     @inlinable mutating func read(
         _ association: any AssociationProtocol<Entity>, for id: Entity.ID, in storage: _SectionedStorage<Entity>,
         now: ContinuousClock.Instant
-    ) -> (_AssociationCache<Entity>.Read, Request?) {
-        register(association)
-        return caches[ObjectIdentifier(association)]!.read(id, in: storage, windowSize: fetchSize, now: now)
+    ) -> (_AssociationCache<Entity>.Read, Request?, follower: _AssociationFollower?) {
+        let follower = register(association)
+        let (read, request) = caches[ObjectIdentifier(association)]!.read(
+            id, in: storage, windowSize: fetchSize, now: now)
+        return (read, request, follower)
+    }
+
+    /// Applies a batch of a live association's related events to its cache. See
+    /// ``_AssociationCache/apply(_:)``.
+    ///
+    /// - Returns: The entities that were served a value the batch changed or dropped.
+    @inlinable mutating func apply(_ changes: _RelatedChanges, to association: ObjectIdentifier) -> Set<Entity.ID> {
+        caches[association]?.apply(changes) ?? []
     }
 
     /// After a batch of events: settles the served and waiting entities the events removed or whose keys

@@ -11,8 +11,14 @@ extension _ControllerState {
     /// ``_AssociationState/read(_:for:in:now:)``.
     @inlinable mutating func readAssociation(
         _ association: any AssociationProtocol<Entity>, for id: Entity.ID, now: ContinuousClock.Instant
-    ) -> (_AssociationCache<Entity>.Read, AssociationRequest?) {
+    ) -> (_AssociationCache<Entity>.Read, AssociationRequest?, follower: _AssociationFollower?) {
         associations.read(association, for: id, in: core.storage, now: now)
+    }
+
+    /// Applies a batch of a live association's related events, and queues one change set reporting the
+    /// shown entities whose value changed.
+    @inlinable mutating func applyRelatedChanges(_ changes: _RelatedChanges, to association: ObjectIdentifier) {
+        enqueueUpdates(of: associations.apply(changes, to: association))
     }
 
     /// After a batch of events: settles the entities they touched. See

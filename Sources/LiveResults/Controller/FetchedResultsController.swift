@@ -47,6 +47,9 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         if let subscription = memoryPressure?.subscribe({ [weak self] in self?.memoryPressureReceived() }) {
             _state.withLock { $0.associations.memoryPressureSubscription = subscription }
         }
+        for association in definition.associations {
+            association._erased.follower?.attach(self, association: ObjectIdentifier(association))
+        }
     }
 
     /// Creates a controller ordered by Foundation sort descriptors.
