@@ -17,7 +17,9 @@ import Foundation
 /// - `overrides`: for a live association, the values related events gave keys in flight: they win over
 ///   the request's result, which may have been read before the event;
 /// - `generation`: counts the related source's invalidations; a request started before the last one
-///   brings results that are not cached (its waiters request again).
+///   brings results that are not cached (its waiters request again);
+/// - `referenceChanges`: for a live association, the keys that gained or lost their last reference
+///   since the follower was last told, so that it tells this controller of exactly the keys it holds.
 ///
 /// Nothing here calls out: requests are returned for the controller to start outside its lock.
 @usableFromInline struct _AssociationCache<Entity: FetchableEntity>: Sendable {
@@ -86,6 +88,9 @@ import Foundation
     @usableFromInline var servedByKey: [_AssociationKey: Set<ID>] = [:]
     @usableFromInline var overrides: [_AssociationKey: (any Sendable)?] = [:]
     @usableFromInline var generation = 0
+    @usableFromInline var referenceChanges: [_AssociationKey: Bool] = [:]
+    /// Whether the association follows a related source: only then are reference changes recorded.
+    @usableFromInline let isLive: Bool
     /// Failed requests since the last success.
     @usableFromInline var consecutiveFailures = 0
     /// Until when reads request nothing, after a failure.
@@ -95,6 +100,7 @@ import Foundation
     @inlinable init(_ association: any AssociationProtocol<Entity>) {
         self.association = association
         self.erased = association._erased
+        self.isLive = association._erased.follower != nil
     }
 
     @inlinable var id: ObjectIdentifier { ObjectIdentifier(association) }
@@ -265,10 +271,12 @@ import Foundation
     /// - Complexity: O(*v* + *e*) for *v* served and *e* waiting entities.
     @inlinable mutating func dropValues() -> [ID] {
         let dropped = Array(served.keys)
+        let referenced = isLive ? Array(references.keys) : []
         (values, served, references, servedByKey) = ([:], [:], [:], [:])
         for keys in waiting.values {
             for key in Set(keys) { references[key, default: 0] += 1 }
         }
+        for key in referenced where references[key] == nil { referenceChanges[key] = false }
         return dropped
     }
 
@@ -305,7 +313,7 @@ import Foundation
     @inlinable mutating func serve(_ id: ID, keys: [_AssociationKey]) {
         served[id] = keys
         for key in Set(keys) {
-            references[key, default: 0] += 1
+            retain(key)
             servedByKey[key, default: []].insert(id)
         }
     }
@@ -322,9 +330,7 @@ import Foundation
     @inlinable mutating func wait(_ id: ID, keys: [_AssociationKey], requesting keysToRequest: inout [_AssociationKey])
     {
         waiting[id] = keys
-        for key in Set(keys) {
-            references[key, default: 0] += 1
-        }
+        for key in Set(keys) { retain(key) }
         for key in keys where !values.keys.contains(key) {
             if inFlight[key] == nil { keysToRequest.append(key) }
             inFlight[key, default: []].insert(id)
@@ -339,6 +345,11 @@ import Foundation
         }
     }
 
+    @inlinable mutating func retain(_ key: _AssociationKey) {
+        references[key, default: 0] += 1
+        if isLive, references[key] == 1 { referenceChanges[key] = true }
+    }
+
     @inlinable mutating func release(_ key: _AssociationKey) {
         guard let count = references[key] else { return }
         if count > 1 {
@@ -346,6 +357,7 @@ import Foundation
         } else {
             references[key] = nil
             values[key] = nil
+            if isLive { referenceChanges[key] = false }
         }
     }
 }

@@ -14,6 +14,8 @@
     @usableFromInline var waiters = _AssociationWaiters<Entity.ID>()
     /// Keeps the controller subscribed to its memory-pressure source.
     @usableFromInline var memoryPressureSubscription: EventSubscription?
+    /// The controller's identity, by which live associations' followers know it.
+    @usableFromInline var owner: ObjectIdentifier?
 
     @inlinable init() {}
 
@@ -101,6 +103,22 @@
     @inlinable mutating func fail(_ request: Request, error: any Error, now: ContinuousClock.Instant) -> [Waiter] {
         guard let released = caches[request.association]?.fail(request, error: error, now: now) else { return [] }
         return waiters.take(association: request.association, ids: released)
+    }
+
+    /// The followers of the live associations used so far.
+    @inlinable var followers: [_AssociationFollower] { caches.values.compactMap(\.erased.follower) }
+
+    /// Tells the follower of each live association which keys this controller started or stopped holding,
+    /// so that its events reach the controllers that hold their keys and no others. Runs under the
+    /// controller's lock, after each transition, so that the follower learns the changes in their order.
+    ///
+    /// - Complexity: O(*a*) for *a* associations, plus O(*r*) for *r* keys that changed.
+    @inlinable mutating func publishReferenceChanges() {
+        guard let owner else { return }
+        for index in caches.indices where !caches.values[index].referenceChanges.isEmpty {
+            caches.values[index].erased.follower?.reference(caches.values[index].referenceChanges, by: owner)
+            caches.values[index].referenceChanges.removeAll()
+        }
     }
 
     /// Drops every cached value.

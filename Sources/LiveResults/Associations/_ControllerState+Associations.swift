@@ -12,13 +12,15 @@ extension _ControllerState {
     @inlinable mutating func readAssociation(
         _ association: any AssociationProtocol<Entity>, for id: Entity.ID, now: ContinuousClock.Instant
     ) -> (_AssociationCache<Entity>.Read, AssociationRequest?, follower: _AssociationFollower?) {
-        associations.read(association, for: id, in: core.storage, now: now)
+        defer { associations.publishReferenceChanges() }
+        return associations.read(association, for: id, in: core.storage, now: now)
     }
 
     /// Applies a batch of a live association's related events, and queues one change set reporting the
     /// shown entities whose value changed.
     @inlinable mutating func applyRelatedChanges(_ changes: _RelatedChanges, to association: ObjectIdentifier) {
         enqueueUpdates(of: associations.apply(changes, to: association))
+        associations.publishReferenceChanges()
     }
 
     /// After a batch of events: settles the entities they touched. See
@@ -28,13 +30,15 @@ extension _ControllerState {
     ) -> [AssociationWaiter] {
         // Checked here, before the storage is passed (and retained), as most controllers have no association.
         guard !associations.caches.isEmpty else { return [] }
+        defer { associations.publishReferenceChanges() }
         return associations.invalidate(touchedBy: events, in: core.storage)
     }
 
     /// After a fetch: settles the entities that are gone or whose keys changed. See
     /// ``_AssociationState/reconcile(with:)``.
     @inlinable mutating func reconcileAssociations() -> [AssociationWaiter] {
-        associations.reconcile(with: core.storage)
+        defer { associations.publishReferenceChanges() }
+        return associations.reconcile(with: core.storage)
     }
 
     /// Caches a request's results, and queues one change set reporting the entities that got a value.
@@ -44,6 +48,7 @@ extension _ControllerState {
         _ results: [_AssociationKey: any Sendable], for request: AssociationRequest
     ) -> (followUp: AssociationRequest?, waiters: [AssociationWaiter]) {
         guard let settlement = associations.receive(results, for: request, in: core.storage) else { return (nil, []) }
+        associations.publishReferenceChanges()
         enqueueUpdates(of: settlement.served)
         return (settlement.followUp, settlement.waiters)
     }
@@ -55,12 +60,14 @@ extension _ControllerState {
         _ request: AssociationRequest, error: any Error, now: ContinuousClock.Instant
     ) -> [AssociationWaiter] {
         statistics.failedAssociationRequests += 1
+        defer { associations.publishReferenceChanges() }
         return associations.fail(request, error: error, now: now)
     }
 
     /// Drops every cached value, and queues one change set reporting the shown entities that had one.
     @inlinable mutating func dropAssociatedValues() {
         enqueueUpdates(of: associations.dropValues())
+        associations.publishReferenceChanges()
     }
 
     /// Queues a change set that reports these entities, those still shown, as updated.

@@ -47,6 +47,7 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
         if let subscription = memoryPressure?.subscribe({ [weak self] in self?.memoryPressureReceived() }) {
             _state.withLock { $0.associations.memoryPressureSubscription = subscription }
         }
+        _state.withLock { $0.associations.owner = ObjectIdentifier(self) }
         for association in definition.associations {
             association._erased.follower?.attach(self, association: ObjectIdentifier(association))
         }
@@ -471,9 +472,11 @@ public final class FetchedResultsController<Entity: FetchableEntity>: Sendable {
     }
 
     deinit {
-        let (remains, updateStreams) = _state.withLock { state in
-            (state.engine.close(), Array(state.updates.subscribers.values))
+        let (remains, updateStreams, followers) = _state.withLock { state in
+            (state.engine.close(), Array(state.updates.subscribers.values), state.associations.followers)
         }
+        // Live associations outlive their controllers: they forget this one and the keys it held.
+        for follower in followers { follower.detach(ObjectIdentifier(self)) }
         // Frees what no one will deliver now (a change set queued by a pause, say, with no delivery after it),
         // and ends every `changes` sequence, so that `for await` loops over them finish.
         remains.finish()
