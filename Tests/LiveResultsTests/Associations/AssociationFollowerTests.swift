@@ -25,7 +25,8 @@ struct AssociationFollowerTests {
     func attached() -> _AssociationFollower.Listeners {
         var listeners = _AssociationFollower.Listeners()
         for listener in [first, second] {
-            listeners.attachments[ObjectIdentifier(listener)] = .init(listener, association: ObjectIdentifier(association))
+            listeners.attachments[ObjectIdentifier(listener)] = .init(
+                listener, association: ObjectIdentifier(association))
         }
         return listeners
     }
