@@ -59,7 +59,7 @@ final class LiveAuthors: Sendable {
 
 /// Live associations: the cache follows the related source's events, and the entities showing a changed
 /// value are reported updated, one change set per batch, with nothing requested again.
-@Suite("Live associations", .timeLimit(.minutes(5)))
+@Suite("Live associations", .timeLimit(.minutes(5)), .tags(.concurrent))
 struct LiveAssociationTests {
     /// Posts 1–4 by authors 10, 20, 10, 30, every author read and settled.
     static func readAll() async throws -> (PostFixture, LiveAuthors, Association<Post, Author>) {
