@@ -6,14 +6,21 @@ import NIOHTTP1
 import TodoServer
 
 /// The server example's routes served in this process on a loopback port of the system's choosing
-/// (`HTTPTestServer`).
-struct RunningServer: Sendable {
+/// (`HTTPTestServer`), for the tests of streams and connections; a test of what a request gets back uses a
+/// `RoutedServer`.
+struct RunningServer: TodoRequests {
     let port: Int
     let store: any TodoStore
     let endpoint: LiveResultsEndpoint
 
     var controller: FetchedResultsController<Todo> { store.controller }
     var base: String { "http://127.0.0.1:\(port)" }
+
+    func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [(String, String)]
+    ) async throws -> HTTP.Reply {
+        try await HTTP.send(method, base + path, body: body, headers: headers)
+    }
 
     /// The version `GET /todos` serves now: the version of the default query's window, which the streams of
     /// `/todos/events` and `/todos/updates` without a query share.
