@@ -102,13 +102,17 @@ let package = Package(
         .target(name: "LiveResultsWireSupport", path: "Support/LiveResultsWireSupport"),
         // For the tests and the measurement tools: the change-set contract checked on every delivery of a
         // controller (with the root's LiveResultsTesting, the one copy of the checker), bounded waits, a clock the
-        // test advances, and a temporary PostgreSQL cluster (or LIVERESULTS_POSTGRES_URL).
+        // test advances, a temporary PostgreSQL cluster (or LIVERESULTS_POSTGRES_URL), and the one way the tests
+        // serve HTTP on a real socket (HTTPTestServer, with Hummingbird).
         .target(
             name: "LiveResultsTestSupport",
             dependencies: [
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
@@ -219,10 +223,10 @@ let package = Package(
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -254,9 +258,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),

@@ -112,7 +112,7 @@ struct PagesTests {
 
     @Test("a plain fetch definition reads the entities of one request")
     func wholeFetch() async throws {
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             let client = TransportKind.urlSession.client("http://127.0.0.1:\(port)")
             let controller = FetchedResultsController(
                 definition: FetchDefinition(client: client, request: ItemsPage(limit: 100)) { $0.items },
@@ -125,7 +125,7 @@ struct PagesTests {
     @Test("a timeout is retried by the policy, then reported", arguments: TransportKind.allCases)
     func timeoutRetried(transport: TransportKind) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let counting = CountingTransport(wrapped: transport.transport)
             let client = HTTPAPIClient(
                 baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting, timeout: .seconds(1))
@@ -145,7 +145,7 @@ struct PagesTests {
 
     @Test("a body that stalls after the head times out", arguments: TransportKind.allCases)
     func stalledBody(transport: TransportKind) async throws {
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             let client = transport.client("http://127.0.0.1:\(port)", timeout: .seconds(1))
             var request = Slow()
             request.path = "/stalled"
@@ -155,7 +155,7 @@ struct PagesTests {
 
     @Test("a body that keeps trickling in past the timeout times out", arguments: TransportKind.allCases)
     func tricklingBody(transport: TransportKind) async throws {
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             let started = ContinuousClock.now
             await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) {
                 try await transport.transport.send(
@@ -174,7 +174,7 @@ struct PagesTests {
             case .urlSession: URLSessionTransport(maximumBodySize: 1 << 20)
             case .asyncHTTPClient: AsyncHTTPClientTransport(maximumBodySize: 1 << 20)
             }
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             let request = HTTPTransportRequest(method: "GET", url: URL(string: "http://127.0.0.1:\(port)/large")!)
             #expect((try? await transport.transport.send(request))?.body.count == 2 << 20)
             await #expect {
@@ -187,7 +187,7 @@ struct PagesTests {
 
     @Test("a stream whose head does not come within the timeout fails with it", arguments: TransportKind.allCases)
     func streamHeadTimeout(transport: TransportKind) async throws {
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             let started = ContinuousClock.now
             await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) {
                 try await transport.transport.stream(
@@ -201,7 +201,7 @@ struct PagesTests {
 
     @Test("a refused connection is retried by the policy, then reported", arguments: TransportKind.allCases)
     func refusedRetried(transport: TransportKind) async throws {
-        let port = try await LocalServer.serving(Fixture.router(Recorder())) { $0 }  // a port nobody listens on now
+        let port = try await HTTPTestServer.serving(Fixture.router(Recorder())) { $0 }  // a port nobody listens on now
         let counting = CountingTransport(wrapped: transport.transport)
         let client = HTTPAPIClient(
             baseURL: URL(string: "http://127.0.0.1:\(port)")!, transport: counting, timeout: .seconds(2))
@@ -229,7 +229,7 @@ struct PagesTests {
     /// Loads every page of `definition` from the fixture and checks the pages.
     private func paged(_ definition: @escaping @Sendable (HTTPAPIClient) -> FetchDefinition<Item>) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let client = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
             let controller = FetchedResultsController(
                 definition: definition(client), sortDescriptors: [SortDescriptor(\Item.id)])

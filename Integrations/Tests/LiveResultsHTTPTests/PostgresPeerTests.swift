@@ -17,7 +17,7 @@ struct PostgresPeerTests {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, _ in
             let store = try await PostgresTodoStore(client: client, changes: changes)
-            try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
+            try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
                 let api = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
                 let remote = RemoteResults<Todo>(client: api, path: "todos/events")
                 let checker = ContractChecker(observing: remote.observeChanges)

@@ -55,7 +55,7 @@ struct RemoteResultsTests {
             expected = "the update applies to"
         }
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder, streams: ["bad": first + bad])) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder, streams: ["bad": first + bad])) { port in
             let diagnostics = NIOLockedValueBox<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/bad",
@@ -83,7 +83,7 @@ struct RemoteResultsTests {
         arguments: TransportKind.allCases)
     func failsAfterRetries(transport: TransportKind) async throws {
         let recorder = Recorder()
-        let port = try await LocalServer.serving(Fixture.router(recorder)) { port in
+        let port = try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let remote = RemoteResults<Item>(
                 client: transport.client("http://127.0.0.1:\(port)"), path: "canned/json", backoff: Self.quick,
                 maximumFailures: 3)
@@ -119,7 +119,7 @@ struct RemoteResultsTests {
             + "event: source\ndata: {\"available\":false}\n\n"
             + "event: update\ndata: \(split(change))\n\n"
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder, streams: ["framed": stream])) { port in
             let diagnostics = NIOLockedValueBox<[String]>([])
             let remote = RemoteResults<Item>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "events/framed",
@@ -138,7 +138,7 @@ struct RemoteResultsTests {
         let (whole, change, version) = try await Self.updates()
         let stream = "id: \(version)\ndata: \(whole)\n\nid: x\ndata: \(change)\n\n"
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder, streams: ["good": stream])) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder, streams: ["good": stream])) { port in
             let remote = RemoteResults<Item>(
                 client: TransportKind.urlSession.client("http://127.0.0.1:\(port)"), path: "events/good",
                 backoff: Self.quick)

@@ -1,5 +1,6 @@
 import Foundation
 import LiveResultsHTTP
+import LiveResultsTestSupport
 import Testing
 
 /// Postie's documented request: a path with two parameters, repeated query items, optional ones left out.
@@ -80,7 +81,7 @@ struct RequestEncodingTests {
         arguments: TransportKind.allCases)
     func postieExample(transport: TransportKind) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             try await transport.client("http://127.0.0.1:\(port)/echo").send(ContactRequest())
             let received = try #require(recorder.last)
             #expect(received.method == "GET")
@@ -100,7 +101,7 @@ struct RequestEncodingTests {
         ])
     func pathParameterEncoding(value: String, path: String) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let client = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)/echo")
             try await client.send(ItemRequest(name: value))
             #expect(recorder.last?.path == path)
@@ -146,7 +147,7 @@ struct RequestEncodingTests {
     @Test("JSON, form, XML and plain bodies arrive with their content type", arguments: TransportKind.allCases)
     func bodies(transport: TransportKind) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let client = transport.client("http://127.0.0.1:\(port)/echo/")
 
             try await client.send(SendJSON())

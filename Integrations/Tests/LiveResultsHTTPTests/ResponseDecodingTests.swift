@@ -1,5 +1,6 @@
 import Foundation
 import LiveResultsHTTP
+import LiveResultsTestSupport
 import Testing
 
 /// Postie's header test: case-insensitive, camel-cased names; required and optional.
@@ -182,7 +183,7 @@ struct ResponseDecodingTests {
     @Test("a redirect is followed", arguments: TransportKind.allCases)
     func redirect(transport: TransportKind) async throws {
         let recorder = Recorder()
-        try await LocalServer.serving(Fixture.router(recorder)) { port in
+        try await HTTPTestServer.serving(Fixture.router(recorder)) { port in
             let response = try await transport.client("http://127.0.0.1:\(port)").send(
                 Canned("redirect", as: ItemOnly.self))
             #expect(response.item == Item(id: 1, title: "Milk"))
@@ -193,7 +194,7 @@ struct ResponseDecodingTests {
     private func served(
         _ transport: TransportKind, _ body: @Sendable (HTTPAPIClient) async throws -> Void
     ) async throws {
-        try await LocalServer.serving(Fixture.router(Recorder())) { port in
+        try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
             try await body(transport.client("http://127.0.0.1:\(port)"))
         }
     }

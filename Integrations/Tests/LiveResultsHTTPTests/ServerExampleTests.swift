@@ -16,7 +16,7 @@ struct ServerExampleTests {
             Todo(id: 1, title: "Milk", project: "Home", priority: 2),
             Todo(id: 2, title: "Report", project: "Work", priority: 1),
         ])
-        try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
+        try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
             let client = transport.client("http://127.0.0.1:\(port)")
             let controller = Todo.controller(
                 FetchDefinition(client: client, request: ListTodos()) { $0.results?.wholeResults })
@@ -29,7 +29,7 @@ struct ServerExampleTests {
     @Test("a mutation round trip: optimistic insert, POST, invalidation; a 404 rolls back")
     func mutationRoundTrip() async throws {
         let store = try await MemoryTodoStore()
-        try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
+        try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
             let client = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
             let registry = ResultsRegistry()
             let todos = try await registry.fetchedController(for: ["todos"]) {
@@ -80,7 +80,7 @@ struct ServerExampleTests {
     @Test("RemoteResults follows the server while writes happen through REST", arguments: TransportKind.allCases)
     func remoteFollowsWrites(transport: TransportKind) async throws {
         let store = try await MemoryTodoStore()
-        try await LocalServer.serving(try TodoRoutes.router(store).router) { port in
+        try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
             let client = transport.client("http://127.0.0.1:\(port)")
             let remote = RemoteResults<Todo>(client: client, path: "todos/events")
             let changes = ContractChecker(observing: remote.observeChanges)
@@ -126,7 +126,7 @@ struct ServerExampleTests {
         ])
         let diagnostics = NIOLockedValueBox<[String]>([])
         let box = NIOLockedValueBox<RemoteResults<Todo>?>(nil)
-        let port = try await LocalServer.serving(try TodoRoutes.router(first).router) { port in
+        let port = try await HTTPTestServer.serving(try TodoRoutes.router(first).router) { port in
             let remote = RemoteResults<Todo>(
                 client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "todos/events",
                 backoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
@@ -147,7 +147,7 @@ struct ServerExampleTests {
             Todo(id: 3, title: "Plan", project: "Work", priority: 0),
             Todo(id: 4, title: "Call", project: "Errands", priority: 1),
         ])
-        try await LocalServer.serving(try TodoRoutes.router(second).router, port: port) { _ in
+        try await HTTPTestServer.serving(try TodoRoutes.router(second).router, port: port) { _ in
             #expect(await eventually { Array(remote.fetchedObjects) == Array(second.controller.fetchedObjects) })
             #expect(Array(remote.fetchedObjects) == Array(second.controller.fetchedObjects))
             // The results change under the lock; their observers are told after it (a delivery behind, under

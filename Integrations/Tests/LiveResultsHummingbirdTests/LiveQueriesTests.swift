@@ -1,12 +1,12 @@
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import LiveResults
 import LiveResultsHummingbird
 import LiveResultsTestSupport
 import LiveResultsWireSupport
-import Logging
+import NIOFoundationCompat
 import NIOHTTP1
-import ServiceLifecycle
 import Testing
 import TodoServer
 
@@ -21,8 +21,8 @@ struct LiveQueriesTests {
         Todo(id: 5, title: "Eggs", project: "Home", priority: 2),
     ]
 
-    static func whole(_ server: RunningServer, _ query: String) async throws -> ResultsUpdate<Todo> {
-        let reply = try await HTTP.send(.GET, "\(server.base)/todos?\(query)")
+    static func whole(_ server: some TodoRequests, _ query: String) async throws -> ResultsUpdate<Todo> {
+        let reply = try await server.send(.GET, "/todos?\(query)")
         guard reply.status == 200 else { throw TestFailure("GET /todos?\(query): \(reply.status) \(reply.text)") }
         return try reply.decode(ResultsUpdate<Todo>.self)
     }
@@ -34,7 +34,7 @@ struct LiveQueriesTests {
 
     @Test("a query's filter, order and window select and order the results, sectioned by project")
     func filterOrderWindow() async throws {
-        try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos)) { server in
             #expect(Self.ids(try await Self.whole(server, "")) == [3, 1, 5, 2, 4])
             #expect(Self.ids(try await Self.whole(server, "project=eq.Home")) == [3, 1, 5])
             #expect(Self.ids(try await Self.whole(server, "project=eq.Home&order=priority.desc")) == [1, 5, 3])
@@ -68,9 +68,9 @@ struct LiveQueriesTests {
 
     @Test("an in list over 1,000 values is refused; values are data, never SQL")
     func longListsAndData() async throws {
-        try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos)) { server in
             let values = (0..<2_000).map(String.init).joined(separator: ",")
-            let long = try await HTTP.send(.GET, "\(server.base)/todos?priority=in.(\(values))")
+            let long = try await server.send(.GET, "/todos?priority=in.(\(values))")
             #expect(long.status == 400)
             #expect(long.error?.hasPrefix("priority") == true)
             let sql = "%27%3B%20DROP%20TABLE%20todos%3B%20--"
@@ -176,10 +176,10 @@ struct LiveQueriesTests {
         var options = LiveResultsOptions()
         options.maximumLiveQueries = 100
         options.liveQueryGracePeriod = .milliseconds(200)
-        try await RunningServer.with(try await MemoryTodoStore(Self.todos), options: options) { server in
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos), options: options) { server in
             var most = 0
             for index in 0..<2_000 {
-                let reply = try await HTTP.send(.GET, "\(server.base)/todos?title=eq.t\(index)")
+                let reply = try await server.send(.GET, "/todos?title=eq.t\(index)")
                 #expect(reply.status == 200)
                 most = max(most, server.endpoint.liveQueryCount)
             }
@@ -200,42 +200,16 @@ struct LiveQueriesTests {
                 }
                 return [.equal("project", project)]
             })
-        try await Self.serving(router) { port in
-            let base = "http://127.0.0.1:\(port)/todos"
-            #expect(try await HTTP.send(.GET, base).status == 401)
-            let home = try await HTTP.send(.GET, "\(base)?priority=gte.1", headers: [("Authorization", "Home")])
-            #expect(Self.ids(try home.decode(ResultsUpdate<Todo>.self)) == [1, 5])
-            let work = try await HTTP.send(.GET, "\(base)?priority=gte.1", headers: [("Authorization", "Work")])
-            #expect(Self.ids(try work.decode(ResultsUpdate<Todo>.self)) == [2, 4])
+        // Through the router (HummingbirdTesting's `.router`): no socket; no services, so no signal handlers.
+        try await Application(router: router).test(.router) { client in
+            #expect(try await client.execute(uri: "/todos", method: .get).status == .unauthorized)
+            let home = try await client.execute(
+                uri: "/todos?priority=gte.1", method: .get, headers: [.authorization: "Home"])
+            #expect(Self.ids(try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: home.body)) == [1, 5])
+            let work = try await client.execute(
+                uri: "/todos?priority=gte.1", method: .get, headers: [.authorization: "Work"])
+            #expect(Self.ids(try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: work.body)) == [2, 4])
             #expect(endpoint.liveQueryCount == 2)
         }
-    }
-
-    /// Serves `router` on a loopback port while `body` runs.
-    static func serving(_ router: Router<BasicRequestContext>, _ body: @Sendable (Int) async throws -> Void)
-        async throws
-    {
-        var logger = Logger(label: "live-queries-tests")
-        logger.logLevel = .warning
-        let (ports, signal) = AsyncStream<Int>.makeStream()
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { signal.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let services = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var started = ports.makeAsyncIterator()
-            guard let port = await started.next() else { throw TestFailure("the server did not start") }
-            let outcome = await Result(catching: { try await body(port) })
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            try outcome.get()
-        }
-    }
-}
-
-extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -4,22 +4,23 @@ import NIOHTTP1
 import Testing
 import TodoServer
 
-/// The REST writes of the server example and their errors (the *ServingLiveResults* article).
+/// The REST writes of the server example and their errors (the *ServingLiveResults* article), sent to its router
+/// (`RoutedServer`): their answers need no socket.
 @Suite("REST writes", .timeLimit(.minutes(5)))
 struct RESTTests {
     @Test("POST, PATCH and DELETE answer 201, 200 and 204, and the results follow")
     func writes() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let created = try await HTTP.send(
-                .POST, "\(server.base)/todos", json: #"{"title": "Buy milk", "project": "Home", "priority": 2}"#)
+        try await RoutedServer.with(try await MemoryTodoStore()) { server in
+            let created = try await server.send(
+                .POST, "/todos", json: #"{"title": "Buy milk", "project": "Home", "priority": 2}"#)
             #expect(created.status == 201)
             let todo = try created.decode(Todo.self)
             #expect(todo.title == "Buy milk" && todo.project == "Home" && todo.priority == 2)
-            let patched = try await HTTP.send(.PATCH, "\(server.base)/todos/\(todo.id)", json: #"{"priority": 1}"#)
+            let patched = try await server.send(.PATCH, "/todos/\(todo.id)", json: #"{"priority": 1}"#)
             #expect(patched.status == 200)
             #expect(try patched.decode(Todo.self) == Todo(id: todo.id, title: "Buy milk", project: "Home", priority: 1))
             #expect(Array(server.controller.fetchedObjects) == [try patched.decode(Todo.self)])
-            #expect(try await HTTP.send(.DELETE, "\(server.base)/todos/\(todo.id)").status == 204)
+            #expect(try await server.send(.DELETE, "/todos/\(todo.id)").status == 204)
             #expect(server.controller.fetchedObjects.isEmpty)
         }
     }
@@ -39,8 +40,8 @@ struct RESTTests {
             ("", "the body is not JSON"),
         ])
     func badBodies(body: String, error: String) async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let reply = try await HTTP.send(.POST, "\(server.base)/todos", json: body)
+        try await RoutedServer.with(try await MemoryTodoStore()) { server in
+            let reply = try await server.send(.POST, "/todos", json: body)
             #expect(reply.status == 400)
             #expect(reply.error?.hasPrefix(error) == true, "\(reply.text)")
             #expect(server.controller.fetchedObjects.isEmpty, "nothing written")
@@ -49,10 +50,9 @@ struct RESTTests {
 
     @Test("a PATCH with a wrong-typed field is 400 and changes nothing")
     func badPatch() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
+        try await RoutedServer.with(try await MemoryTodoStore()) { server in
             let todo = try await HTTP.create(server, title: "a", project: "Home", priority: 1)
-            let reply = try await HTTP.send(
-                .PATCH, "\(server.base)/todos/\(todo.id)", json: #"{"title": "b", "priority": "x"}"#)
+            let reply = try await server.send(.PATCH, "/todos/\(todo.id)", json: #"{"title": "b", "priority": "x"}"#)
             #expect(reply.status == 400)
             #expect(Array(server.controller.fetchedObjects) == [todo])
         }
@@ -60,13 +60,13 @@ struct RESTTests {
 
     @Test("unknown ids and routes are 404 with a JSON error")
     func notFound() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
+        try await RoutedServer.with(try await MemoryTodoStore()) { server in
             let requests: [(HTTPMethod, String)] = [
                 (.PATCH, "/todos/42"), (.DELETE, "/todos/42"), (.DELETE, "/todos/abc"), (.GET, "/nothing"),
                 (.POST, "/todos/1/2"),
             ]
             for (method, path) in requests {
-                let reply = try await HTTP.send(method, "\(server.base)\(path)", json: #"{"title": "x"}"#)
+                let reply = try await server.send(method, path, json: #"{"title": "x"}"#)
                 #expect(reply.status == 404, "\(method) \(path)")
                 #expect(reply.error != nil, "\(method) \(path): \(reply.text)")
             }
@@ -75,10 +75,10 @@ struct RESTTests {
 
     @Test("a body over 64 KiB is 413")
     func oversizedBody() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
+        try await RoutedServer.with(try await MemoryTodoStore()) { server in
             let title = String(repeating: "x", count: 70_000)
-            let reply = try await HTTP.send(
-                .POST, "\(server.base)/todos", json: #"{"title": "\#(title)", "project": "Home", "priority": 1}"#)
+            let reply = try await server.send(
+                .POST, "/todos", json: #"{"title": "\#(title)", "project": "Home", "priority": 1}"#)
             #expect(reply.status == 413)
             #expect(reply.error != nil)
             #expect(server.controller.fetchedObjects.isEmpty)

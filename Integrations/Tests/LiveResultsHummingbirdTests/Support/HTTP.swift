@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveResultsTestSupport
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
@@ -51,9 +52,10 @@ enum HTTP {
 
     /// Creates a to-do through the API.
     @discardableResult
-    static func create(_ server: RunningServer, title: String, project: String, priority: Int) async throws -> Todo {
+    static func create(_ server: some TodoRequests, title: String, project: String, priority: Int) async throws -> Todo
+    {
         let body = try JSONEncoder().encode(TodoFields(title: title, project: project, priority: priority))
-        let reply = try await send(.POST, "\(server.base)/todos", body: body)
+        let reply = try await server.send(.POST, "/todos", body: body, headers: [])
         guard reply.status == 201 else { throw TestFailure("POST /todos: \(reply.status) \(reply.text)") }
         return try reply.decode(Todo.self)
     }
@@ -62,5 +64,25 @@ enum HTTP {
         var title: String
         var project: String
         var priority: Int
+    }
+}
+
+/// The server example's routes as a test sends them requests: through a socket (`RunningServer`) or straight to the
+/// router (`RoutedServer`).
+protocol TodoRequests: Sendable {
+    /// Sends `method` to `path` (with its query), with `body` (JSON unless `headers` name another Content-Type)
+    /// and `headers`.
+    func send(_ method: HTTPMethod, _ path: String, body: Data?, headers: [(String, String)]) async throws -> HTTP.Reply
+}
+
+extension TodoRequests {
+    /// Sends `method` to `path` with `headers` and no body.
+    func send(_ method: HTTPMethod, _ path: String, headers: [(String, String)] = []) async throws -> HTTP.Reply {
+        try await send(method, path, body: nil, headers: headers)
+    }
+
+    /// Sends `method` to `path` with the JSON body `json`.
+    func send(_ method: HTTPMethod, _ path: String, json: String) async throws -> HTTP.Reply {
+        try await send(method, path, body: Data(json.utf8), headers: [])
     }
 }

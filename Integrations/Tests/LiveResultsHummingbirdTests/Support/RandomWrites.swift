@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsTestSupport
 import NIOHTTP1
 import TodoServer
 

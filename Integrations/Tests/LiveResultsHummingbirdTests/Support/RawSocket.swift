@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsTestSupport
 
 #if canImport(Glibc)
     import Glibc

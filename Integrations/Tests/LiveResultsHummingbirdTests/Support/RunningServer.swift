@@ -1,15 +1,14 @@
 import Foundation
-import Hummingbird
-import HummingbirdWebSocket
 import LiveResults
 import LiveResultsHummingbird
-import Logging
+import LiveResultsTestSupport
 import NIOHTTP1
-import ServiceLifecycle
 import TodoServer
 
-/// The server example's routes, served in this process on a port of the system's choosing.
-struct RunningServer: Sendable {
+/// The server example's routes served in this process on a loopback port of the system's choosing
+/// (`HTTPTestServer`), for the tests of streams and connections; a test of what a request gets back uses a
+/// `RoutedServer`.
+struct RunningServer: TodoRequests {
     let port: Int
     let store: any TodoStore
     let endpoint: LiveResultsEndpoint
@@ -17,49 +16,27 @@ struct RunningServer: Sendable {
     var controller: FetchedResultsController<Todo> { store.controller }
     var base: String { "http://127.0.0.1:\(port)" }
 
+    func send(
+        _ method: HTTPMethod, _ path: String, body: Data?, headers: [(String, String)]
+    ) async throws -> HTTP.Reply {
+        try await HTTP.send(method, base + path, body: body, headers: headers)
+    }
+
     /// The version `GET /todos` serves now: the version of the default query's window, which the streams of
     /// `/todos/events` and `/todos/updates` without a query share.
     func servedVersion() async throws -> ResultsVersion {
         try await HTTP.send(.GET, "\(base)/todos").decode(ResultsUpdate<Todo>.self).version
     }
 
-    /// Runs `store`'s server for `body`, then shuts it down gracefully (which must close its streams).
+    /// Runs `store`'s server for `body`, then shuts it down gracefully (which must close its streams: the endpoint
+    /// ends them before the server stops).
     static func with<Result: Sendable>(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         _ body: @Sendable (RunningServer) async throws -> Result
     ) async throws -> Result {
         let (router, endpoint) = try TodoRoutes.router(store, options: options)
-        let (ports, portSignal) = AsyncStream<Int>.makeStream()
-        var logger = Logger(label: "test-server")
-        logger.logLevel = .warning
-        let app = Application(
-            router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
-            configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { channel in portSignal.yield(channel.localAddress?.port ?? 0) },
-            logger: logger)
-        let services = ServiceGroup(
-            configuration: .init(services: [app, endpoint], gracefulShutdownSignals: [], logger: logger))
-        return try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await services.run() }
-            var portIterator = ports.makeAsyncIterator()
-            guard let port = await portIterator.next() else { throw TestFailure("the server did not start") }
-            let server = RunningServer(port: port, store: store, endpoint: endpoint)
-            let result: Swift.Result<Result, any Error>
-            do {
-                result = .success(try await body(server))
-            } catch {
-                result = .failure(error)
-            }
-            await services.triggerGracefulShutdown()
-            try await group.waitForAll()
-            return try result.get()
+        return try await HTTPTestServer.serving(router, services: [endpoint]) { port in
+            try await body(RunningServer(port: port, store: store, endpoint: endpoint))
         }
     }
-}
-
-/// A failure of the tests' own making.
-struct TestFailure: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }
