@@ -4,7 +4,7 @@ import BenchmarkSupport
 struct RatioOptions {
     /// A group of targets that can be measured alone, named on the command line.
     enum Group: String, CaseIterable {
-        case events, fetch, refetch, pages, views, windows, queries, relations, memory, cache, wire
+        case events, fetch, refetch, pages, views, windows, queries, relations, paths, memory, cache, wire
     }
 
     /// The entity counts of the targets: 10k, 100k and 1M in the full report.
@@ -30,7 +30,7 @@ struct RatioOptions {
         small: 2_000, medium: 20_000, large: 100_000, repetitions: 3, liveEvents: 2_000, baselineEvents: 3)
 
     /// The options `arguments` ask for: `--quick` for the smoke sizes, then the groups to measure
-    /// (`events`, `fetch`, `refetch`, `pages`, `views`, `windows`, `queries`, `relations`, `memory`, `cache`, `wire`; all when
+    /// (`events`, `fetch`, `refetch`, `pages`, `views`, `windows`, `queries`, `relations`, `paths`, `memory`, `cache`, `wire`; all when
     /// none is named).
     static func parse(_ arguments: [String]) -> RatioOptions? {
         var options = arguments.first == "--quick" ? quick : full

@@ -7,12 +7,12 @@ import Foundation
 //
 //   swift run -c release Ratios            the full report (n = 10k / 100k / 1M)
 //   swift run -c release Ratios --quick    a smoke run with smaller n, in well under a minute
-//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, views, windows, queries, relations, memory,
+//   swift run -c release Ratios fetch      only some groups: events, fetch, refetch, pages, views, windows, queries, relations, paths, memory,
 //                                         cache, wire
 
 guard let options = RatioOptions.parse(Array(CommandLine.arguments.dropFirst())) else {
     print(
-        "usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [windows] [queries] [relations] [memory] [cache] [wire]"
+        "usage: Ratios [--quick] [events] [fetch] [refetch] [pages] [views] [windows] [queries] [relations] [paths] [memory] [cache] [wire]"
     )
     exit(2)
 }
@@ -30,6 +30,7 @@ if options.measures(.views) { rows += try await ViewRatios(options: options).row
 if options.measures(.windows) { rows += try await WindowRatios(options: options).rows() }
 if options.measures(.queries) { rows += try await QueryRatios(options: options).rows() }
 if options.measures(.relations) { rows += try await RelationRatios(options: options).rows() }
+if options.measures(.paths) { rows += try await PathRatios(options: options).rows() }
 if options.measures(.memory) { rows += try await MemoryRatios(options: options).rows() }
 if options.measures(.cache) { rows += try await CacheRatios(options: options).rows() }
 if options.measures(.wire) { rows += try await WireRatios(options: options).rows() }
