@@ -63,7 +63,8 @@ struct ServerExampleTests {
             #expect(store.controller.fetchedObjects.first?.title == "Oat milk")
 
             let missing = Todo(id: 999, title: "Ghost", project: "Home", priority: 1)
-            await #expect(throws: HTTPAPIError.unacceptableStatus(404, body: #"{"error":"no to-do 999"}"#)) {
+            let body = #"{"code":"PGRST116","message":"no row 999 in todos","details":"The result contains 0 rows","hint":null}"#
+            await #expect(throws: HTTPAPIError.unacceptableStatus(404, body: body)) {
                 try await rename.run(missing)
             }
             #expect(Array(todos.fetchedObjects.map(\.title)) == ["Oat milk"], "rolled back")

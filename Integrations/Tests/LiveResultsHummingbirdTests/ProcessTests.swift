@@ -59,7 +59,8 @@ struct ProcessTests {
                         #expect(await eventually { Array(follower.replica.fetchedObjects) == table }, "step \(step)")
                     }
                     for server in [first, second] {
-                        let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+                        let whole = try await HTTP.send(.GET, "\(server.base)/todos", headers: [("Accept", "application/vnd.liveresults+json")])
+                            .decode(ResultsUpdate<Todo>.self)
                         let replica = ResultsReplica<Todo>()
                         _ = try replica.apply(whole)
                         #expect(Array(replica.fetchedObjects) == table)

@@ -30,7 +30,8 @@ struct ServerSentEventsTests {
             #expect(follower.failure == nil)
             #expect(follower.bases.first == .some(nil), "the whole results first")
             #expect(follower.bases.dropFirst().allSatisfy { $0 != nil }, "then change sets only")
-            let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+            let whole = try await HTTP.send(.GET, "\(server.base)/todos", headers: [("Accept", "application/vnd.liveresults+json")])
+                .decode(ResultsUpdate<Todo>.self)
             #expect(whole.version == follower.replica.version)
             follower.stop()
         }

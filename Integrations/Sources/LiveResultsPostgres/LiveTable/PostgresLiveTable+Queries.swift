@@ -25,8 +25,20 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
             request: { [self] in try await fetchRows(where: try condition.get()) }, isIncluded: query.isIncluded)
     }
 
-    /// The `WHERE` condition of `query`'s filters (`nil` for none), every value bound.
-    static func condition(of query: LiveQuery<Entity>) throws(PostgresLiveTableError) -> PostgresQuery? {
+    /// The `WHERE` condition of `query`'s filters (`nil` for none), every value bound from `$1` on: what
+    /// ``fetchDefinition(for:)`` fetches, for a write that changes the same rows.
+    ///
+    /// ```swift
+    /// if let condition = try PostgresLiveTable<Todo>.condition(of: query) {
+    ///     try await client.query(PostgresQuery(unsafeSQL: "DELETE FROM todos WHERE " + condition.sql,
+    ///                                          binds: condition.binds))
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``PostgresLiveTableError/invalidIdentifier(_:reason:)`` for a column name PostgreSQL would not
+    ///   keep as written.
+    /// - Complexity: O(*f* + *v*) for *f* filters of *v* values.
+    public static func condition(of query: LiveQuery<Entity>) throws(PostgresLiveTableError) -> PostgresQuery? {
         guard !query.filters.isEmpty else { return nil }
         var binds = PostgresBindings()
         var parts: [String] = []

@@ -17,10 +17,10 @@ struct RunningServer: Sendable {
     var controller: FetchedResultsController<Todo> { store.controller }
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// The version `GET /todos` serves now: the version of the default query's window, which the streams of
+    /// The version `GET /todos` serves now (its versioned whole results): the version of the default query's window, which the streams of
     /// `/todos/events` and `/todos/updates` without a query share.
     func servedVersion() async throws -> ResultsVersion {
-        try await HTTP.send(.GET, "\(base)/todos").decode(ResultsUpdate<Todo>.self).version
+        try await HTTP.send(.GET, "\(base)/todos", headers: [("Accept", "application/vnd.liveresults+json")]).decode(ResultsUpdate<Todo>.self).version
     }
 
     /// Runs `store`'s server for `body`, then shuts it down gracefully (which must close its streams).
