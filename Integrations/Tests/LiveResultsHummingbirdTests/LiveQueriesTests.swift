@@ -137,7 +137,8 @@ struct LiveQueriesTests {
         try await RunningServer.with(try await MemoryTodoStore(Self.todos)) { server in
             let far = "offset=\(Int.max)&limit=500"
             let follower = Follower(try await EventStream.open("\(server.base)/todos/events?\(far)").updates)
-            let near = Follower(try await EventStream.open("\(server.base)/todos/events?limit=2").updates)
+            let near = Follower(
+                try await EventStream.open("\(server.base)/todos/events?limit=2&sections=project").updates)
             #expect(await eventually { follower.bases.count == 1 && near.replica.fetchedObjects.count == 2 })
             try await HTTP.create(server, title: "Top", project: "A", priority: 0)
             _ = try await HTTP.send(.PATCH, "\(server.base)/todos/1", json: #"{"priority":9}"#)

@@ -63,7 +63,8 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
             inputs.append(try input(object, requiringAll: true))
         }
         let rows = try await store.insert(inputs)
-        if case .array = body {} else if rows.count != 1 {
+        if case .array = body {
+        } else if rows.count != 1 {
             throw TodoServerError.badRequest("not inserted")
         }
         return try answer(.insert(array: { if case .array = body { true } else { false } }()), rows, request, query)
@@ -111,7 +112,8 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
             let rules = LiveQueryRules(filters: self.filters, orders: [])
             return try LiveQueryRequest<Input.Row>(parameters: filters, rules: rules).query
         } catch {
-            throw TodoServerError.postgREST(.badParameter(error.description, details: "the parameter \(error.parameter)"))
+            throw TodoServerError.postgREST(
+                .badParameter(error.description, details: "the parameter \(error.parameter)"))
         }
     }
 
@@ -158,7 +160,9 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
 
     /// The one object a `PATCH` sends.
     private func object(_ body: Body) throws -> [String: JSONValue] {
-        guard case .object(let object) = body else { throw TodoServerError.badRequest("the body must be a JSON object") }
+        guard case .object(let object) = body else {
+            throw TodoServerError.badRequest("the body must be a JSON object")
+        }
         return object
     }
 

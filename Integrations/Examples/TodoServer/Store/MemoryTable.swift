@@ -20,7 +20,9 @@ public final class MemoryTable<Row: QueryableEntity & Codable>: QueryableSource 
     /// A table holding `rows`, their ids kept.
     public init(_ rows: [Row] = [], check: @escaping @Sendable (Row) throws -> Void = { _ in }) {
         self.rows = NIOLockedValueBox(
-            Rows(rows: Dictionary(rows.map { ($0.id, $0) }) { $1 }, lastID: rows.compactMap { $0.id as? Int64 }.max() ?? 0))
+            Rows(
+                rows: Dictionary(rows.map { ($0.id, $0) }) { $1 },
+                lastID: rows.compactMap { $0.id as? Int64 }.max() ?? 0))
         self.check = check
     }
 

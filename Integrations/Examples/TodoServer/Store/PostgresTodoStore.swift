@@ -142,9 +142,11 @@ public final class PostgresTodoStore: TodoStore {
                 let values = (0..<assignments.count).map { "$\($0 + 1)" }.joined(separator: ", ")
                 let insert =
                     assignments.isEmpty
-                    ? "INSERT INTO \(table.sql) DEFAULT VALUES" : "INSERT INTO \(table.sql) (\(columns)) VALUES (\(values))"
+                    ? "INSERT INTO \(table.sql) DEFAULT VALUES"
+                    : "INSERT INTO \(table.sql) (\(columns)) VALUES (\(values))"
                 rows += try await Self.rows(
-                    of: Input.Row.self, PostgresQuery(unsafeSQL: insert, binds: binds), on: connection, logger: self.logger)
+                    of: Input.Row.self, PostgresQuery(unsafeSQL: insert, binds: binds), on: connection,
+                    logger: self.logger)
             }
             return rows
         }

@@ -31,7 +31,8 @@ public struct RowFields: Sendable {
         guard case .integer(let integer) = value else { throw invalid("integer", value) }
         guard let small = Int32(exactly: integer) else {
             throw .postgREST(
-                PostgRESTError(status: 400, code: "22003", message: "value \"\(integer)\" is out of range for type integer"))
+                PostgRESTError(
+                    status: 400, code: "22003", message: "value \"\(integer)\" is out of range for type integer"))
         }
         return Int(small)
     }
@@ -54,7 +55,8 @@ public struct RowFields: Sendable {
             throw .postgREST(
                 PostgRESTError(
                     status: 400, code: "23502",
-                    message: "null value in column \"\(column)\" of relation \"\(table)\" violates not-null constraint"))
+                    message: "null value in column \"\(column)\" of relation \"\(table)\" violates not-null constraint")
+            )
         }
         return value
     }

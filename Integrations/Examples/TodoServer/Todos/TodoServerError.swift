@@ -42,7 +42,8 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
         case .notFound(let message):
             PostgRESTError(status: 404, code: "PGRST116", message: message, details: "The result contains 0 rows")
         case .unavailable(let message):
-            PostgRESTError(status: 503, code: "PGRST001", message: message, headers: ["Retry-After": Self.retryAfterSeconds])
+            PostgRESTError(
+                status: 503, code: "PGRST001", message: message, headers: ["Retry-After": Self.retryAfterSeconds])
         case .status(let status, let message):
             PostgRESTError(status: status.code, code: Self.code(of: status), message: message)
         case .postgREST(let error): error

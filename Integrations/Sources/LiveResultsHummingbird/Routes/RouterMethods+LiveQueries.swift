@@ -129,7 +129,8 @@ extension RouterMethods {
         let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
             let format = PostgRESTFormat(accept: request.headers[.accept])
             guard format != .liveResults else {
-                return try await _WholeResults.response(try await resolve(request, context), to: request, encoder: encoder)
+                return try await _WholeResults.response(
+                    try await resolve(request, context), to: request, encoder: encoder)
             }
             let conditions = try await authorize?(request, context) ?? []
             return try await _LiveQueryResolution.answer(

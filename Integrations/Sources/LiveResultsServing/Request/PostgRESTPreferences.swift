@@ -67,8 +67,10 @@ public struct PostgRESTPreferences: Hashable, Sendable {
     /// - Parameter write: Whether the answer is a write's (`return=` applies to writes only).
     /// - Complexity: O(1).
     public func applied(write: Bool) -> String? {
-        let values = [write ? representation.map { "return=\($0.rawValue)" } : nil, count.map { "count=\($0.rawValue)" }]
-            .compactMap { $0 }
+        let values = [
+            write ? representation.map { "return=\($0.rawValue)" } : nil, count.map { "count=\($0.rawValue)" },
+        ]
+        .compactMap { $0 }
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 }

@@ -54,16 +54,18 @@ public struct PostgRESTQuery: Sendable {
     public init(parameters: some Sequence<(String, String)>, table: String) throws(PostgRESTError) {
         self.table = table
         let parameters = Array(parameters)
-        select = try parameters.last { $0.0 == "select" }.map { pair throws(PostgRESTError) in
-            try SelectList(parsing: pair.1)
-        } ?? .all
+        select =
+            try parameters.last { $0.0 == "select" }.map { pair throws(PostgRESTError) in
+                try SelectList(parsing: pair.1)
+            } ?? .all
         sections = parameters.last { $0.0 == "sections" }.map(\.1)
         columns = try parameters.last { $0.0 == "columns" }.map { pair throws(PostgRESTError) in
             try Self.columns(pair.1)
         }
         queryParameters = []
         unsupported = []
-        for (name, value) in parameters where !Self.reserved.contains(name) {
+        // An empty name (`?&a=1`) is no parameter, as PostgREST reads a query string.
+        for (name, value) in parameters where !name.isEmpty && !Self.reserved.contains(name) {
             if name == "and" || name == "or" || name == "not.and" || name == "not.or" {
                 unsupported.append(name)
             } else if name.contains(".") {

@@ -44,14 +44,17 @@ struct _SelectParser {
 
     /// The error for the furthest failure.
     func error(parsing what: String, text: String) -> PostgRESTError {
-        let unexpected = furthest < characters.count ? "unexpected \"\(characters[furthest])\"" : "unexpected end of input"
+        let unexpected =
+            furthest < characters.count ? "unexpected \"\(characters[furthest])\"" : "unexpected end of input"
         return .parse(what, text: text, column: furthest + 1, details: "\(unexpected) expecting \(expected)")
     }
 
     /// Records a failure at the current position.
     mutating func fail<T>(expecting: String) -> T? {
         if index >= furthest {
-            if index > furthest { expected = expecting } else if !expected.contains(expecting) {
+            if index > furthest {
+                expected = expecting
+            } else if !expected.contains(expecting) {
                 expected = expected + " or " + expecting
             }
             furthest = index
@@ -289,7 +292,8 @@ struct _SelectParser {
     /// Letters, digits, `_`, spaces and `$`, without the spaces around them.
     mutating func identifier() -> String? {
         var run = ""
-        while let character = current, character.isLetter || ("0"..."9").contains(character) || "_ $".contains(character)
+        while let character = current,
+            character.isLetter || ("0"..."9").contains(character) || "_ $".contains(character)
         {
             run.append(character)
             index += 1

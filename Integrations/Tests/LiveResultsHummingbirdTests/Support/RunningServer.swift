@@ -17,10 +17,13 @@ struct RunningServer: Sendable {
     var controller: FetchedResultsController<Todo> { store.controller }
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// The version `GET /todos` serves now (its versioned whole results): the version of the default query's window, which the streams of
-    /// `/todos/events` and `/todos/updates` without a query share.
+    /// The version `GET /todos?sections=project` serves now (its versioned whole results): the version of the
+    /// default query's window sectioned by project, which the streams of `/todos/events?sections=project` and
+    /// `/todos/updates?sections=project` share.
     func servedVersion() async throws -> ResultsVersion {
-        try await HTTP.send(.GET, "\(base)/todos", headers: [("Accept", "application/vnd.liveresults+json")]).decode(ResultsUpdate<Todo>.self).version
+        try await HTTP.send(
+            .GET, "\(base)/todos?sections=project", headers: [("Accept", "application/vnd.liveresults+json")]
+        ).decode(ResultsUpdate<Todo>.self).version
     }
 
     /// Runs `store`'s server for `body`, then shuts it down gracefully (which must close its streams).

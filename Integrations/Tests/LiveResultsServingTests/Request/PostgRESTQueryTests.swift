@@ -95,7 +95,8 @@ struct PostgRESTQueryTests {
 
     @Test("columns= parses as PostgREST's column list")
     func columns() throws {
-        #expect(try query([("columns", "\"title\",\"project\", priority")]).columns == ["title", "project", "priority"])
+        #expect(
+            try query([("columns", "\"title\",\"project\", priority")]).columns == ["title", "project", "priority"])
         #expect(throws: PostgRESTError.self) { try query([("columns", "title,")]) }
         // PostgREST's own test of an empty list.
         #expect(

@@ -14,10 +14,13 @@ struct AnswerTests {
         try JSONSerialization.jsonObject(with: try #require(answer.body))
     }
 
-    @Test("Content-Range as PostgREST writes it", arguments: [
-        (0, 10, nil, "0-9/*", 200), (5, 10, nil, "5-14/*", 200), (0, 0, nil, "*/*", 200), (0, 10, 57, "0-9/57", 206),
-        (0, 57, 57, "0-56/57", 200), (0, 0, 0, "*/0", 200), (57, 0, 57, "*/57", 206), (60, 0, 57, "*/57", 416),
-    ] as [(Int, Int, Int?, String, Int)])
+    @Test(
+        "Content-Range as PostgREST writes it",
+        arguments: [
+            (0, 10, nil, "0-9/*", 200), (5, 10, nil, "5-14/*", 200), (0, 0, nil, "*/*", 200),
+            (0, 10, 57, "0-9/57", 206),
+            (0, 57, 57, "0-56/57", 200), (0, 0, 0, "*/0", 200), (57, 0, 57, "*/57", 206), (60, 0, 57, "*/57", 416),
+        ] as [(Int, Int, Int?, String, Int)])
     func contentRange(_ offset: Int, _ count: Int, _ total: Int?, _ header: String, _ status: Int) {
         let range = ContentRange(offset: offset, count: count, total: total)
         #expect(range.header == header)
@@ -33,7 +36,9 @@ struct AnswerTests {
         #expect(answer.status == 206)
         #expect(header(answer, "Content-Range") == "1-2/5")
         #expect(header(answer, "Preference-Applied") == "count=exact")
-        #expect(String(decoding: try #require(answer.body), as: UTF8.self) == #"[{"title":"t2","rank":2},{"title":"t3","rank":3}]"#)
+        #expect(
+            String(decoding: try #require(answer.body), as: UTF8.self)
+                == #"[{"title":"t2","rank":2},{"title":"t3","rank":3}]"#)
     }
 
     @Test("One object, or 406 PGRST116 with PostgREST's message and details")
@@ -115,7 +120,8 @@ struct AnswerTests {
         #expect(object["hint"] is NSNull)
         #expect(error.responseHeaders().contains { $0.name == "Proxy-Status" && $0.value == "PostgREST; error=42703" })
         #expect(
-            String(decoding: PostgRESTError(status: 400, code: "X", message: "a \"quote\" / slash").body(), as: UTF8.self)
+            String(
+                decoding: PostgRESTError(status: 400, code: "X", message: "a \"quote\" / slash").body(), as: UTF8.self)
                 == #"{"code":"X","message":"a \"quote\" / slash","details":null,"hint":null}"#)
     }
 }

@@ -73,7 +73,8 @@ struct SelectParserTests {
                     SelectColumn(
                         name: "name", alias: "alias",
                         jsonPath: [JSONPathStep(asText: false, operand: "jsonpath", isIndex: false)], cast: "cast")),
-                .column(SelectColumn(name: "data", jsonPath: [JSONPathStep(asText: true, operand: "+0", isIndex: true)])),
+                .column(
+                    SelectColumn(name: "data", jsonPath: [JSONPathStep(asText: true, operand: "+0", isIndex: true)])),
                 .column(SelectColumn(name: "amount", aggregate: .sum)),
                 .column(SelectColumn(name: "*", aggregate: .count)),
             ])
@@ -114,7 +115,9 @@ struct SelectParserTests {
     @Test("Random select lists survive a round trip through their text")
     func randomRoundTrips() throws {
         var random = SeededRandom(seed: 20_20)
-        let names = ["id", "title", "a b", "x-y", "$cost", "_", "日本", "with,comma", "q\"uote", "par(en", "c:d", "count"]
+        let names = [
+            "id", "title", "a b", "x-y", "$cost", "_", "日本", "with,comma", "q\"uote", "par(en", "c:d", "count",
+        ]
         func name() -> String { names[Int.random(in: 0..<names.count, using: &random)] }
         func list(depth: Int) -> SelectList {
             var items: [SelectItem] = []
