@@ -92,9 +92,7 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
         do throws(PostgRESTError) {
             try PostgRESTProfile.check(request.headers[HTTPField.Name("Content-Profile")!])
             let query = try PostgRESTQuery(
-                parameters: request.uri.queryParameters.map { name, value in
-                    (String(name).removingPercentEncoding ?? String(name), String(value))
-                }, table: Input.table)
+                parameters: PostgRESTQuery.parameters(fromQuery: request.uri.query), table: Input.table)
             try query.validate(for: Input.Row.self)
             return query
         } catch {

@@ -108,10 +108,8 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The request's query parameters, names and values percent-decoded, in order.
+    /// The request's query parameters as PostgREST reads them (`+` a space, then percent-decoded), in order.
     static func parameters(of request: Request) -> [(String, String)] {
-        request.uri.queryParameters.map { name, value in
-            (String(name).removingPercentEncoding ?? String(name), String(value))
-        }
+        PostgRESTQuery.parameters(fromQuery: request.uri.query)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LiveResults
 
 /// A request's query parameters in PostgREST's syntax, sorted by what reads them: `select=` (parsed, with the
@@ -75,6 +76,28 @@ public struct PostgRESTQuery: Sendable {
             }
         }
         if parameters.contains(where: { $0.0 == "on_conflict" }) { unsupported.append("on_conflict") }
+    }
+
+    /// The parameters of a URL's query string as PostgREST reads them: split at `&` and the first `=`, `+` read
+    /// as a space (as HTML forms and postgrest-py's HTTP client send it), then percent-decoded; empty names
+    /// left out.
+    ///
+    /// ```swift
+    /// PostgRESTQuery.parameters(fromQuery: "title=eq.a+b&project=eq.%48ome")   // [("title", "eq.a b"), ("project", "eq.Home")]
+    /// ```
+    ///
+    /// - Complexity: O(*m*) for *m* characters.
+    public static func parameters(fromQuery query: String?) -> [(String, String)] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decoded(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            let name = decoded(parts[0])
+            return name.isEmpty ? nil : (name, parts.count > 1 ? decoded(parts[1]) : "")
+        }
     }
 
     /// Keeps `name=value` on the embedded resource its dotted path names.
