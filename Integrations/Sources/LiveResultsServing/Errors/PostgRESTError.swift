@@ -9,7 +9,7 @@ import Foundation
 /// error.body()    // {"code":"PGRST116","message":"Cannot coerce the result to a single JSON object",…}
 /// ```
 ///
-/// The factories below reproduce PostgREST's messages word for word; ``init(status:code:message:details:hint:)``
+/// The factories below reproduce PostgREST's messages word for word; ``init(status:code:message:details:hint:headers:)``
 /// makes any other.
 public struct PostgRESTError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status.

@@ -10,7 +10,7 @@ extension PostgRESTQuery {
     static let servedOperators: Set<String> = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "is"]
 
     /// Checks the query against `Entity`'s columns and the route's `relations`, as PostgREST checks a request
-    /// against its schema, before ``LiveQueryRequest`` reads the rest.
+    /// against its schema, before `LiveQueryRequest` reads the rest.
     ///
     /// - Throws: ``PostgRESTError``: `42703` for a column `Entity` does not have (in `select=`, a filter or
     ///   `order`); `PGRST100` for a filter whose operator PostgREST does not know; `PGRST200` for an embedded

@@ -3,7 +3,7 @@ import LiveResults
 
 /// A request's query parameters in PostgREST's syntax, sorted by what reads them: `select=` (parsed, with the
 /// parameters addressed to its embedded resources), `sections=`, a write's `columns=`, and the rest (filters,
-/// `order`, `limit`, `offset`), which ``LiveQueryRequest`` reads.
+/// `order`, `limit`, `offset`), which `LiveQueryRequest` reads.
 ///
 /// ```swift
 /// // GET /todos?select=id,title&project=eq.Home&order=priority.desc&limit=20
@@ -29,7 +29,7 @@ public struct PostgRESTQuery: Sendable {
     ///
     /// - Complexity: O(1).
     public var columns: [String]?
-    /// The parameters for ``LiveQueryRequest``: filters on the table's columns, `order`, `limit`, `offset`,
+    /// The parameters for `LiveQueryRequest`: filters on the table's columns, `order`, `limit`, `offset`,
     /// `since`, in the URL's order.
     ///
     /// - Complexity: O(1).
