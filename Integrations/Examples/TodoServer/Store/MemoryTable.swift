@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 /// A write changes the rows and publishes its events under one lock, so that every subscriber sees the writes
 /// in the order the table made them, and a fetch sees a write either in its rows or as an event after it. A
 /// write of several rows is all or nothing: `check` runs on every row before any is kept.
-public final class MemoryTable<Row: QueryableEntity & Codable>: QueryableSource {
+public final class MemoryTable<Row: TableRow>: QueryableSource {
     private struct Rows {
         var rows: [Row.ID: Row] = [:]
         var lastID: Int64 = 0
@@ -22,7 +22,7 @@ public final class MemoryTable<Row: QueryableEntity & Codable>: QueryableSource 
         self.rows = NIOLockedValueBox(
             Rows(
                 rows: Dictionary(rows.map { ($0.id, $0) }) { $1 },
-                lastID: rows.compactMap { $0.id as? Int64 }.max() ?? 0))
+                lastID: rows.map(\.id).max() ?? 0))
         self.check = check
     }
 
@@ -83,10 +83,8 @@ public final class MemoryTable<Row: QueryableEntity & Codable>: QueryableSource 
         }
     }
 
-    /// Orders rows by id (their ids are `Int64`s, given in insertion order).
-    private static func byID(_ first: Row, _ second: Row) -> Bool {
-        (first.id as? Int64 ?? 0) < (second.id as? Int64 ?? 0)
-    }
+    /// Orders rows by id (given in insertion order).
+    private static func byID(_ first: Row, _ second: Row) -> Bool { first.id < second.id }
 
     /// Whether a row has `id`.
     func contains(_ id: Row.ID) -> Bool {

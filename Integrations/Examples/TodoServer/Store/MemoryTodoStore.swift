@@ -36,8 +36,7 @@ public final class MemoryTodoStore: TodoStore {
         try table(of: Input.Row.self).update(query, with: input)
     }
 
-    public func delete<Row: QueryableEntity & Codable>(_ query: LiveQuery<Row>) async throws -> [Row]
-    where Row.ID == Int64 {
+    public func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row] {
         let deleted = try table(of: Row.self).delete(query)
         if Row.self == Person.self, !deleted.isEmpty {
             // `on delete set null`: their to-dos are unassigned.
@@ -53,7 +52,7 @@ public final class MemoryTodoStore: TodoStore {
     }
 
     /// The table of `Row`s.
-    private func table<Row: QueryableEntity & Codable>(of row: Row.Type) throws -> MemoryTable<Row> {
+    private func table<Row: TableRow>(of row: Row.Type) throws -> MemoryTable<Row> {
         if let table = todos as? MemoryTable<Row> { return table }
         if let table = people as? MemoryTable<Row> { return table }
         throw TodoServerError.badRequest("no table of \(Row.self)")

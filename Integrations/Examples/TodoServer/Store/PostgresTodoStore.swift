@@ -137,7 +137,7 @@ public final class PostgresTodoStore: TodoStore {
             for input in inputs {
                 let assignments = input.assignments
                 var binds = PostgresBindings()
-                for (_, value) in assignments { Self.bind(value, into: &binds) }
+                for (_, value) in assignments { binds.append(value) }
                 let columns = try assignments.map { try _QuotedName($0.column).sql }.joined(separator: ", ")
                 let values = (0..<assignments.count).map { "$\($0 + 1)" }.joined(separator: ", ")
                 let insert =
@@ -160,7 +160,7 @@ public final class PostgresTodoStore: TodoStore {
         var binds = condition.binds
         var sets: [String] = []
         for (column, value) in input.assignments {
-            Self.bind(value, into: &binds)
+            binds.append(value)
             sets.append("\(try _QuotedName(column).sql) = $\(binds.count)")
         }
         // An update that sets nothing answers the rows it names, as PostgREST does.
@@ -174,9 +174,8 @@ public final class PostgresTodoStore: TodoStore {
         }
     }
 
-    public func delete<Row: QueryableEntity & Codable>(_ query: LiveQuery<Row>) async throws -> [Row]
-    where Row.ID == Int64 {
-        let table = try _QuotedName(Row.self == Person.self ? PersonInput.table : TodoInput.table)
+    public func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row] {
+        let table = try _QuotedName(Row.table)
         guard let condition = try PostgresLiveTable<Row>.condition(of: query) else {
             throw TodoServerError.postgREST(.filterRequired("DELETE"))
         }
@@ -220,17 +219,6 @@ public final class PostgresTodoStore: TodoStore {
         let decoder = JSONDecoder()
         return try await connection.query(query, logger: logger).collect().map { row in
             try decoder.decode(Row.self, from: Data(try row.decode(String.self).utf8))
-        }
-    }
-
-    /// Binds `value`.
-    private static func bind(_ value: QueryValue, into binds: inout PostgresBindings) {
-        switch value {
-        case .integer(let value): binds.append(value)
-        case .real(let value): binds.append(value)
-        case .text(let value): binds.append(value)
-        case .boolean(let value): binds.append(value)
-        case .null: binds.appendNull()
         }
     }
 

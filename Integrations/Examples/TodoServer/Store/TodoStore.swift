@@ -29,7 +29,7 @@ public protocol TodoStore: Sendable {
     func update<Input: RowInput>(_ query: LiveQuery<Input.Row>, with input: Input) async throws -> [Input.Row]
 
     /// Removes the rows `query` selects, in one transaction; returns them, by id.
-    func delete<Row: QueryableEntity & Codable>(_ query: LiveQuery<Row>) async throws -> [Row] where Row.ID == Int64
+    func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row]
 
     /// Returns when the store can serve writes; throws why not (`GET /health`).
     func checkHealth() async throws

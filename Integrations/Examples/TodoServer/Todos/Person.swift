@@ -13,7 +13,10 @@ public struct Person: FetchableEntity, Codable, Hashable {
     }
 }
 
-extension Person: QueryableEntity {
+extension Person: TableRow {
+    /// `people`.
+    public static var table: String { "people" }
+
     /// The columns clients may name in `/people`' queries: those of the table, in its order.
     public static let queryColumns: [QueryColumn<Person>] = [QueryColumn("id", \.id), QueryColumn("name", \.name)]
 }

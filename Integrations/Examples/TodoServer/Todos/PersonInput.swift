@@ -8,8 +8,6 @@ public struct PersonInput: RowInput, Equatable {
         self.name = name
     }
 
-    public static var table: String { "people" }
-
     public init(_ fields: RowFields) throws(TodoServerError) {
         name = try fields.text("name")
     }

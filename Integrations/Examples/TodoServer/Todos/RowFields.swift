@@ -73,13 +73,17 @@ public struct RowFields: Sendable {
     }
 }
 
+/// A row of one of the server's tables: its columns are its query columns and its JSON keys, its id an `Int64`
+/// the table gives.
+public protocol TableRow: QueryableEntity, Codable where ID == Int64 {
+    /// The table's name.
+    static var table: String { get }
+}
+
 /// The fields of a row that a write sets: all of them for an insert, any of them for an update.
 public protocol RowInput: Sendable {
     /// The kind of row.
-    associatedtype Row: QueryableEntity & Codable where Row.ID == Int64
-
-    /// The table's name.
-    static var table: String { get }
+    associatedtype Row: TableRow
 
     /// The fields `fields` sets.
     ///
@@ -97,6 +101,9 @@ public protocol RowInput: Sendable {
 }
 
 extension RowInput {
+    /// The table's name.
+    static var table: String { Row.table }
+
     /// The columns of the table: its row's query columns.
     static var columns: [String] { Row.queryColumns.map(\.name) }
 }

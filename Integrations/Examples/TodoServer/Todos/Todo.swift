@@ -60,7 +60,10 @@ public struct Todo: FetchableEntity, Codable, Hashable {
     }
 }
 
-extension Todo: QueryableEntity {
+extension Todo: TableRow {
+    /// `todos`.
+    public static var table: String { "todos" }
+
     /// The columns clients may name in `/todos`' queries: those of the table, in its order.
     public static let queryColumns: [QueryColumn<Todo>] = [
         QueryColumn("id", \.id), QueryColumn("title", \.title), QueryColumn("project", \.project),

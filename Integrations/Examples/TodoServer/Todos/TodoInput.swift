@@ -16,8 +16,6 @@ public struct TodoInput: RowInput, Equatable {
         self.assigneeID = assigneeID
     }
 
-    public static var table: String { "todos" }
-
     public init(_ fields: RowFields) throws(TodoServerError) {
         title = try fields.text("title")
         project = try fields.text("project")
