@@ -234,6 +234,7 @@ let package = Package(
             dependencies: [
                 "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
+                "LiveResultsPostgres",
                 "TodoServer",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
