@@ -39,7 +39,8 @@ struct PostgresStoreTests {
             #expect(assigned.map(\.assigneeID) == [ann.id])
             #expect(await eventually { store.controller.fetchedObjects.first?.assigneeID == ann.id })
             // on delete set null: the to-do is unassigned, and the feed delivers it.
-            #expect(try await store.delete(try LiveQuery<Person>(filters: [.equal("id", ann.id)])).map(\.id) == [ann.id])
+            #expect(
+                try await store.delete(try LiveQuery<Person>(filters: [.equal("id", ann.id)])).map(\.id) == [ann.id])
             #expect(await eventually { store.controller.fetchedObjects.first?.assigneeID == nil })
             #expect(await eventually { people.fetchedObjects.map(\.name) == ["from SQL"] })
             let slots = try await client.query(
