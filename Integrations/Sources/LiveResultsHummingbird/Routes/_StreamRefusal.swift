@@ -31,34 +31,3 @@ struct _StreamRefusal: HTTPResponseError {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
     }
 }
-
-/// A ``PostgRESTError`` as Hummingbird's response: its status, headers and body.
-struct _PostgRESTErrorResponse: HTTPResponseError {
-    let error: PostgRESTError
-
-    init(_ error: PostgRESTError) {
-        self.error = error
-    }
-
-    var status: HTTPResponse.Status { HTTPResponse.Status(code: error.status) }
-
-    func response(from request: Request, context: some RequestContext) throws -> Response {
-        _PostgRESTResponse.response(PostgRESTAnswer.error(error))
-    }
-}
-
-/// Hummingbird's response for a ``PostgRESTAnswer``.
-enum _PostgRESTResponse {
-    static func response(_ answer: PostgRESTAnswer) -> Response {
-        var headers = HTTPFields()
-        for (name, value) in answer.headers {
-            if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
-        }
-        guard let body = answer.body else {
-            return Response(status: HTTPResponse.Status(code: answer.status), headers: headers)
-        }
-        return Response(
-            status: HTTPResponse.Status(code: answer.status), headers: headers,
-            body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
-    }
-}
