@@ -85,7 +85,9 @@ public struct PostgRESTAnswer: Sendable {
     ) throws -> PostgRESTAnswer {
         let total = preferences.countsRows ? rows.count : nil
         let range: ContentRange
-        var answered = preferences.representation == .full ? format : nil
+        // A write's rows are an array, or the one object asked for (the versioned form is a read's only).
+        var answered: PostgRESTFormat? =
+            preferences.representation == .full ? (format == .object ? .object : .array) : nil
         let status: Int
         switch write {
         case .insert(let array):
