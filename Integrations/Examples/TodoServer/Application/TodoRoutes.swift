@@ -39,10 +39,14 @@ public enum TodoRoutes {
     ///     any. Others get `403`.
     ///   - allowedOrigins: The origins besides the server's own that may write (`http://host:port`); none
     ///     by default. A write with another `Origin` gets `403`.
+    /// - Returns: The router, and the stream counts of `/todos` and of `/people`: services to run after the
+    ///   application, so that a graceful shutdown ends their streams.
     public static func router(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         maximumLimit: Int = defaultMaximumLimit, allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
-    ) throws -> (router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint) {
+    ) throws -> (
+        router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint, peopleEndpoint: LiveResultsEndpoint
+    ) {
         let router = Router(context: LiveResultsRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
@@ -58,12 +62,12 @@ public enum TodoRoutes {
             store.todos, at: "todos", filters: todoFilters, orders: ["priority", "title", "id"],
             defaultOrder: [LiveQueryOrdering(column: "priority")], sections: ["project"],
             maximumLimit: maximumLimit, options: options)
-        router.addLiveQueries(
+        let peopleEndpoint = router.addLiveQueries(
             store.people, at: "people", filters: personFilters, orders: ["name", "id"], maximumLimit: maximumLimit,
             options: options)
         RESTWrites<_, TodoInput>(store: store, filters: Set(todoFilters)).add(to: router, at: "todos")
         RESTWrites<_, PersonInput>(store: store, filters: Set(personFilters)).add(to: router, at: "people")
-        return (router, endpoint)
+        return (router, endpoint, peopleEndpoint)
     }
 
     /// The columns of `/todos` a query may filter on.

@@ -31,7 +31,7 @@ struct RunningServer: Sendable {
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         _ body: @Sendable (RunningServer) async throws -> Result
     ) async throws -> Result {
-        let (router, endpoint) = try TodoRoutes.router(store, options: options)
+        let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(store, options: options)
         let (ports, portSignal) = AsyncStream<Int>.makeStream()
         var logger = Logger(label: "test-server")
         logger.logLevel = .warning
@@ -42,7 +42,8 @@ struct RunningServer: Sendable {
             onServerRunning: { channel in portSignal.yield(channel.localAddress?.port ?? 0) },
             logger: logger)
         let services = ServiceGroup(
-            configuration: .init(services: [app, endpoint], gracefulShutdownSignals: [], logger: logger))
+            configuration: .init(
+                services: [app, endpoint, peopleEndpoint], gracefulShutdownSignals: [], logger: logger))
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await services.run() }
             var portIterator = ports.makeAsyncIterator()
