@@ -17,6 +17,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
+        .library(name: "LiveResultsServing", targets: ["LiveResultsServing"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
         .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
@@ -55,9 +56,17 @@ let package = Package(
             ],
             path: "Sources/LiveResultsPostgres"
         ),
+        // PostgREST's dialect, written once for every framework adapter: `select=`, `Prefer`, `Accept`, the error
+        // body, `Content-Range`, rows as JSON objects. Foundation and the core only.
+        .target(
+            name: "LiveResultsServing",
+            dependencies: [.product(name: "LiveResults", package: "LiveResults")],
+            path: "Sources/LiveResultsServing"
+        ),
         .target(
             name: "LiveResultsHummingbird",
             dependencies: [
+                "LiveResultsServing",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -128,6 +137,8 @@ let package = Package(
             dependencies: [
                 "LiveResultsHummingbird",
                 "LiveResultsPostgres",
+                "LiveResultsServing",
+                "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -215,10 +226,19 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "LiveResultsServingTests",
+            dependencies: [
+                "LiveResultsServing",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "LiveResultsTesting", package: "LiveResults"),
+            ]
+        ),
+        .testTarget(
             name: "LiveResultsHummingbirdTests",
             dependencies: [
                 "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
+                "LiveResultsPostgres",
                 "TodoServer",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),

@@ -7,11 +7,19 @@ import PostgresNIO
 import LiveResultsTestSupport
 import TodoServer
 
+/// The versioned whole results at `url` (`Accept: application/vnd.liveresults+json`).
 func get(_ url: String, http: HTTPClient) async throws -> ResultsUpdate<Todo> {
-    let response = try await http.execute(HTTPClientRequest(url: url), timeout: .seconds(60))
+    let response = try await http.execute(versionedRequest(url), timeout: .seconds(60))
     guard response.status == .ok else { throw Failure("GET \(url): \(response.status)") }
     let body = try await response.body.collect(upTo: 1 << 30)
     return try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: Data(body.readableBytesView))
+}
+
+/// A `GET` of `url` that asks for the versioned whole results, not PostgREST's rows.
+func versionedRequest(_ url: String) -> HTTPClientRequest {
+    var request = HTTPClientRequest(url: url)
+    request.headers.add(name: "Accept", value: "application/vnd.liveresults+json")
+    return request
 }
 
 /// Seeds `rows` to-dos through `POST /todos`, 8 at a time.
@@ -45,7 +53,7 @@ func seed(rows: Int, base: String, http: HTTPClient) async throws {
 let maximumLimit = 1_000_000
 
 /// The live query of the whole list.
-let wholeList = "limit=\(maximumLimit)"
+let wholeList = "limit=\(maximumLimit)&sections=project"
 
 /// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`).
 func load(

@@ -19,7 +19,7 @@ struct PostgresPeerTests {
             let store = try await PostgresTodoStore(client: client, changes: changes)
             try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
                 let api = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
-                let remote = RemoteResults<Todo>(client: api, path: "todos/events")
+                let remote = RemoteResults<Todo>(client: api, path: "todos/events?sections=project")
                 let checker = ContractChecker(observing: remote.observeChanges)
                 remote.start()
                 #expect(await eventually { Array(remote.fetchedObjects) == Array(store.controller.fetchedObjects) })

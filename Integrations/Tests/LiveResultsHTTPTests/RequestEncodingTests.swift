@@ -38,6 +38,13 @@ private struct OptionalParameter: APIRequest {
     @RequestPathParameter var id: Int?
 }
 
+/// A path that carries its own query, with query items after it.
+private struct QueriedPath: APIRequest {
+    typealias Response = EmptyResponse
+    @RequestPath var path = "/todos/events?sections=project&title=eq.a%20b"
+    @QueryItem var limit = 20
+}
+
 private struct Fields: Encodable, Sendable {
     var title: String
     var priority: Int
@@ -108,6 +115,14 @@ struct RequestEncodingTests {
             #expect(recorder.last?.method == "DELETE")
             #expect(try client.transportRequest(for: ItemRequest(name: value)).url.path.hasPrefix("/echo/items/"))
         }
+    }
+
+    @Test("a path may carry a query, written percent-encoded; query items follow it")
+    func pathWithQuery() throws {
+        let client = HTTPAPIClient(baseURL: URL(string: "http://127.0.0.1:9/api/")!)
+        let url = try client.transportRequest(for: QueriedPath()).url
+        #expect(url.path == "/api/todos/events")
+        #expect(url.query == "sections=project&title=eq.a%20b&limit=20")
     }
 
     @Test("a placeholder without a parameter throws before anything is sent")

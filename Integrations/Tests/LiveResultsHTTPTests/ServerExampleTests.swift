@@ -63,7 +63,9 @@ struct ServerExampleTests {
             #expect(store.controller.fetchedObjects.first?.title == "Oat milk")
 
             let missing = Todo(id: 999, title: "Ghost", project: "Home", priority: 1)
-            await #expect(throws: HTTPAPIError.unacceptableStatus(404, body: #"{"error":"no to-do 999"}"#)) {
+            let body =
+                #"{"code":"PGRST116","message":"no row 999 in todos","details":"The result contains 0 rows","hint":null}"#
+            await #expect(throws: HTTPAPIError.unacceptableStatus(404, body: body)) {
                 try await rename.run(missing)
             }
             #expect(Array(todos.fetchedObjects.map(\.title)) == ["Oat milk"], "rolled back")
@@ -82,7 +84,7 @@ struct ServerExampleTests {
         let store = try await MemoryTodoStore()
         try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
             let client = transport.client("http://127.0.0.1:\(port)")
-            let remote = RemoteResults<Todo>(client: client, path: "todos/events")
+            let remote = RemoteResults<Todo>(client: client, path: "todos/events?sections=project")
             let changes = ContractChecker(observing: remote.observeChanges)
             remote.start()
             #expect(
@@ -128,7 +130,8 @@ struct ServerExampleTests {
         let box = NIOLockedValueBox<RemoteResults<Todo>?>(nil)
         let port = try await HTTPTestServer.serving(try TodoRoutes.router(first).router) { port in
             let remote = RemoteResults<Todo>(
-                client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"), path: "todos/events",
+                client: TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)"),
+                path: "todos/events?sections=project",
                 backoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(200))
             ) { diagnostic in diagnostics.withLockedValue { $0.append("\(diagnostic)") } }
             box.withLockedValue { $0 = remote }

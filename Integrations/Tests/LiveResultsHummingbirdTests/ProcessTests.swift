@@ -33,8 +33,8 @@ struct ProcessTests {
             let first = try await ServerProcess(["--postgres", url])
             let second = try await ServerProcess(["--postgres", url])
             let followers = [
-                Follower(try await EventStream.open("\(first.base)/todos/events").updates),
-                Follower(try await EventStream.open("\(second.base)/todos/events").updates),
+                Follower(try await EventStream.open("\(first.base)/todos/events?sections=project").updates),
+                Follower(try await EventStream.open("\(second.base)/todos/events?sections=project").updates),
             ]
             var random = SeededRandom(seed: 5)
             for step in 0..<30 {
@@ -59,7 +59,11 @@ struct ProcessTests {
                         #expect(await eventually { Array(follower.replica.fetchedObjects) == table }, "step \(step)")
                     }
                     for server in [first, second] {
-                        let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+                        let whole = try await HTTP.send(
+                            .GET, "\(server.base)/todos?sections=project",
+                            headers: [("Accept", "application/vnd.liveresults+json")]
+                        )
+                        .decode(ResultsUpdate<Todo>.self)
                         let replica = ResultsReplica<Todo>()
                         _ = try replica.apply(whole)
                         #expect(Array(replica.fetchedObjects) == table)

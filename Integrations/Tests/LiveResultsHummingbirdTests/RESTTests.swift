@@ -26,24 +26,35 @@ struct RESTTests {
     }
 
     @Test(
-        "bad bodies get 400 with an error that names the mistake",
+        "bad bodies get 400 with PostgreSQL's or PostgREST's code and a message that names the mistake",
         arguments: [
-            (#"{"title": "a", "project": "Home""#, "the body is not JSON"),
-            (#"[1, 2]"#, "the body must be a JSON object"),
-            (#"{"project": "Home", "priority": 1}"#, #"missing field "title""#),
-            (#"{"title": 1, "project": "Home", "priority": 1}"#, #"field "title" must be a string"#),
-            (#"{"title": "a", "project": null, "priority": 1}"#, #"field "project" must be a string"#),
-            (#"{"title": "a", "project": "Home", "priority": "high"}"#, #"field "priority" must be an integer"#),
-            (#"{"title": "a", "project": "Home", "priority": 2.5}"#, #"field "priority" must be an integer"#),
-            (#"{"title": "a", "project": "Home", "priority": true}"#, #"field "priority" must be an integer"#),
-            (#"{"title": "a", "project": "Home", "priority": 3000000000}"#, #"field "priority" must be an integer"#),
-            ("", "the body is not JSON"),
+            (#"{"title": "a", "project": "Home""#, "PGRST102", "Empty or invalid json"),
+            (#"[1, 2]"#, "PGRST102", "All object keys must match"),
+            (#"{"project": "Home", "priority": 1}"#, "23502", #"null value in column "title" of relation "todos""#),
+            (#"{"title": 1, "project": "Home", "priority": 1}"#, "22P02", "invalid input syntax for type text: \"1\""),
+            (#"{"title": "a", "project": null, "priority": 1}"#, "23502", #"null value in column "project""#),
+            (
+                #"{"title": "a", "project": "Home", "priority": "high"}"#, "22P02",
+                "invalid input syntax for type integer"
+            ),
+            (#"{"title": "a", "project": "Home", "priority": 2.5}"#, "22P02", "invalid input syntax for type integer"),
+            (#"{"title": "a", "project": "Home", "priority": true}"#, "22P02", "invalid input syntax for type integer"),
+            (
+                #"{"title": "a", "project": "Home", "priority": 3000000000}"#, "22003",
+                #"value "3000000000" is out of range"#
+            ),
+            (
+                #"{"title": "a", "project": "Home", "priority": 1, "owner": 2}"#, "PGRST204",
+                "Could not find the 'owner'"
+            ),
+            ("", "PGRST102", "Empty or invalid json"),
         ])
-    func badBodies(body: String, error: String) async throws {
+    func badBodies(body: String, code: String, message: String) async throws {
         try await RoutedServer.with(try await MemoryTodoStore()) { server in
             let reply = try await server.send(.POST, "/todos", json: body)
             #expect(reply.status == 400)
-            #expect(reply.error?.hasPrefix(error) == true, "\(reply.text)")
+            #expect(reply.code == code, "\(reply.text)")
+            #expect(reply.error?.hasPrefix(message) == true, "\(reply.text)")
             #expect(server.controller.fetchedObjects.isEmpty, "nothing written")
         }
     }

@@ -13,7 +13,7 @@ struct ServerSentEventsTests {
     @Test("a replica over SSE equals the controller after randomized writes through the API")
     func replicaFollowsRandomWrites() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let stream = try await EventStream.open("\(server.base)/todos/events")
+            let stream = try await EventStream.open("\(server.base)/todos/events?sections=project")
             #expect(stream.status == 200)
             #expect(stream.contentType == "text/event-stream")
             let follower = Follower(stream.updates)
@@ -30,7 +30,10 @@ struct ServerSentEventsTests {
             #expect(follower.failure == nil)
             #expect(follower.bases.first == .some(nil), "the whole results first")
             #expect(follower.bases.dropFirst().allSatisfy { $0 != nil }, "then change sets only")
-            let whole = try await HTTP.send(.GET, "\(server.base)/todos").decode(ResultsUpdate<Todo>.self)
+            let whole = try await HTTP.send(
+                .GET, "\(server.base)/todos?sections=project", headers: [("Accept", "application/vnd.liveresults+json")]
+            )
+            .decode(ResultsUpdate<Todo>.self)
             #expect(whole.version == follower.replica.version)
             follower.stop()
         }
@@ -57,7 +60,7 @@ struct ServerSentEventsTests {
         options.heartbeatInterval = .milliseconds(200)
         try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
             for index in 0..<5 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: index) }
-            let first = Follower(try await EventStream.open("\(server.base)/todos/events").updates)
+            let first = Follower(try await EventStream.open("\(server.base)/todos/events?sections=project").updates)
             #expect(await first.reach(try await server.servedVersion()))
             let seen = try #require(first.replica.version)
             first.stop()
@@ -65,7 +68,8 @@ struct ServerSentEventsTests {
 
             for index in 5..<12 { try await HTTP.create(server, title: "t\(index)", project: "Work", priority: 1) }
             _ = try await HTTP.send(.DELETE, "\(server.base)/todos/1")
-            let resumed = try await EventStream.open("\(server.base)/todos/events", lastEventID: seen.description)
+            let resumed = try await EventStream.open(
+                "\(server.base)/todos/events?sections=project", lastEventID: seen.description)
             var events = resumed.events.makeAsyncIterator()
             let catchUp = try #require(try await events.next()).update()
             #expect(catchUp.base == seen, "one catch-up from the version read")
@@ -86,8 +90,8 @@ struct ServerSentEventsTests {
             let future = String(current.description.split(separator: "-")[0]) + "-99"
             let value = kind == "FUTURE" ? future : kind
             for stream in [
-                try await EventStream.open("\(server.base)/todos/events", lastEventID: value),
-                try await EventStream.open("\(server.base)/todos/events?since=\(value)"),
+                try await EventStream.open("\(server.base)/todos/events?sections=project", lastEventID: value),
+                try await EventStream.open("\(server.base)/todos/events?sections=project&since=\(value)"),
             ] {
                 var events = stream.events.makeAsyncIterator()
                 let first = try #require(try await events.next()).update()
@@ -104,16 +108,16 @@ struct ServerSentEventsTests {
         // A closed client is found out at the stream's next write: heartbeats make that soon.
         options.heartbeatInterval = .milliseconds(200)
         try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
-            var first: EventStream? = try await EventStream.open("\(server.base)/todos/events")
-            let second = try await EventStream.open("\(server.base)/todos/events")
-            let third = try await HTTP.send(.GET, "\(server.base)/todos/events")
+            var first: EventStream? = try await EventStream.open("\(server.base)/todos/events?sections=project")
+            let second = try await EventStream.open("\(server.base)/todos/events?sections=project")
+            let third = try await HTTP.send(.GET, "\(server.base)/todos/events?sections=project")
             #expect(third.status == 503)
             #expect(third.headers.first(name: "retry-after") == "1")
             #expect(server.endpoint.refusedStreams == 1)
             #expect(first?.status == 200 && second.status == 200)
             first = nil
             #expect(await eventually { server.endpoint.openStreams == 1 })
-            let again = try await EventStream.open("\(server.base)/todos/events")
+            let again = try await EventStream.open("\(server.base)/todos/events?sections=project")
             #expect(again.status == 200)
         }
     }
@@ -127,7 +131,7 @@ struct ServerSentEventsTests {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<500 {
                     group.addTask {
-                        let stream = try await EventStream.open("\(server.base)/todos/events")
+                        let stream = try await EventStream.open("\(server.base)/todos/events?sections=project")
                         var events = stream.events.makeAsyncIterator()
                         _ = try await events.next()
                     }
@@ -147,7 +151,7 @@ struct ServerSentEventsTests {
     func shutdownEndsStreams() async throws {
         let store = try await MemoryTodoStore()
         let stream = try await RunningServer.with(store) { server in
-            let stream = try await EventStream.open("\(server.base)/todos/events")
+            let stream = try await EventStream.open("\(server.base)/todos/events?sections=project")
             var events = stream.events.makeAsyncIterator()
             _ = try await events.next()
             return stream
@@ -162,16 +166,21 @@ struct ServerSentEventsTests {
     func wholeResultsAndETag() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
             try await HTTP.create(server, title: "a", project: "Home", priority: 1)
-            let reply = try await HTTP.send(.GET, "\(server.base)/todos")
+            let reply = try await HTTP.send(
+                .GET, "\(server.base)/todos", headers: [("Accept", "application/vnd.liveresults+json")])
             #expect(reply.status == 200)
             let whole = try reply.decode(ResultsUpdate<Todo>.self)
             #expect(whole.base == nil)
             let tag = try #require(reply.headers.first(name: "etag"))
             #expect(tag == "\"\(whole.version)\"")
-            let again = try await HTTP.send(.GET, "\(server.base)/todos", headers: [("If-None-Match", tag)])
+            let versioned = ("Accept", "application/vnd.liveresults+json")
+            let again = try await HTTP.send(
+                .GET, "\(server.base)/todos", headers: [("If-None-Match", tag), versioned])
             #expect(again.status == 304)
             try await HTTP.create(server, title: "b", project: "Home", priority: 1)
-            #expect(try await HTTP.send(.GET, "\(server.base)/todos", headers: [("If-None-Match", tag)]).status == 200)
+            let changed = try await HTTP.send(
+                .GET, "\(server.base)/todos", headers: [("If-None-Match", tag), versioned])
+            #expect(changed.status == 200)
         }
     }
 
@@ -180,8 +189,9 @@ struct ServerSentEventsTests {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
             for index in 0..<8 { try await HTTP.create(server, title: "t\(index)", project: "Home", priority: 3) }
             func expected() -> [Todo] { Array(Array(server.controller.fetchedObjects)[2..<5]) }
-            let page = try await HTTP.send(.GET, "\(server.base)/todos?limit=3&offset=2").decode(
-                ResultsUpdate<Todo>.self)
+            let page = try await HTTP.send(
+                .GET, "\(server.base)/todos?limit=3&offset=2", headers: [("Accept", "application/vnd.liveresults+json")]
+            ).decode(ResultsUpdate<Todo>.self)
             let replica = ResultsReplica<Todo>()
             try replica.apply(page)
             #expect(Array(replica.fetchedObjects) == expected())

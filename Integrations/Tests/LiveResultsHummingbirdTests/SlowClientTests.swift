@@ -16,7 +16,8 @@ struct SlowClientTests {
         options.bufferLimit = 16
         try await RunningServer.with(try await MemoryTodoStore(), options: options) { server in
             let socket = try RawSocket(port: server.port)
-            try socket.send("GET /todos/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            try socket.send(
+                "GET /todos/events?sections=project HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
             #expect(await eventually { server.endpoint.openStreams == 1 })
 
             // About 12 MB of updates, far more than the socket buffers hold (4 MB at most for a sender on

@@ -41,7 +41,7 @@ struct WebSocketTests {
     @Test("a replica over WebSocket equals the controller after randomized writes through the API")
     func replicaFollowsRandomWrites() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
             let follower = Follower(connection.updates)
             var random = SeededRandom(seed: 11)
             var ids: [Int64] = []
@@ -57,14 +57,15 @@ struct WebSocketTests {
     func resume() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
             // The controller keeps versions while a stream is open: this first client's.
-            let earlier = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let earlier = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
             let follower = Follower(earlier.updates)
             try await HTTP.create(server, title: "a", project: "Home", priority: 1)
             #expect(await follower.reach(try await server.servedVersion()))
             let seen = try #require(follower.replica.version)
             earlier.closed.cancel()
             try await HTTP.create(server, title: "b", project: "Work", priority: 2)
-            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?since=\(seen)")
+            let connection = Connection.open(
+                "ws://127.0.0.1:\(server.port)/todos/updates?sections=project&since=\(seen)")
             var updates = connection.updates.makeAsyncIterator()
             let first = try #require(try await updates.next())
             #expect(first.base == seen)
@@ -82,7 +83,7 @@ struct WebSocketTests {
             #expect(frame?.closeCode == .policyViolation)
             #expect(await eventually { server.endpoint.openStreams == 0 })
 
-            let polite = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let polite = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
             let follower = Follower(polite.updates)
             try await HTTP.create(server, title: "after", project: "Home", priority: 1)
             #expect(await follower.reach(try await server.servedVersion()))
@@ -93,7 +94,7 @@ struct WebSocketTests {
     @Test("a graceful shutdown closes WebSockets with 1001 (going away), which tells clients to reconnect")
     func shutdownClosesWithGoingAway() async throws {
         let connection = try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
             var updates = connection.updates.makeAsyncIterator()
             _ = try await updates.next()  // the whole results: the stream is open
             return connection
@@ -105,7 +106,7 @@ struct WebSocketTests {
     @Test("a plain GET of the WebSocket route is 426 Upgrade Required")
     func plainGet() async throws {
         try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let reply = try await HTTP.send(.GET, "\(server.base)/todos/updates")
+            let reply = try await HTTP.send(.GET, "\(server.base)/todos/updates?sections=project")
             #expect(reply.status == 426)
         }
     }

@@ -76,9 +76,9 @@ const live = {
 };
 window.liveResults = live;
 
-// The query's parameters, in PostgREST's syntax.
+// The query's parameters, in PostgREST's syntax; the page shows sections by project, which it asks for.
 function queryString() {
-  const parameters = [];
+  const parameters = ["sections=project"];
   if (live.query.project) parameters.push("project=eq." + encodeURIComponent(live.query.project));
   if (live.query.order) parameters.push("order=" + live.query.order);
   parameters.push("limit=" + live.query.limit);
@@ -284,7 +284,8 @@ async function send(method, path, body) {
   if (!response.ok) {
     const text = await response.text();
     let message = text;
-    try { message = JSON.parse(text).error; } catch { /* not JSON */ }
+    // PostgREST's error: {"code", "message", "details", "hint"}.
+    try { message = JSON.parse(text).message; } catch { /* not JSON */ }
     throw new Error(response.status + ": " + message);
   }
 }
@@ -340,5 +341,5 @@ connect();
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-QpLxJc/Xu9SCj/yUqaZ4sIaBzH0UsaHvE+IZDN/tFZo='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-RKf2Pz3KF06G+pdcJ88nxcj9FE1qKrNSxdFdrb7NsbQ='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }

@@ -15,16 +15,19 @@ public enum TodoRoutes {
     /// unless the router is given another.
     public static let defaultMaximumLimit = 500
 
-    /// A router serving `store`: `GET /`, `GET /todos` (+ `/events`, `/updates`), `POST /todos`,
-    /// `PATCH /todos/{id}`, `DELETE /todos/{id}`, `GET /health`.
+    /// A router serving `store`: `GET /`, `GET /health`, and for each of `/todos` and `/people` the live
+    /// queries (`GET`, `/events`, `/updates`) and the writes in PostgREST's form (`POST`, `PATCH` and `DELETE`
+    /// with filters, `PATCH` and `DELETE` of `/{id}`).
     ///
-    /// `/todos` serves live queries: each client asks for its filter on `project`, `priority` and `title`, its
-    /// order by `priority`, `title` and `id` (by priority, then id, when it names none) and its window (at most
-    /// `maximumLimit`), in PostgREST's syntax (`?project=eq.Home&order=priority.desc&limit=50`); the results
-    /// are sectioned by project.
+    /// `/todos` serves live queries: each client asks for its filter on `id`, `project`, `priority`, `title`
+    /// and `assignee_id`, its order by `priority`, `title` and `id` (by priority, then id, when it names none),
+    /// its window (at most `maximumLimit`), its columns and its sections (`sections=project`), in PostgREST's
+    /// syntax (`?select=id,title&project=eq.Home&order=priority.desc&limit=50`); `GET` answers as PostgREST
+    /// does. `/people` likewise, filtered on `id` and `name`, ordered by `name` and `id`. Every error is
+    /// PostgREST's body, `{"code","message","details","hint"}`.
     ///
     /// Every request is logged at `info` with its status and duration; a failure the server did not expect
-    /// is logged at `error` with its cause and answered `500` with a JSON error. Writes must be JSON
+    /// is logged at `error` with its cause and answered `500` with PostgREST's error body. Writes must be JSON
     /// (`415` otherwise): a page on another origin cannot send JSON without the browser asking first, so a
     /// write cannot be forged with a plain form or a `no-cors` fetch.
     ///
@@ -36,10 +39,14 @@ public enum TodoRoutes {
     ///     any. Others get `403`.
     ///   - allowedOrigins: The origins besides the server's own that may write (`http://host:port`); none
     ///     by default. A write with another `Origin` gets `403`.
+    /// - Returns: The router, and the stream counts of `/todos` and of `/people`: services to run after the
+    ///   application, so that a graceful shutdown ends their streams.
     public static func router(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         maximumLimit: Int = defaultMaximumLimit, allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
-    ) throws -> (router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint) {
+    ) throws -> (
+        router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint, peopleEndpoint: LiveResultsEndpoint
+    ) {
         let router = Router(context: LiveResultsRequestContext.self)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
@@ -52,53 +59,21 @@ public enum TodoRoutes {
         var options = options
         options.sourceStatus = options.sourceStatus ?? store.sourceStatus
         let endpoint = router.addLiveQueries(
-            store.todos, at: "todos", filters: ["project", "priority", "title"], orders: ["priority", "title", "id"],
-            defaultOrder: [LiveQueryOrdering(column: "priority")], sectionedBy: "project",
+            store.todos, at: "todos", filters: todoFilters, orders: ["priority", "title", "id"],
+            defaultOrder: [LiveQueryOrdering(column: "priority")], sections: ["project"],
             maximumLimit: maximumLimit, options: options)
-        router.post("todos") { request, _ in
-            let todo = try await store.create(TodoInput(json: try await body(of: request), requiringAll: true))
-            return try json(todo, status: .created)
-        }
-        router.patch("todos/:id") { request, context in
-            let id = try self.id(context)
-            let input = try TodoInput(json: try await body(of: request), requiringAll: false)
-            guard let todo = try await store.update(id: id, with: input) else { throw notFound(id) }
-            return try json(todo, status: .ok)
-        }
-        router.delete("todos/:id") { _, context in
-            let id = try self.id(context)
-            guard try await store.delete(id: id) else { throw notFound(id) }
-            return Response(status: .noContent)
-        }
-        return (router, endpoint)
+        let peopleEndpoint = router.addLiveQueries(
+            store.people, at: "people", filters: personFilters, orders: ["name", "id"], maximumLimit: maximumLimit,
+            options: options)
+        RESTWrites<_, TodoInput>(store: store, filters: Set(todoFilters)).add(to: router, at: "todos")
+        RESTWrites<_, PersonInput>(store: store, filters: Set(personFilters)).add(to: router, at: "people")
+        return (router, endpoint, peopleEndpoint)
     }
 
-    /// The body of a write: JSON, at most ``maximumBodySize``.
-    private static func body(of request: Request) async throws -> Data {
-        let mediaType = request.headers[.contentType]?.split(separator: ";").first
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        guard mediaType == "application/json" else {
-            throw TodoServerError.status(.unsupportedMediaType, "a write wants Content-Type: application/json")
-        }
-        var request = request
-        do {
-            return Data(buffer: try await request.collectBody(upTo: maximumBodySize))
-        } catch is NIOTooManyBytesError {
-            throw TodoServerError.status(.contentTooLarge, "the body is over \(maximumBodySize / 1_024) KiB")
-        }
-    }
-
-    private static func id(_ context: some RequestContext) throws -> Int64 {
-        // An id that is not a number names no to-do.
-        guard let text = context.parameters.get("id"), let id = Int64(text) else {
-            throw TodoServerError.notFound("no to-do \(context.parameters.get("id") ?? "")")
-        }
-        return id
-    }
-
-    private static func notFound(_ id: Int64) -> TodoServerError {
-        .notFound("no to-do \(id)")
-    }
+    /// The columns of `/todos` a query may filter on.
+    static let todoFilters = ["id", "project", "priority", "title", "assignee_id"]
+    /// The columns of `/people` a query may filter on.
+    static let personFilters = ["id", "name"]
 
     private static func json(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
         var headers = HTTPFields()

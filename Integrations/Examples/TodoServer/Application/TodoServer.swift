@@ -110,7 +110,7 @@ public struct TodoServer: Sendable {
     ) async throws {
         var options = LiveResultsOptions()
         options.maximumLiveQueries = configuration.maximumLiveQueries
-        let (router, endpoint) = try TodoRoutes.router(
+        let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(
             store, options: options, maximumLimit: configuration.maximumLimit,
             allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
         let idle = configuration.idleTimeout.components
@@ -132,7 +132,7 @@ public struct TodoServer: Sendable {
             logger: logger)
         // The endpoint after the application: its streams end first, WebSockets with 1001 (going away).
         var services = ServiceGroupConfiguration(
-            services: [app, endpoint], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [app, endpoint, peopleEndpoint], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         services.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         try await ServiceGroup(configuration: services).run()
     }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import LiveResultsPostgres
+import LiveResultsServing
 import PostgresNIO
 
 /// A failed database operation, as the server reports it: its cause in full for the log, and the
@@ -8,15 +9,28 @@ struct DatabaseFailure {
     /// The error in full: `PSQLError`'s debug description (code, the server's fields, the query), whose
     /// plain description is a generic sentence that says nothing.
     let cause: String
-    /// `503` when the database could not be reached or is shutting down, else `500`.
+    /// `503` when the database could not be reached or is shutting down; PostgreSQL's own error, as PostgREST
+    /// answers it, when the database refused the request (a foreign key, a constraint); else `500`.
     let serverError: TodoServerError
 
     init(_ error: any Error) {
         cause = Self.describe(error)
         if Self.isUnavailable(error) {
             serverError = .unavailable("the database is unavailable (\(Self.reason(error))); try again later")
+        } else if let info = Self.serverInfo(error), let state = info[.sqlState], let message = info[.message] {
+            serverError = .postgREST(
+                PostgRESTError(sqlState: state, message: message, details: info[.detail], hint: info[.hint]))
         } else {
             serverError = .status(.internalServerError, "the database could not carry out the request")
+        }
+    }
+
+    /// The server's fields of a PostgreSQL error, also inside a failed transaction.
+    static func serverInfo(_ error: any Error) -> PSQLError.ServerInfo? {
+        switch error {
+        case let error as PSQLError: error.serverInfo
+        case let error as PostgresTransactionError: error.closureError.flatMap(serverInfo)
+        default: nil
         }
     }
 
@@ -29,6 +43,8 @@ struct DatabaseFailure {
     /// message (`the database system is shutting down`), or the kind of connection failure; never the query.
     static func reason(_ error: any Error) -> String {
         switch error {
+        case let error as PostgresTransactionError:
+            return (error.beginError ?? error.closureError ?? error.commitError).map(reason) ?? "\(error)"
         case PostgresLiveTableError.timedOut(let timeout):
             return "it did not answer within \(timeout)"
         case let error as PSQLError:
@@ -44,6 +60,9 @@ struct DatabaseFailure {
     /// and insufficient resources (53: too many connections).
     static func isUnavailable(_ error: any Error) -> Bool {
         switch error {
+        case let error as PostgresTransactionError:
+            // A transaction fails on its first failure: beginning it, its body, or committing it.
+            return [error.beginError, error.closureError, error.commitError].contains { $0.map(isUnavailable) == true }
         case PostgresLiveTableError.timedOut, PostgresLiveTableError.connectionFailed:
             return true
         case let error as PSQLError:

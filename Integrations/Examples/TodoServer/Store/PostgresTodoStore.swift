@@ -1,11 +1,14 @@
+import Foundation
 import LiveResults
 import LiveResultsHummingbird
 import LiveResultsPostgres
+import LiveResultsServing
 import Logging
 import PostgresNIO
 
-/// To-dos kept in PostgreSQL's table `todos`, created when missing: every process on the database shows
-/// every write, whether it came through one of them or straight into the table.
+/// To-dos and people kept in PostgreSQL's tables `todos` and `people`, created when missing (a database of the
+/// previous version, without `people` and `todos.assignee_id`, is upgraded, its rows kept): every process on
+/// the database shows every write, whether it came through one of them or straight into the tables.
 ///
 /// Every query is bounded by ``queryTimeout``: a write the database cannot answer in time (it is down,
 /// restarting, or a connection was lost under the query) throws ``TodoServerError/unavailable(_:)``, which
@@ -15,19 +18,21 @@ public final class PostgresTodoStore: TodoStore {
     public enum Changes: String, Sendable, Equatable, CaseIterable {
         /// The trigger's notifications and `LISTEN`.
         case notify
-        /// The write-ahead log, through a `PostgresChangeFeed` with a temporary slot and the publication
-        /// `liveresults_todos`, read as a replication stream when the store is given a connection configuration
-        /// for it, else over SQL.
+        /// The write-ahead log, through one `PostgresChangeFeed` for both tables (one temporary slot, the
+        /// publication `liveresults_todos`), read as a replication stream when the store is given a connection
+        /// configuration for it, else over SQL.
         case wal
         /// The same feed, read over SQL (`pg_logical_slot_peek_binary_changes`) even with a configuration.
         case walSQL = "wal-sql"
     }
 
     public let controller: FetchedResultsController<Todo>
-    /// The table as a live source.
+    /// The table of to-dos as a live source.
     public let table: PostgresLiveTable<Todo>
-    /// The table, which answers the clients' queries.
+    /// The table of to-dos, which answers the clients' queries.
     public var todos: PostgresLiveTable<Todo> { table }
+    /// The table of people as a live source, on the same feed as the to-dos.
+    public let people: PostgresLiveTable<Person>
     /// The longest wait for each query.
     public let queryTimeout: Duration
     /// Whether the database is within reach, as the listening connection finds: lost when it fails,
@@ -41,8 +46,8 @@ public final class PostgresTodoStore: TodoStore {
     /// Keeps the controller listening while the store exists.
     private let subscription: EventSubscription
 
-    /// The store of `client`'s database (the client must be running): creates the table and its trigger
-    /// when missing (with `changes` `.notify`) or its publication (`.wal`, `.walSQL`), then fetches. With
+    /// The store of `client`'s database (the client must be running): creates the tables and their triggers
+    /// when missing (with `changes` `.notify`) or the publication of both (`.wal`, `.walSQL`), then fetches. With
     /// `.wal`, `replication` (the same server and database as `client`) lets the feed read a replication stream.
     ///
     /// Any number of processes may create the store at once on an empty database: the table is created
@@ -60,11 +65,7 @@ public final class PostgresTodoStore: TodoStore {
                 // `CREATE TABLE IF NOT EXISTS` is not safe against itself: two sessions that both find no table
                 // both create it, and one fails on pg_type's unique index. The lock makes them take turns.
                 try await connection.query("SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: logger)
-                try await connection.query(
-                    """
-                    CREATE TABLE IF NOT EXISTS todos (id bigserial PRIMARY KEY, title text NOT NULL, \
-                    project text NOT NULL, priority int NOT NULL)
-                    """, logger: logger)
+                for statement in Self.schema { try await connection.query(statement, logger: logger) }
             }
         }
         let status = LiveResultsSourceStatus()
@@ -82,7 +83,9 @@ public final class PostgresTodoStore: TodoStore {
                     case .rowFetchFailed, .stopped: break
                     }
                 })
+            people = PostgresLiveTable<Person>(client: client, table: "people", queryTimeout: queryTimeout)
             try await table.installTrigger()
+            try await people.installTrigger()
         case .wal, .walSQL:
             let transport: PostgresChangeFeed.Transport =
                 if changes == .wal, let replication { .replicationProtocol(replication) } else { .sqlFunctions }
@@ -99,57 +102,128 @@ public final class PostgresTodoStore: TodoStore {
                     default: logger.info("todos change feed: \(event)")
                     }
                 })
-            try await client.withTimeout(queryTimeout) { _ in try await feed.setUp(tables: ["todos"]) }
+            try await client.withTimeout(queryTimeout) { _ in try await feed.setUp(tables: ["todos", "people"]) }
             self.feed = feed
             table = PostgresLiveTable<Todo>(
                 client: client, table: "todos", changes: .replication(feed), queryTimeout: queryTimeout)
+            people = PostgresLiveTable<Person>(
+                client: client, table: "people", changes: .replication(feed), queryTimeout: queryTimeout)
         }
         controller = Todo.controller(table.fetchDefinition()) { Self.log($0, to: logger) }
         subscription = controller.observe(table)
         try await controller.performFetch()
     }
 
-    /// The key of the advisory lock under which the table is created: "todos" in ASCII.
+    /// The key of the advisory lock under which the tables are created: "todos" in ASCII.
     static var creationLock: Int64 { 0x746f_646f_73 }
 
-    public func create(_ input: TodoInput) async throws -> Todo {
-        let query: PostgresQuery = """
-            INSERT INTO todos (title, project, priority) VALUES (\(input.title ?? ""), \(input.project ?? ""), \
-            \(Int32(input.priority ?? 0))) RETURNING id, title, project, priority
-            """
-        guard let todo = try await todos(query).first else { throw TodoServerError.notFound("not inserted") }
-        feed?.wake()
-        return todo
+    /// The schema, each statement idempotent: the previous version's `todos` gains `assignee_id`, its rows kept.
+    static let schema: [PostgresQuery] = [
+        "CREATE TABLE IF NOT EXISTS people (id bigserial PRIMARY KEY, name text NOT NULL)",
+        """
+        CREATE TABLE IF NOT EXISTS todos (id bigserial PRIMARY KEY, title text NOT NULL, project text NOT NULL, \
+        priority int NOT NULL)
+        """,
+        """
+        ALTER TABLE todos ADD COLUMN IF NOT EXISTS assignee_id bigint NULL \
+        CONSTRAINT todos_assignee_id_fkey REFERENCES people(id) ON DELETE SET NULL
+        """,
+    ]
+
+    public func insert<Input: RowInput>(_ inputs: [Input]) async throws -> [Input.Row] {
+        let table = try _QuotedName(Input.table)
+        return try await write { connection in
+            var rows: [Input.Row] = []
+            for input in inputs {
+                let assignments = input.assignments
+                var binds = PostgresBindings()
+                for (_, value) in assignments { binds.append(value) }
+                let columns = try assignments.map { try _QuotedName($0.column).sql }.joined(separator: ", ")
+                let values = (0..<assignments.count).map { "$\($0 + 1)" }.joined(separator: ", ")
+                let insert =
+                    assignments.isEmpty
+                    ? "INSERT INTO \(table.sql) DEFAULT VALUES"
+                    : "INSERT INTO \(table.sql) (\(columns)) VALUES (\(values))"
+                rows += try await Self.rows(
+                    of: Input.Row.self, PostgresQuery(unsafeSQL: insert, binds: binds), on: connection,
+                    logger: self.logger)
+            }
+            return rows
+        }
     }
 
-    public func update(id: Int64, with input: TodoInput) async throws -> Todo? {
-        // COALESCE keeps the fields the request leaves out; one statement, so no other write comes between.
-        let updated = try await todos(
-            """
-            UPDATE todos SET title = COALESCE(\(input.title), title), project = COALESCE(\(input.project), project), \
-            priority = COALESCE(\(input.priority.map(Int32.init)), priority) WHERE id = \(id) \
-            RETURNING id, title, project, priority
-            """
-        ).first
-        feed?.wake()
-        return updated
+    public func update<Input: RowInput>(_ query: LiveQuery<Input.Row>, with input: Input) async throws -> [Input.Row] {
+        let table = try _QuotedName(Input.table)
+        guard let condition = try PostgresLiveTable<Input.Row>.condition(of: query) else {
+            throw TodoServerError.postgREST(.filterRequired("UPDATE"))
+        }
+        var binds = condition.binds
+        var sets: [String] = []
+        for (column, value) in input.assignments {
+            binds.append(value)
+            sets.append("\(try _QuotedName(column).sql) = $\(binds.count)")
+        }
+        // An update that sets nothing answers the rows it names, as PostgREST does.
+        let statement =
+            sets.isEmpty
+            ? "SELECT * FROM \(table.sql) WHERE \(condition.sql)"
+            : "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE \(condition.sql)"
+        let query = PostgresQuery(unsafeSQL: statement, binds: binds)
+        return try await write { connection in
+            try await Self.rows(of: Input.Row.self, query, on: connection, logger: self.logger)
+        }
     }
 
-    public func delete(id: Int64) async throws -> Bool {
-        let deleted = try await rows("DELETE FROM todos WHERE id = \(id) RETURNING id")
-        feed?.wake()
-        return !deleted.isEmpty
+    public func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row] {
+        let table = try _QuotedName(Row.table)
+        guard let condition = try PostgresLiveTable<Row>.condition(of: query) else {
+            throw TodoServerError.postgREST(.filterRequired("DELETE"))
+        }
+        return try await write { connection in
+            try await Self.rows(
+                of: Row.self,
+                PostgresQuery(unsafeSQL: "DELETE FROM \(table.sql) WHERE \(condition.sql)", binds: condition.binds),
+                on: connection, logger: self.logger)
+        }
+    }
+
+    /// Runs `body` in a transaction within ``queryTimeout``, then wakes the feed; a failure is logged with its
+    /// cause and thrown as the server's error (PostgreSQL's own for a refused write: a foreign key, a
+    /// constraint).
+    private func write<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
+        do {
+            let result = try await client.withTimeout(queryTimeout) { client in
+                try await client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+            }
+            feed?.wake()
+            return result
+        } catch let error as TodoServerError {
+            throw error
+        } catch {
+            let failure = DatabaseFailure(error)
+            logger.error("database write failed", metadata: ["cause": "\(failure.cause)"])
+            throw failure.serverError
+        }
+    }
+
+    /// The rows a statement returns (`RETURNING *`, or a `SELECT *`), by id, decoded from their JSON.
+    private static func rows<Row: Decodable>(
+        of row: Row.Type, _ statement: PostgresQuery, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [Row] {
+        let returning = statement.sql.hasPrefix("SELECT") ? statement.sql : statement.sql + " RETURNING *"
+        let query = PostgresQuery(
+            unsafeSQL: "WITH written AS (\(returning)) SELECT row_to_json(written)::text FROM written ORDER BY id",
+            binds: statement.binds)
+        let decoder = JSONDecoder()
+        return try await connection.query(query, logger: logger).collect().map { row in
+            try decoder.decode(Row.self, from: Data(try row.decode(String.self).utf8))
+        }
     }
 
     public func checkHealth() async throws {
         _ = try await rows("SELECT 1")
-    }
-
-    private func todos(_ query: PostgresQuery) async throws -> [Todo] {
-        try await rows(query).map { row in
-            let (id, title, project, priority) = try row.decode((Int64, String, String, Int32).self)
-            return Todo(id: id, title: title, project: project, priority: Int(priority))
-        }
     }
 
     /// The rows of `query`, read within ``queryTimeout``; a failure is logged with its cause, and thrown as

@@ -1,30 +1,35 @@
 import LiveResults
 import LiveResultsHummingbird
 
-/// Where the server keeps its to-dos: a queryable source the live queries of `/todos` read, and a controller
-/// of them all.
+/// Where the server keeps its to-dos and people: queryable sources the live queries of `/todos` and `/people`
+/// read, a controller of all the to-dos, and the writes.
 ///
-/// A write changes the store and, through the store's live source, every query's controller: in memory the
-/// table publishes the write's event itself; over PostgreSQL the table's trigger (or the write-ahead log)
-/// tells every process.
+/// A write changes the store and, through the store's live sources, every query's controller: in memory each
+/// table publishes the write's events itself; over PostgreSQL the tables' triggers (or the write-ahead log)
+/// tell every process. Each write is one transaction: all its rows or none.
 public protocol TodoStore: Sendable {
-    /// The kind of the store's table.
+    /// The kind of the store's table of to-dos.
     associatedtype Table: QueryableSource<Todo>
+    /// The kind of the store's table of people.
+    associatedtype PeopleTable: QueryableSource<Person>
 
     /// The table of to-dos, which answers the clients' queries.
     var todos: Table { get }
 
+    /// The table of people.
+    var people: PeopleTable { get }
+
     /// The live results of all the store's to-dos, in the server's default order (for readers in the process).
     var controller: FetchedResultsController<Todo> { get }
 
-    /// Adds a to-do made of `input` (all fields set), and returns it with its id.
-    func create(_ input: TodoInput) async throws -> Todo
+    /// Inserts a row made of each input (all fields set), in one transaction, and returns them with their ids.
+    func insert<Input: RowInput>(_ inputs: [Input]) async throws -> [Input.Row]
 
-    /// Changes the fields `input` sets of to-do `id`; `nil` when there is no such to-do.
-    func update(id: Int64, with input: TodoInput) async throws -> Todo?
+    /// Changes the fields `input` sets of the rows `query` selects, in one transaction; returns them, by id.
+    func update<Input: RowInput>(_ query: LiveQuery<Input.Row>, with input: Input) async throws -> [Input.Row]
 
-    /// Removes to-do `id`; `false` when there is no such to-do.
-    func delete(id: Int64) async throws -> Bool
+    /// Removes the rows `query` selects, in one transaction; returns them, by id.
+    func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row]
 
     /// Returns when the store can serve writes; throws why not (`GET /health`).
     func checkHealth() async throws
@@ -40,15 +45,10 @@ extension TodoStore {
 
     /// A store that needs nothing outside the process has no status to report.
     public var sourceStatus: LiveResultsSourceStatus? { nil }
-}
 
-extension Todo {
-    /// This to-do with the fields `input` sets.
-    func updated(with input: TodoInput) -> Todo {
-        var todo = self
-        if let title = input.title { todo.title = title }
-        if let project = input.project { todo.project = project }
-        if let priority = input.priority { todo.priority = priority }
+    /// Adds a to-do made of `input` (all fields set), and returns it with its id.
+    public func create(_ input: TodoInput) async throws -> Todo {
+        guard let todo = try await insert([input]).first else { throw TodoServerError.badRequest("not inserted") }
         return todo
     }
 }

@@ -1,72 +1,49 @@
-import Foundation
+import LiveResults
 
-/// The fields of a to-do that a request writes: all of them for `POST`, any of them for `PATCH`.
-///
-/// Each mistake says which field and what was wrong, for the `400` it gets. Fields the server does not know
-/// are ignored (a client may send back a whole to-do, `id` included).
-public struct TodoInput: Sendable, Equatable {
+/// The fields of a to-do that a request writes: `title`, `project` and `priority` for an insert (and
+/// `assignee_id`, `null` by default), any of them for an update.
+public struct TodoInput: RowInput, Equatable {
     public var title: String?
     public var project: String?
     public var priority: Int?
+    /// `nil` leaves the assignee as it is; `.some(nil)` unassigns.
+    public var assigneeID: Int64??
 
-    public init(title: String? = nil, project: String? = nil, priority: Int? = nil) {
+    public init(title: String? = nil, project: String? = nil, priority: Int? = nil, assigneeID: Int64?? = nil) {
         self.title = title
         self.project = project
         self.priority = priority
+        self.assigneeID = assigneeID
     }
 
-    /// The to-do's fields in `json`; `requiringAll` for a new to-do.
-    ///
-    /// - Throws: ``TodoServerError/badRequest(_:)`` saying what is wrong.
-    public init(json: Data, requiringAll: Bool) throws(TodoServerError) {
-        let decoder = JSONDecoder()
-        decoder.userInfo[Fields.requiringAll] = requiringAll
-        do {
-            self = try decoder.decode(Fields.self, from: json).input
-        } catch let error as TodoServerError {
-            throw error
-        } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
-            throw .badRequest("the body must be a JSON object")
-        } catch {
-            throw .badRequest("the body is not JSON")
-        }
+    public init(_ fields: RowFields) throws(TodoServerError) {
+        title = try fields.text("title")
+        project = try fields.text("project")
+        priority = try fields.integer("priority")
+        assigneeID = try fields.nullableBigint("assignee_id")
     }
 
-    /// Decodes the fields one by one, so that the error names the field.
-    private struct Fields: Decodable {
-        static let requiringAll = CodingUserInfoKey(rawValue: "requiringAll")!
-        var input = TodoInput()
+    public func row(id: Int64) -> Todo {
+        Todo(
+            id: id, title: title ?? "", project: project ?? "", priority: priority ?? 0,
+            assigneeID: assigneeID ?? nil)
+    }
 
-        private enum Key: String, CodingKey {
-            case title, project, priority
-        }
+    public func applied(to row: Todo) -> Todo {
+        var todo = row
+        if let title { todo.title = title }
+        if let project { todo.project = project }
+        if let priority { todo.priority = priority }
+        if let assigneeID { todo.assigneeID = assigneeID }
+        return todo
+    }
 
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Key.self)
-            let requiringAll = decoder.userInfo[Self.requiringAll] as? Bool ?? false
-            for key in [Key.title, .project, .priority] where !container.contains(key) && requiringAll {
-                throw TodoServerError.badRequest("missing field \"\(key.stringValue)\"")
-            }
-            input.title = try Self.field(.title, in: container, "a string") { try $0.decode(String.self, forKey: $1) }
-            input.project = try Self.field(.project, in: container, "a string") {
-                try $0.decode(String.self, forKey: $1)
-            }
-            // PostgreSQL keeps priorities in an `int`: a 32-bit integer (not 2.5, not `true`, not 3e9).
-            input.priority = try Self.field(.priority, in: container, "an integer from \(Int32.min) to \(Int32.max)") {
-                Int(try $0.decode(Int32.self, forKey: $1))
-            }
-        }
-
-        private static func field<Value>(
-            _ key: Key, in container: KeyedDecodingContainer<Key>, _ kind: String,
-            _ decode: (KeyedDecodingContainer<Key>, Key) throws -> Value
-        ) throws -> Value? {
-            guard container.contains(key) else { return nil }
-            do {
-                return try decode(container, key)
-            } catch {
-                throw TodoServerError.badRequest("field \"\(key.stringValue)\" must be \(kind)")
-            }
-        }
+    public var assignments: [(column: String, value: QueryValue)] {
+        var assignments: [(column: String, value: QueryValue)] = []
+        if let title { assignments.append(("title", .text(title))) }
+        if let project { assignments.append(("project", .text(project))) }
+        if let priority { assignments.append(("priority", .integer(Int64(priority)))) }
+        if let assigneeID { assignments.append(("assignee_id", assigneeID.map(QueryValue.integer) ?? .null)) }
+        return assignments
     }
 }

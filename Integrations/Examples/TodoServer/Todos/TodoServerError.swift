@@ -1,18 +1,23 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
+import LiveResultsServing
 import Logging
 import NIOFoundationCompat
 
-/// What the server answers a request it cannot carry out: a status and `{"error": "…"}`.
+/// What the server answers a request it cannot carry out: a status and PostgREST's error body,
+/// `{"code", "message", "details", "hint"}`.
 public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringConvertible {
-    /// `400`: malformed JSON, or a missing or wrong-typed field.
+    /// `400 PGRST102`: a body that is not JSON, or not what the table takes.
     case badRequest(String)
-    /// `404`: no to-do has this id, or no route this path.
+    /// `404 PGRST116`: no row has this id (the result has 0 rows).
     case notFound(String)
-    /// `503` with `Retry-After`: the database could not be reached within the query timeout.
+    /// `503 PGRST001` with `Retry-After`: the database could not be reached within the query timeout.
     case unavailable(String)
     /// Any other status Hummingbird reports (`413` for a body over 64 KiB, `405`, …), with its message.
     case status(HTTPResponse.Status, String)
+    /// An error PostgREST defines, as it is.
+    case postgREST(PostgRESTError)
 
     public var status: HTTPResponse.Status {
         switch self {
@@ -20,6 +25,7 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
         case .notFound: .notFound
         case .unavailable: .serviceUnavailable
         case .status(let status, _): status
+        case .postgREST(let error): HTTPResponse.Status(code: error.status)
         }
     }
 
@@ -27,10 +33,32 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
     public var description: String { message }
 
     /// The error's message, as the body says it.
-    public var message: String {
+    public var message: String { error.message }
+
+    /// The error as PostgREST writes it.
+    public var error: PostgRESTError {
         switch self {
-        case .badRequest(let message), .notFound(let message), .unavailable(let message), .status(_, let message):
-            message
+        case .badRequest(let message): .invalidBody(message)
+        case .notFound(let message):
+            PostgRESTError(status: 404, code: "PGRST116", message: message, details: "The result contains 0 rows")
+        case .unavailable(let message):
+            PostgRESTError(
+                status: 503, code: "PGRST001", message: message, headers: ["Retry-After": Self.retryAfterSeconds])
+        case .status(let status, let message):
+            PostgRESTError(status: status.code, code: Self.code(of: status), message: message)
+        case .postgREST(let error): error
+        }
+    }
+
+    /// PostgREST's code for a status Hummingbird or the server's checks give.
+    private static func code(of status: HTTPResponse.Status) -> String {
+        switch status.code {
+        case 403: "42501"  // insufficient privilege
+        case 404: "PGRST125"  // no route: an invalid path
+        case 405: "PGRST117"  // unsupported HTTP method
+        case 413, 415: "PGRST102"  // an invalid body
+        case 500: "PGRSTX00"
+        default: "PGRST\(status.code)"
         }
     }
 
@@ -38,15 +66,17 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
     static var retryAfterSeconds: String { "2" }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
+        let error = self.error
         var headers = HTTPFields()
-        headers[.contentType] = "application/json; charset=utf-8"
-        if status == .serviceUnavailable { headers[.retryAfter] = Self.retryAfterSeconds }
-        let body = try JSONEncoder().encode(["error": message])
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+        for (name, value) in error.responseHeaders() {
+            if let name = HTTPField.Name(name) { headers[name] = value }
+        }
+        return Response(
+            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: error.body())))
     }
 }
 
-/// Answers Hummingbird's errors (unknown routes, methods, …) as JSON: `{"error": "…"}` with their status.
+/// Answers Hummingbird's errors (unknown routes, methods, …) in PostgREST's form, with their status.
 struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
         async throws -> Response
@@ -56,11 +86,11 @@ struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as TodoServerError {
             throw error
         } catch let error as HTTPError where error.status == .notFound {
-            throw TodoServerError.notFound(error.body ?? "no route \(request.method) \(request.uri.path)")
+            throw TodoServerError.status(.notFound, error.body ?? "no route \(request.method) \(request.uri.path)")
         } catch let error as HTTPError {
             throw TodoServerError.status(error.status, error.body ?? error.status.reasonPhrase)
         } catch let error as any HTTPResponseError {
-            // Errors that make their own responses (LiveResultsHummingbird's 503 with Retry-After) keep them.
+            // Errors that make their own responses (LiveResultsHummingbird's, in PostgREST's form) keep them.
             throw error
         } catch {
             context.logger.error(

@@ -105,7 +105,8 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
 
     /// The client whose base URL, transport and decoders the stream uses.
     public let client: HTTPAPIClient
-    /// The stream's path, relative to the client's base URL (`todos/events`).
+    /// The stream's path, relative to the client's base URL, with its query if any (`todos/events`,
+    /// `todos/events?sections=project&order=priority.desc`, percent-encoded).
     public let path: String
     /// The waits between reconnections.
     public let backoff: Backoff
@@ -121,7 +122,8 @@ public final class RemoteResults<Entity: FetchableEntity & Codable>: Sendable {
     ///
     /// - Parameters:
     ///   - client: The client whose base URL, transport and JSON decoder it uses.
-    ///   - path: The stream's path (`todos/events`).
+    ///   - path: The stream's path, with its query if any, percent-encoded (`todos/events?sections=project`:
+    ///     a live-queries route sections the results only when the query asks).
     ///   - backoff: The waits between reconnections; the library's default backoff by default.
     ///   - maximumFailures: Failed attempts in a row after which it stops; `nil` (the default) for never.
     ///   - onDiagnostic: Called with each ``Diagnostic``, on the task that follows the stream.

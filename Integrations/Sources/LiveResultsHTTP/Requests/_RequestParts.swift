@@ -45,25 +45,28 @@ struct _RequestParts {
         return result + rest
     }
 
-    /// The URL: the base URL's path, one `/`, the filled path, then the query items.
+    /// The URL: the base URL's path, one `/`, the filled path, then the query: the path's own (a path may end
+    /// with `?` and a query, written percent-encoded), then the query items.
     func url(relativeTo baseURL: URL) throws -> URL {
         let base = baseURL.absoluteString
         guard var components = URLComponents(string: base), components.scheme != nil, components.host != nil else {
             throw HTTPAPIError.invalidURL(base)
         }
-        let filled = try filledPath()
+        let whole = try filledPath()
+        let filled = whole.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let basePath =
             components.percentEncodedPath.hasSuffix("/")
             ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
-        let relative = filled.hasPrefix("/") ? String(filled.dropFirst()) : filled
+        let relative = filled[0].hasPrefix("/") ? String(filled[0].dropFirst()) : String(filled[0])
         components.percentEncodedPath = basePath + "/" + relative
-        if !queryItems.isEmpty {
-            components.percentEncodedQuery = queryItems.map {
-                _PercentEncoding.encode($0.name) + "=" + _PercentEncoding.encode($0.value)
-            }.joined(separator: "&")
+        let query =
+            filled.dropFirst().filter { !$0.isEmpty }.map(String.init)
+            + queryItems.map { _PercentEncoding.encode($0.name) + "=" + _PercentEncoding.encode($0.value) }
+        if !query.isEmpty {
+            components.percentEncodedQuery = query.joined(separator: "&")
         }
         guard let url = components.url else {
-            throw HTTPAPIError.invalidURL(base + filled)
+            throw HTTPAPIError.invalidURL(base + whole)
         }
         return url
     }

@@ -38,7 +38,7 @@ public struct LiveResultsOptions: Sendable {
     public var maximumWindowLimit: Int
 
     /// The most queries a live-queries route keeps live at once (see
-    /// `addLiveQueries(_:at:filters:orders:defaultOrder:sectionedBy:maximumLimit:authorize:options:)`): one
+    /// `addLiveQueries(_:at:filters:orders:defaultOrder:sections:maximumLimit:authorize:options:)`): one
     /// more, when every live query is streamed, is refused with `503` and `Retry-After`. 1,000 by default.
     public var maximumLiveQueries: Int
 

@@ -3,26 +3,37 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import LiveResults
+import LiveResultsServing
 
 extension RouterMethods {
-    /// Serves live queries of `source` at `path`: each client asks, in PostgREST's syntax, for its own filter,
-    /// order and window; clients that ask the same query share one controller.
+    /// Serves live queries of `source` at `path` in PostgREST's dialect: each client asks for its own filter,
+    /// order, window, columns and sections; clients that ask the same query share one controller.
     ///
     /// ```swift
     /// router.addLiveQueries(todos, at: "todos",
     ///     filters: ["project", "priority", "title"], orders: ["priority", "title", "id"],
-    ///     sectionedBy: "project", maximumLimit: 500,
+    ///     sections: ["project"], maximumLimit: 500,
     ///     authorize: { request, context in [.equal("owner_id", try context.callerID())] })
-    /// // GET /todos?project=eq.home&order=priority.desc&limit=50          the window's whole results
-    /// // GET /todos/events?project=eq.home&order=priority.desc&limit=50   Server-Sent Events of the window
+    /// // GET /todos?select=id,title&project=eq.home&order=priority.desc&limit=50   PostgREST's answer: the rows
+    /// // GET /todos/events?project=eq.home&order=priority.desc&limit=50&sections=project   Server-Sent Events
     /// ```
     ///
     /// The query (see `LiveQueryRequest` for the syntax): `column=OPERATOR.VALUE` filters on the `filters`
     /// columns (`eq`, `neq`, `lt`, `lte`, `gt`, `gte`, `in.(…)`, `is.null`), `order=` by the `orders` columns
     /// (`defaultOrder` when the request names none; the id column ends every order), `limit` (at most
-    /// `maximumLimit`, which is also the window of a request without one) and `offset`. A column not
-    /// allowed, an unknown operator, a value that is not of the column's kind or a limit out of range is
-    /// answered `400` with a JSON error whose message starts with the parameter's name.
+    /// `maximumLimit`, which is also the window of a request without one) and `offset`; `select=` (the
+    /// columns of each row, `*` by default; see `SelectList`); `sections=COLUMN`, one of `sections`, to
+    /// section the results (one section without it, so that a window is the rows PostgREST answers for the
+    /// same URL).
+    ///
+    /// `GET path?QUERY` answers as PostgREST does: a JSON array of the window's rows in the query's order, with
+    /// `Content-Range: FIRST-LAST/*` (`/TOTAL` and PostgREST's `206` with `Prefer: count=exact`); one object
+    /// with `Accept: application/vnd.pgrst.object+json` (`406 PGRST116` unless there is exactly one row); the
+    /// versioned whole results (a `ResultsUpdate`, with its version as the entity tag) with `Accept:
+    /// application/vnd.liveresults+json`. `Accept-Profile` may name `public`. Every error of these routes is
+    /// PostgREST's body, `{"code","message","details","hint"}`: `42703` for a column the entity does not have,
+    /// `PGRST100` for a parameter that does not parse or is not allowed, `PGRST200` for an embedded resource,
+    /// `PGRST127` for what PostgREST serves and this route does not (see `PostgRESTQuery.validate(for:relations:)`).
     ///
     /// Requests that ask the same query after normalising (parameter order, whitespace, `in` lists) share one
     /// controller of a `LiveQueryRegistry`, and the streams of one window share the window. A window's versions
@@ -42,44 +53,69 @@ extension RouterMethods {
     /// - Parameters:
     ///   - source: Fetches each query's results and delivers the events of all of them; `PostgresLiveTable`
     ///     and `GRDBLiveTable` are queryable sources.
-    ///   - path: The routes' path.
+    ///   - path: The routes' path; its last component names the table in errors.
     ///   - filters: The columns clients may filter on.
     ///   - orders: The columns clients may order by.
     ///   - defaultOrder: The order of a query that names none; by the id alone by default.
-    ///   - sectionedBy: A text column that sections every query's results; one section by default.
+    ///   - sections: The text columns a request may section its results by (`sections=COLUMN`); none by
+    ///     default.
     ///   - maximumLimit: The largest window; 500 by default.
     ///   - authorize: The conditions a request's queries get, or the error that refuses the request.
     ///   - options: Limits and encoding; see ``LiveResultsOptions``.
     /// - Returns: The routes' stream counts.
     /// - Complexity: A request of a live query costs O(1) to find it plus the stream's cost as
-    ///   `addLiveResults(_:at:options:)`; the first request of a query fetches it. A write costs
-    ///   O(*c* + *a* log *n*) for *c* indexed columns and *a* queries it can change, however many are live.
+    ///   `addLiveResults(_:at:options:)`; the first request of a query fetches it. PostgREST's answer costs
+    ///   O(*l* log *n*) for a window of *l* rows. A write costs O(*c* + *a* log *n*) for *c* indexed columns and
+    ///   *a* queries it can change, however many are live.
     @discardableResult
     public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
-        defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String? = nil, maximumLimit: Int = 500,
+        defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         _addLiveQueries(
             source, at: path,
-            rules: LiveQueryRules(
-                filters: Set(filters), orders: Set(orders), sectionedBy: sectionedBy, defaultOrder: defaultOrder,
+            route: _LiveQueryRoute(
+                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
                 maximumLimit: maximumLimit),
             authorize: authorize, options: options
         ).endpoint
     }
 
+    /// Serves live queries of `source` at `path`, every request's results sectioned by `sectionedBy`.
+    ///
+    /// Deprecated: sections are now asked for by each request, `sections=COLUMN`, so that a request without
+    /// it gets the rows PostgREST answers. This overload allows `sectionedBy` as the one column requests may
+    /// ask for; a request that does not ask gets one section.
+    ///
+    /// - Parameters: As the other overload; `sectionedBy` is the column `sections=` may name.
+    /// - Returns: The routes' stream counts.
+    /// - Complexity: As the other overload.
+    @available(*, deprecated, message: "requests ask for sections with sections=COLUMN: pass sections: [COLUMN]")
+    @discardableResult
+    public func addLiveQueries<Source: QueryableSource>(
+        _ source: Source, at path: RouterPath, filters: [String], orders: [String],
+        defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String?, maximumLimit: Int = 500,
+        authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
+        options: LiveResultsOptions = LiveResultsOptions()
+    ) -> LiveResultsEndpoint where Source.Entity: Codable {
+        addLiveQueries(
+            source, at: path, filters: filters, orders: orders, defaultOrder: defaultOrder,
+            sections: sectionedBy.map { [$0] } ?? [], maximumLimit: maximumLimit, authorize: authorize,
+            options: options)
+    }
+
     /// The routes every router gets; returns what the WebSocket route shares with them.
     func _addLiveQueries<Source: QueryableSource>(
-        _ source: Source, at path: RouterPath, rules: LiveQueryRules,
+        _ source: Source, at path: RouterPath, route: _LiveQueryRoute,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
     ) -> (
         endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Source.Entity>,
         resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity>
     ) where Source.Entity: Codable {
         let registry = LiveQueryRegistry(
-            source: source, indexing: Array(rules.filters), maximumQueries: options.maximumLiveQueries,
+            source: source, indexing: Array(route.rules.filters), maximumQueries: options.maximumLiveQueries,
             gracePeriod: options.liveQueryGracePeriod)
         let endpoint = LiveResultsEndpoint(
             maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
@@ -87,18 +123,32 @@ extension RouterMethods {
         let resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity> = { request, context in
             let conditions = try await authorize?(request, context) ?? []
             return try await _LiveQueryResolution.source(
-                for: request, registry: registry, rules: rules, conditions: conditions)
+                for: request, registry: registry, route: route, conditions: conditions)
         }
-        _addUpdateRoutes(at: path, endpoint: endpoint, encoder: encoder, options: options, source: resolve)
+        let rowEncoder = options.encoder
+        let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
+            let format = PostgRESTFormat(accept: request.headers[.accept])
+            guard format != .liveResults else {
+                return try await _WholeResults.response(
+                    try await resolve(request, context), to: request, encoder: encoder)
+            }
+            let conditions = try await authorize?(request, context) ?? []
+            return try await _LiveQueryResolution.answer(
+                to: request, format: format, registry: registry, route: route, conditions: conditions,
+                encoder: rowEncoder)
+        }
+        _addUpdateRoutes(
+            at: path, endpoint: endpoint, encoder: encoder, options: options, postgREST: true, answer: answer,
+            source: resolve)
         return (endpoint, encoder, resolve)
     }
 }
 
 extension RouterMethods where Context: WebSocketRequestContext {
-    /// Serves live queries of `source` at `path`, with a WebSocket stream besides the whole results and the
+    /// Serves live queries of `source` at `path`, with a WebSocket stream besides PostgREST's answers and the
     /// Server-Sent Events: `GET path/updates?QUERY` (one update per text message; `?since=VERSION` resumes).
     ///
-    /// See the other overload for the query, the sharing and the limits.
+    /// See the other overload for the query, the answers, the sharing and the limits.
     ///
     /// - Parameters: As the other overload.
     /// - Returns: The routes' stream counts (both kinds of stream share ``LiveResultsOptions/maximumStreams``).
@@ -106,57 +156,40 @@ extension RouterMethods where Context: WebSocketRequestContext {
     @discardableResult
     public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
-        defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String? = nil, maximumLimit: Int = 500,
+        defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         let (endpoint, encoder, resolve) = _addLiveQueries(
             source, at: path,
-            rules: LiveQueryRules(
-                filters: Set(filters), orders: Set(orders), sectionedBy: sectionedBy, defaultOrder: defaultOrder,
+            route: _LiveQueryRoute(
+                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
                 maximumLimit: maximumLimit),
             authorize: authorize, options: options)
-        _addWebSocketRoute(at: path, endpoint: endpoint, encoder: encoder, options: options, source: resolve)
+        _addWebSocketRoute(
+            at: path, endpoint: endpoint, encoder: encoder, options: options, postgREST: true, source: resolve)
         return endpoint
     }
-}
 
-/// How a request of a live-queries route finds its window.
-enum _LiveQueryResolution {
-    /// The window `request` asks for, of its query's results held in `registry`.
+    /// Serves live queries of `source` at `path`, with a WebSocket stream, every request's results sectioned
+    /// by `sectionedBy` when it asks (`sections=COLUMN`).
     ///
-    /// - Throws: `400` for a bad query; `503` with `Retry-After` when the registry is full or the query's
-    ///   results cannot be fetched.
-    static func source<Source: QueryableSource>(
-        for request: Request, registry: LiveQueryRegistry<Source>, rules: LiveQueryRules, conditions: [LiveQueryFilter]
-    ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
-        let asked: LiveQueryRequest<Source.Entity>
-        do {
-            asked = try LiveQueryRequest(parameters: parameters(of: request), rules: rules, conditions: conditions)
-        } catch {
-            throw HTTPError(.badRequest, message: error.description)
-        }
-        let results: LiveQueryResults<Source.Entity>
-        do {
-            results = try await registry.results(for: asked.query)
-        } catch LiveQueryRegistryError.full {
-            throw _StreamRefusal(reason: "too many live queries; try again later")
-        } catch let error as HTTPResponseError {
-            throw error
-        } catch {
-            throw _StreamRefusal(reason: "the query's results could not be fetched; try again later")
-        }
-        // Versions named by contents: a client that reconnects to another process of the service, following
-        // the same database, resumes with one catch-up when that process's window held its contents.
-        let window = results.window(asked.window)
-        window.nameVersionsByContents(scope: asked.query.key)
-        return .window(window, holding: results)
-    }
-
-    /// The request's query parameters, names and values percent-decoded, in order.
-    static func parameters(of request: Request) -> [(String, String)] {
-        request.uri.queryParameters.map { name, value in
-            (String(name).removingPercentEncoding ?? String(name), String(value))
-        }
+    /// Deprecated as the other overload with `sectionedBy`.
+    ///
+    /// - Parameters: As the other overload.
+    /// - Returns: The routes' stream counts.
+    /// - Complexity: As the other overload.
+    @available(*, deprecated, message: "requests ask for sections with sections=COLUMN: pass sections: [COLUMN]")
+    @discardableResult
+    public func addLiveQueries<Source: QueryableSource>(
+        _ source: Source, at path: RouterPath, filters: [String], orders: [String],
+        defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String?, maximumLimit: Int = 500,
+        authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
+        options: LiveResultsOptions = LiveResultsOptions()
+    ) -> LiveResultsEndpoint where Source.Entity: Codable {
+        addLiveQueries(
+            source, at: path, filters: filters, orders: orders, defaultOrder: defaultOrder,
+            sections: sectionedBy.map { [$0] } ?? [], maximumLimit: maximumLimit, authorize: authorize,
+            options: options)
     }
 }

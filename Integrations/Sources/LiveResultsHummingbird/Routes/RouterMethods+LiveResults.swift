@@ -58,24 +58,27 @@ extension RouterMethods {
         return (endpoint, encoder)
     }
 
-    /// `GET path` (the whole results) and `GET path/events` (Server-Sent Events) of the source each request
-    /// finds with `source`.
+    /// `GET path` (the whole results, or what `answer` answers) and `GET path/events` (Server-Sent Events) of
+    /// the source each request finds with `source`; `postgREST` refuses streams with PostgREST's error body.
     func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
         at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
-        options: LiveResultsOptions,
+        options: LiveResultsOptions, postgREST: Bool = false,
+        answer: (@Sendable (Request, Context) async throws -> Response)? = nil,
         source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
     ) {
         let routes = group(path)
         routes.get { request, context in
-            try await _WholeResults.response(try await source(request, context), to: request, encoder: encoder)
+            if let answer { return try await answer(request, context) }
+            return try await _WholeResults.response(
+                try await source(request, context), to: request, encoder: encoder)
         }
         routes.get("events") { request, context in
             guard endpoint.hasRoom else {
                 endpoint.countRefusal()
-                throw _StreamRefusal()
+                throw _StreamRefusal(postgREST: postgREST)
             }
             let source = try await source(request, context)
-            guard let slot = endpoint.openStream() else { throw _StreamRefusal() }
+            guard let slot = endpoint.openStream() else { throw _StreamRefusal(postgREST: postgREST) }
             // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
             let departure = (context as? any LiveResultsChannelContext).map {
                 _ClientDeparture.watch($0.channel, slot: slot)
@@ -126,7 +129,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// upgrade, so that a bad request is refused with its reason, and once after).
     func _addWebSocketRoute<Entity: FetchableEntity & Codable>(
         at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
-        options: LiveResultsOptions,
+        options: LiveResultsOptions, postgREST: Bool = false,
         source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
     ) {
         group(path).ws("updates") { request, context in
@@ -135,7 +138,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
             }
             guard endpoint.hasRoom else {
                 endpoint.countRefusal()
-                throw _StreamRefusal()
+                throw _StreamRefusal(postgREST: postgREST)
             }
             // A bad request is refused before the upgrade, with its reason; the source is found again after it.
             _ = try await source(request, context)

@@ -25,8 +25,20 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
             request: { [self] in try await fetchRows(where: try condition.get()) }, isIncluded: query.isIncluded)
     }
 
-    /// The `WHERE` condition of `query`'s filters (`nil` for none), every value bound.
-    static func condition(of query: LiveQuery<Entity>) throws(PostgresLiveTableError) -> PostgresQuery? {
+    /// The `WHERE` condition of `query`'s filters (`nil` for none), every value bound from `$1` on: what
+    /// ``fetchDefinition(for:)`` fetches, for a write that changes the same rows.
+    ///
+    /// ```swift
+    /// if let condition = try PostgresLiveTable<Todo>.condition(of: query) {
+    ///     try await client.query(PostgresQuery(unsafeSQL: "DELETE FROM todos WHERE " + condition.sql,
+    ///                                          binds: condition.binds))
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``PostgresLiveTableError/invalidIdentifier(_:reason:)`` for a column name PostgreSQL would not
+    ///   keep as written.
+    /// - Complexity: O(*f* + *v*) for *f* filters of *v* values.
+    public static func condition(of query: LiveQuery<Entity>) throws(PostgresLiveTableError) -> PostgresQuery? {
         guard !query.filters.isEmpty else { return nil }
         var binds = PostgresBindings()
         var parts: [String] = []
@@ -39,7 +51,7 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
 
     private static func sql(of condition: LiveQueryCondition, column: String, binds: inout PostgresBindings) -> String {
         func comparison(_ operation: String, _ value: QueryValue) -> String {
-            bind(value, into: &binds)
+            binds.append(value)
             // Text compares by code points in Swift: the "C" collation does the same in PostgreSQL.
             let collated = value.kind == .text ? "\(column) COLLATE \"C\"" : column
             return "\(collated) \(operation) $\(binds.count)"
@@ -59,16 +71,6 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
         }
     }
 
-    private static func bind(_ value: QueryValue, into binds: inout PostgresBindings) {
-        switch value {
-        case .integer(let value): binds.append(value)
-        case .real(let value): binds.append(value)
-        case .text(let value): binds.append(value)
-        case .boolean(let value): binds.append(value)
-        case .null: binds.appendNull()
-        }
-    }
-
     /// Binds `values` (all of `kind`, as a normalised query's are) as one array.
     private static func bindArray(_ values: [QueryValue], kind: QueryValueKind, into binds: inout PostgresBindings) {
         switch kind {
@@ -76,6 +78,26 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
         case .real: binds.append(values.compactMap { if case .real(let value) = $0 { value } else { nil } })
         case .text: binds.append(values.compactMap { if case .text(let value) = $0 { value } else { nil } })
         case .boolean: binds.append(values.compactMap { if case .boolean(let value) = $0 { value } else { nil } })
+        }
+    }
+}
+
+extension PostgresBindings {
+    /// Binds a query's value: an integer as `bigint`, a real as `double precision`, text, a Boolean, or `NULL`.
+    ///
+    /// ```swift
+    /// var binds = PostgresBindings()
+    /// binds.append(QueryValue.text("Home"))
+    /// ```
+    ///
+    /// - Complexity: O(*m*) for a value of *m* bytes.
+    public mutating func append(_ value: QueryValue) {
+        switch value {
+        case .integer(let value): append(value)
+        case .real(let value): append(value)
+        case .text(let value): append(value)
+        case .boolean(let value): append(value)
+        case .null: appendNull()
         }
     }
 }

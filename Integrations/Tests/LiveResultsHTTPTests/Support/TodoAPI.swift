@@ -6,24 +6,32 @@ import TodoServer
 /// The server example's REST API as typed requests (the article *HTTP requests* shows the same).
 extension Todo: JSONDecodable {}
 
-/// `{"error": "…"}`, the server's error body.
+/// `{"error": "…"}`, an error body of the canned responses.
 struct APIError: JSONDecodable, Equatable {
     var error: String
+}
+
+/// The server's error body, PostgREST's: `{"code", "message", "details", "hint"}`.
+struct ServerError: JSONDecodable, Equatable {
+    var code: String
+    var message: String
 }
 
 /// The answer of a write: the to-do, or the error.
 struct TodoResponse: Decodable, Sendable {
     @ResponseStatusCode var status
     @ResponseBody<Todo> var todo
-    @ResponseErrorBody<APIError> var error
+    @ResponseErrorBody<ServerError> var error
 }
 
-/// `GET /todos`: the whole results.
+/// `GET /todos?sections=project`: the versioned whole results, sectioned by project.
 struct ListTodos: APIRequest {
     struct Response: Decodable, Sendable {
         @ResponseBody<ResultsUpdate<Todo>> var results
     }
     @RequestPath var path = "/todos"
+    @QueryItem(name: "sections") var sections = "project"
+    @RequestHeader(name: "Accept") var accept = "application/vnd.liveresults+json"
 }
 
 /// The fields of a new to-do, or of a change.

@@ -15,10 +15,19 @@ enum HTTP {
 
         var text: String { String(decoding: body, as: UTF8.self) }
 
-        /// The `error` of a `{"error": "…"}` body.
-        var error: String? {
-            (try? JSONDecoder().decode([String: String].self, from: body))?["error"]
+        /// The `message` of PostgREST's error body, `{"code","message","details","hint"}`.
+        var error: String? { errorField("message") }
+
+        /// The `code` of PostgREST's error body.
+        var code: String? { errorField("code") }
+
+        /// A string field of PostgREST's error body.
+        func errorField(_ name: String) -> String? {
+            (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?[name] as? String
         }
+
+        /// A response header.
+        func header(_ name: String) -> String? { headers.first(name: name) }
 
         func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
             try JSONDecoder().decode(type, from: body)

@@ -29,7 +29,7 @@ struct RoutedServer: TodoRequests {
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         _ body: @Sendable (RoutedServer) async throws -> Result
     ) async throws -> Result {
-        let (router, endpoint) = try TodoRoutes.router(store, options: options)
+        let (router, endpoint, _) = try TodoRoutes.router(store, options: options)
         // An application without services: `.router` then runs no ServiceGroup, which would handle SIGTERM and
         // SIGINT in the test process (see `HTTPTestServer`).
         return try await Application(router: router).test(.router) { client in

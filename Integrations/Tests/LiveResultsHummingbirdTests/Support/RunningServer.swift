@@ -22,10 +22,13 @@ struct RunningServer: TodoRequests {
         try await HTTP.send(method, base + path, body: body, headers: headers)
     }
 
-    /// The version `GET /todos` serves now: the version of the default query's window, which the streams of
-    /// `/todos/events` and `/todos/updates` without a query share.
+    /// The version `GET /todos?sections=project` serves now (its versioned whole results): the version of the
+    /// default query's window sectioned by project, which the streams of `/todos/events?sections=project` and
+    /// `/todos/updates?sections=project` share.
     func servedVersion() async throws -> ResultsVersion {
-        try await HTTP.send(.GET, "\(base)/todos").decode(ResultsUpdate<Todo>.self).version
+        try await HTTP.send(
+            .GET, "\(base)/todos?sections=project", headers: [("Accept", "application/vnd.liveresults+json")]
+        ).decode(ResultsUpdate<Todo>.self).version
     }
 
     /// Runs `store`'s server for `body`, then shuts it down gracefully (which must close its streams: the endpoint
@@ -34,8 +37,8 @@ struct RunningServer: TodoRequests {
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
         _ body: @Sendable (RunningServer) async throws -> Result
     ) async throws -> Result {
-        let (router, endpoint) = try TodoRoutes.router(store, options: options)
-        return try await HTTPTestServer.serving(router, services: [endpoint]) { port in
+        let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(store, options: options)
+        return try await HTTPTestServer.serving(router, services: [endpoint, peopleEndpoint]) { port in
             try await body(RunningServer(port: port, store: store, endpoint: endpoint))
         }
     }

@@ -1,0 +1,115 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LiveResults
+import LiveResultsServing
+
+/// How a request of a live-queries route finds its query, its results and its answer.
+enum _LiveQueryResolution {
+    /// What a request asks for: PostgREST's parameters, and the live query they make.
+    struct Asked<Entity: QueryableEntity>: Sendable {
+        let query: PostgRESTQuery
+        let request: LiveQueryRequest<Entity>
+    }
+
+    /// Reads `request`'s query by `route`, with `conditions` ANDed to it.
+    ///
+    /// - Throws: PostgREST's error (see `PostgRESTQuery.validate(for:relations:)`); `PGRST100` for what
+    ///   `LiveQueryRequest` refuses (a column not allowed, a value not of its column's kind, a limit out of
+    ///   range); `PGRST106` for an `Accept-Profile` other than `public`.
+    static func asked<Entity: QueryableEntity>(
+        _ request: Request, route: _LiveQueryRoute, conditions: [LiveQueryFilter], as entity: Entity.Type
+    ) throws -> Asked<Entity> {
+        do throws(PostgRESTError) {
+            try PostgRESTProfile.check(request.headers[HTTPField.Name("Accept-Profile")!])
+            let query = try PostgRESTQuery(parameters: parameters(of: request), table: route.table)
+            try query.validate(for: Entity.self, relations: route.relations)
+            var rules = route.rules
+            if let column = query.sections {
+                guard Entity.queryColumns.contains(where: { $0.name == column }) else {
+                    throw PostgRESTError.undefinedColumn(column, of: route.table)
+                }
+                guard route.sections.contains(column) else {
+                    throw PostgRESTError.badParameter("sections cannot be by \(column)")
+                }
+                rules.sectionedBy = column
+            }
+            do throws(LiveQueryError) {
+                let asked = try LiveQueryRequest<Entity>(
+                    parameters: query.queryParameters, rules: rules, conditions: conditions)
+                return Asked(query: query, request: asked)
+            } catch {
+                throw PostgRESTError.badParameter(error.description, details: "the parameter \(error.parameter)")
+            }
+        } catch {
+            throw _PostgRESTErrorResponse(error)
+        }
+    }
+
+    /// The results of `query`, held in `registry`.
+    ///
+    /// - Throws: `503` with `Retry-After` when the registry is full or the query's results cannot be fetched.
+    static func results<Source: QueryableSource>(
+        of query: LiveQuery<Source.Entity>, in registry: LiveQueryRegistry<Source>
+    ) async throws -> LiveQueryResults<Source.Entity> {
+        do {
+            return try await registry.results(for: query)
+        } catch LiveQueryRegistryError.full {
+            throw _StreamRefusal(reason: "too many live queries; try again later", postgREST: true)
+        } catch let error as HTTPResponseError {
+            throw error
+        } catch {
+            throw _StreamRefusal(
+                reason: "the query's results could not be fetched; try again later", postgREST: true,
+                code: "PGRST000")
+        }
+    }
+
+    /// The window `request` asks for, of its query's results held in `registry`.
+    static func source<Source: QueryableSource>(
+        for request: Request, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
+        conditions: [LiveQueryFilter]
+    ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
+        let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
+        let results = try await results(of: asked.request.query, in: registry)
+        // Versions named by contents: a client that reconnects to another process of the service, following
+        // the same database, resumes with one catch-up when that process's window held its contents.
+        let window = results.window(asked.request.window)
+        window.nameVersionsByContents(scope: asked.request.query.key)
+        return .window(window, holding: results)
+    }
+
+    /// PostgREST's answer to `request`: the rows of its window, as an array or one object.
+    static func answer<Source: QueryableSource>(
+        to request: Request, format: PostgRESTFormat, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
+        conditions: [LiveQueryFilter], encoder: JSONEncoder
+    ) async throws -> Response where Source.Entity: Codable {
+        let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
+        let results = try await results(of: asked.request.query, in: registry)
+        let snapshot = results.controller.snapshot
+        let objects = snapshot.fetchedObjects
+        let (offset, limit) =
+            switch asked.request.window {
+            case .range(let offset, let limit): (offset, limit)
+            case .first(let limit): (0, limit)
+            case .last(let limit): (max(0, objects.count - limit), limit)
+            }
+        let start = min(offset, objects.count)
+        let rows = objects[start..<min(objects.count, start + min(limit, objects.count - start))]
+        let preferences = PostgRESTPreferences(headers: request.headers[values: HTTPField.Name("Prefer")!])
+        do {
+            let answer = try PostgRESTAnswer.read(
+                rows: rows, offset: offset, total: preferences.countsRows ? objects.count : nil, format: format,
+                preferences: preferences,
+                encoder: RowEncoder<Source.Entity>(select: asked.query.select, encoder: encoder))
+            return _PostgRESTResponse.response(answer)
+        } catch let error as PostgRESTError {
+            throw _PostgRESTErrorResponse(error)
+        }
+    }
+
+    /// The request's query parameters as PostgREST reads them (`+` a space, then percent-decoded), in order.
+    static func parameters(of request: Request) -> [(String, String)] {
+        PostgRESTQuery.parameters(fromQuery: request.uri.query)
+    }
+}

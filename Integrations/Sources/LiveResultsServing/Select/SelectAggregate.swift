@@ -1,0 +1,4 @@
+/// An aggregate function of `select=`.
+public enum SelectAggregate: String, Hashable, Sendable, CaseIterable {
+    case sum, avg, count, max, min
+}
