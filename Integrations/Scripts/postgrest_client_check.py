@@ -135,6 +135,31 @@ class Checks:
         everything = client.from_("todos").select("id", count="exact").execute()
         self.check("count=exact of every row", everything.count == 5, everything.count)
 
+        # Embedding: many-to-one, one-to-many with the children's own order and limit, !inner, two levels.
+        assigned = client.from_("todos").select("title,assignee:people(name)").eq("project", "Work") \
+            .order("priority", desc=True).execute().data
+        self.check("each to-do embeds its assignee", assigned == [
+            {"title": "Call", "assignee": {"name": "Ann"}}, {"title": "Report", "assignee": {"name": "Bo"}}], assigned)
+        joined = self.cluster.psql(
+            "SELECT string_agg(t.title || ':' || coalesce(p.name, '-'), ',' ORDER BY t.id) "
+            "FROM todos t LEFT JOIN people p ON p.id = t.assignee_id")
+        embedded = client.from_("todos").select("title,people(name)").order("id").execute().data
+        rendered = ",".join(f"{row['title']}:{(row['people'] or {}).get('name', '-')}" for row in embedded)
+        self.check("the embedded assignees equal PostgreSQL's own join", rendered == joined, (rendered, joined))
+        owners = client.from_("people").select("name,todos(title)").order("name") \
+            .order("priority", desc=True, foreign_table="todos").limit(1, foreign_table="todos").execute().data
+        self.check("each person embeds their most urgent to-do", owners == [
+            {"name": "Ann", "todos": [{"title": "Call"}]}, {"name": "Bo", "todos": [{"title": "Report"}]},
+            {"name": "Cy", "todos": []}], owners)
+        anns = client.from_("todos").select("title,assignee:people!inner(name)").eq("assignee.name", "Ann") \
+            .order("id").execute().data
+        self.check("!inner with a filter on the embedded column",
+                   [row["title"] for row in anns] == ["Milk", "Call"], anns)
+        nested = client.from_("people").select("name,todos(title,owner:people(name))").eq("id", bo_id) \
+            .execute().data
+        self.check("two levels of embedding", nested == [
+            {"name": "Bo", "todos": [{"title": "Report", "owner": {"name": "Bo"}}]}], nested)
+
         # One object.
         single = client.from_("todos").select("title,priority").eq("id", batch[0]["id"]).single().execute()
         self.check(".single() answers the object", single.data == {"title": "Report", "priority": 1}, single.data)
@@ -158,8 +183,12 @@ class Checks:
             "42703", "column people.title does not exist")
         self.refused(
             "an embedded resource the route does not declare",
-            lambda: client.from_("todos").select("id,people(name)").execute(), "PGRST200",
-            "Could not find a relationship between 'todos' and 'people' in the schema cache")
+            lambda: client.from_("todos").select("id,owners(name)").execute(), "PGRST200",
+            "Could not find a relationship between 'todos' and 'owners' in the schema cache")
+        self.refused(
+            "an embedded resource's unknown column",
+            lambda: client.from_("todos").select("id,people(age)").execute(), "42703",
+            "column people.age does not exist")
         self.refused(
             "a select that does not parse", lambda: client.from_("todos").select("id,(").execute(), "PGRST100")
         self.refused(

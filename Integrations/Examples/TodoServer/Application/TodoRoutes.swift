@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import LiveResults
 import LiveResultsHummingbird
+import LiveResultsServing
 import NIOCore
 import NIOFoundationCompat
 
@@ -58,13 +59,18 @@ public enum TodoRoutes {
         }
         var options = options
         options.sourceStatus = options.sourceStatus ?? store.sourceStatus
+        // Each to-do embeds its assignee (`assignee:people(name)`), each person their to-dos (`todos(title)`).
+        var relations = LiveRelations()
+        relations.addTable("todos", source: store.todos)
+        relations.addTable("people", source: store.people)
+        relations.addForeignKey(from: "todos", column: "assignee_id", to: "people")
         let endpoint = router.addLiveQueries(
             store.todos, at: "todos", filters: todoFilters, orders: ["priority", "title", "id"],
             defaultOrder: [LiveQueryOrdering(column: "priority")], sections: ["project"],
-            maximumLimit: maximumLimit, options: options)
+            maximumLimit: maximumLimit, relations: relations, options: options)
         let peopleEndpoint = router.addLiveQueries(
             store.people, at: "people", filters: personFilters, orders: ["name", "id"], maximumLimit: maximumLimit,
-            options: options)
+            relations: relations, options: options)
         RESTWrites<_, TodoInput>(store: store, filters: Set(todoFilters)).add(to: router, at: "todos")
         RESTWrites<_, PersonInput>(store: store, filters: Set(personFilters)).add(to: router, at: "people")
         return (router, endpoint, peopleEndpoint)

@@ -60,6 +60,8 @@ extension RouterMethods {
     ///   - sections: The text columns a request may section its results by (`sections=COLUMN`); none by
     ///     default.
     ///   - maximumLimit: The largest window; 500 by default.
+    ///   - relations: The tables `select=` may embed (this route's own table, named as its path's last component, among
+    ///     them), read when a request asks; none by default. Whole results embed them; the streams refuse them.
     ///   - authorize: The conditions a request's queries get, or the error that refuses the request.
     ///   - options: Limits and encoding; see ``LiveResultsOptions``.
     /// - Returns: The routes' stream counts.
@@ -71,6 +73,7 @@ extension RouterMethods {
     public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
+        relations: LiveRelations = LiveRelations(),
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
@@ -78,7 +81,7 @@ extension RouterMethods {
             source, at: path,
             route: _LiveQueryRoute(
                 path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
-                maximumLimit: maximumLimit),
+                maximumLimit: maximumLimit, relations: relations),
             authorize: authorize, options: options
         ).endpoint
     }
@@ -157,6 +160,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
+        relations: LiveRelations = LiveRelations(),
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
@@ -164,7 +168,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
             source, at: path,
             route: _LiveQueryRoute(
                 path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
-                maximumLimit: maximumLimit),
+                maximumLimit: maximumLimit, relations: relations),
             authorize: authorize, options: options)
         _addWebSocketRoute(
             at: path, endpoint: endpoint, encoder: encoder, options: options, postgREST: true, source: resolve)

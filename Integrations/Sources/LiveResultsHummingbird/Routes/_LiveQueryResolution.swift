@@ -71,6 +71,10 @@ enum _LiveQueryResolution {
         conditions: [LiveQueryFilter]
     ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
+        guard asked.query.select.embeddedResources.isEmpty else {
+            throw _PostgRESTErrorResponse(
+                .notImplemented("a stream carries whole rows: embedded resources are answered by GET only"))
+        }
         let results = try await results(of: asked.request.query, in: registry)
         // Versions named by contents: a client that reconnects to another process of the service, following
         // the same database, resumes with one catch-up when that process's window held its contents.
@@ -86,26 +90,81 @@ enum _LiveQueryResolution {
     ) async throws -> Response where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
         let results = try await results(of: asked.request.query, in: registry)
-        let snapshot = results.controller.snapshot
-        let objects = snapshot.fetchedObjects
-        let (offset, limit) =
-            switch asked.request.window {
-            case .range(let offset, let limit): (offset, limit)
-            case .first(let limit): (0, limit)
-            case .last(let limit): (max(0, objects.count - limit), limit)
-            }
-        let start = min(offset, objects.count)
-        let rows = objects[start..<min(objects.count, start + min(limit, objects.count - start))]
+        let objects = results.controller.snapshot.fetchedObjects
         let preferences = PostgRESTPreferences(headers: request.headers[values: HTTPField.Name("Prefer")!])
+        let select = asked.query.select
         do {
-            let answer = try PostgRESTAnswer.read(
-                rows: rows, offset: offset, total: preferences.countsRows ? objects.count : nil, format: format,
-                preferences: preferences,
-                encoder: RowEncoder<Source.Entity>(select: asked.query.select, encoder: encoder))
+            let answer: PostgRESTAnswer
+            if select.embeddedResources.isEmpty {
+                let (offset, rows) = window(asked.request.window, of: objects)
+                answer = try PostgRESTAnswer.read(
+                    rows: rows, offset: offset, total: preferences.countsRows ? objects.count : nil, format: format,
+                    preferences: preferences, encoder: RowEncoder<Source.Entity>(select: select, encoder: encoder))
+            } else {
+                answer = try await embeddedAnswer(
+                    of: objects, asked: asked, route: route, format: format, preferences: preferences, encoder: encoder)
+            }
             return _PostgRESTResponse.response(answer)
         } catch let error as PostgRESTError {
             throw _PostgRESTErrorResponse(error)
         }
+    }
+
+    /// The answer of a request that embeds resources. Without `!inner`, only the window's rows are embedded;
+    /// with it, every row of the query is, since the rows it leaves out come before the window is taken.
+    static func embeddedAnswer<Entity: QueryableEntity & Encodable>(
+        of objects: some RandomAccessCollection<Entity>, asked: Asked<Entity>, route: _LiveQueryRoute,
+        format: PostgRESTFormat,
+        preferences: PostgRESTPreferences, encoder: JSONEncoder
+    ) async throws -> PostgRESTAnswer {
+        let select = asked.query.select
+        let filters = select.embeddedResources.contains { $0.join == .inner }
+        let rendered: [Data]
+        let (offset, total): (Int, Int)
+        if filters {
+            let kept = try await embed(objects, select: select, route: route, encoder: encoder).compactMap(\.self)
+            let window = window(asked.request.window, of: kept)
+            (rendered, offset, total) = (Array(window.rows), window.offset, kept.count)
+        } else {
+            let window = window(asked.request.window, of: objects)
+            let embedded = try await embed(window.rows, select: select, route: route, encoder: encoder)
+            (rendered, offset, total) = (embedded.compactMap(\.self), window.offset, objects.count)
+        }
+        return try PostgRESTAnswer.read(
+            objects: rendered, offset: offset, total: preferences.countsRows ? total : nil, format: format,
+            preferences: preferences)
+    }
+
+    /// The objects of `rows` with what `select` embeds (see `LiveRelations.objects(of:select:table:encoder:)`).
+    ///
+    /// - Throws: PostgREST's error for a relationship; `503` with `Retry-After` when an embedded table cannot be read.
+    static func embed<Entity: QueryableEntity & Encodable>(
+        _ rows: some Sequence<Entity>, select: SelectList, route: _LiveQueryRoute, encoder: JSONEncoder
+    ) async throws -> [Data?] {
+        do {
+            return try await route.relations.objects(of: rows, select: select, table: route.table, encoder: encoder)
+        } catch let error as PostgRESTError {
+            throw error
+        } catch {
+            throw _StreamRefusal(
+                reason: "the embedded rows could not be fetched; try again later", postgREST: true, code: "PGRST000")
+        }
+    }
+
+    /// The rows of `range` among `rows`, and the position of the first.
+    static func window<Rows: RandomAccessCollection>(
+        _ range: WindowRange, of rows: Rows
+    ) -> (offset: Int, rows: Rows.SubSequence) {
+        let (offset, limit) =
+            switch range {
+            case .range(let offset, let limit): (offset, limit)
+            case .first(let limit): (0, limit)
+            case .last(let limit): (max(0, rows.count - limit), limit)
+            }
+        let start = rows.index(rows.startIndex, offsetBy: min(offset, rows.count))
+        return (
+            offset, rows[start..<rows.index(start, offsetBy: min(limit, rows.distance(from: start, to: rows.endIndex)))]
+        )
     }
 
     /// The request's query parameters as PostgREST reads them (`+` a space, then percent-decoded), in order.

@@ -10,13 +10,14 @@ struct _LiveQueryRoute: Sendable {
     let sections: Set<String>
     /// The table, as errors name it: the path's last component.
     let table: String
-    /// The relationships `select=` may embed; none yet.
-    let relations = PostgRESTRelations()
+    /// The tables `select=` may embed, and the foreign keys that relate them to this one.
+    let relations: LiveRelations
 
     init(
         path: RouterPath, filters: [String], orders: [String], defaultOrder: [LiveQueryOrdering], sections: [String],
-        maximumLimit: Int
+        maximumLimit: Int, relations: LiveRelations = LiveRelations()
     ) {
+        self.relations = relations
         rules = LiveQueryRules(
             filters: Set(filters), orders: Set(orders), defaultOrder: defaultOrder, maximumLimit: maximumLimit)
         self.sections = Set(sections)

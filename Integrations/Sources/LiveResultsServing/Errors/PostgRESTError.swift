@@ -151,6 +151,17 @@ extension PostgRESTError {
                 + "' in the schema '\(schema)', but no matches were found.")
     }
 
+    /// `300 PGRST201`: `select=` embeds a resource related to the table by more than one foreign key; a hint
+    /// (`people!assignee_id(…)`) picks one.
+    ///
+    /// - Complexity: O(1).
+    public static func ambiguousRelationship(between parent: String, and child: String) -> Self {
+        Self(
+            status: 300, code: "PGRST201",
+            message: "Could not embed because more than one relationship was found for '\(parent)' and '\(child)'",
+            hint: "Try changing '\(child)' to '\(child)!COLUMN', naming the foreign key's column.")
+    }
+
     /// `400 PGRST108`: a parameter addresses an embedded resource (`alias.limit`) that `select=` does not embed.
     ///
     /// - Parameters:

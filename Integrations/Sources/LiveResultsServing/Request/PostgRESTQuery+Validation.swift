@@ -14,12 +14,13 @@ extension PostgRESTQuery {
     ///
     /// - Throws: ``PostgRESTError``: `42703` for a column `Entity` does not have (in `select=`, a filter or
     ///   `order`); `PGRST100` for a filter whose operator PostgREST does not know; `PGRST200` for an embedded
-    ///   resource `relations` does not declare; `PGRST127` for what PostgREST does and this server does not
-    ///   (JSON paths, casts, aggregates, `like` and the other operators, `not.`, `and`/`or`, `on_conflict`,
-    ///   embedding a declared relation).
+    ///   resource `relations` does not declare (`PGRST201` for one it declares twice); `PGRST127` for what
+    ///   PostgREST does and this server does not (JSON paths, casts, aggregates, spreads, `like` and the other
+    ///   operators, `not.`, `and`/`or`, `on_conflict`). Embedded resources are checked against their own tables,
+    ///   at every depth.
     /// - Complexity: O(*p* · *c*) for *p* parameters and select items and *c* columns.
     public func validate<Entity: QueryableEntity>(
-        for entity: Entity.Type, relations: PostgRESTRelations = PostgRESTRelations()
+        for entity: Entity.Type, relations: LiveRelations = LiveRelations()
     ) throws(PostgRESTError) {
         let columns = Set(Entity.queryColumns.map(\.name))
         if let name = unsupported.first {
@@ -31,10 +32,7 @@ extension PostgRESTQuery {
             case "limit", "offset", "since":
                 continue
             case "order":
-                for term in value.split(separator: ",") {
-                    let column = String(term.split(separator: ".").first ?? "").trimmingSpaces()
-                    if !column.isEmpty, !columns.contains(column) { throw .undefinedColumn(column, of: table) }
-                }
+                try Self.validateOrder(value, columns: columns, table: table)
             default:
                 guard columns.contains(name) else { throw .undefinedColumn(name, of: table) }
                 try Self.validateOperator(value)
@@ -44,7 +42,7 @@ extension PostgRESTQuery {
 
     /// `select=`'s columns and embedded resources, at any depth.
     static func validate(
-        _ select: SelectList, columns: Set<String>, table: String, relations: PostgRESTRelations
+        _ select: SelectList, columns: Set<String>, table: String, relations: LiveRelations
     ) throws(PostgRESTError) {
         for item in select.items {
             switch item {
@@ -58,11 +56,28 @@ extension PostgRESTQuery {
                     throw .notImplemented("select= takes columns and aliases only, not \(column)")
                 }
             case .embedded(let resource):
-                guard relations.relation(named: resource.relation, hint: resource.hint) != nil else {
-                    throw .noRelationship(between: table, and: resource.relation, hint: resource.hint)
+                guard !resource.isSpread else {
+                    throw .notImplemented("spreading an embedded resource (...\(resource.relation)) is not served")
                 }
-                throw .notImplemented("embedding \(resource.relation) is not served yet")
+                let target = try relations.relationship(from: table, for: resource).target
+                let targetColumns = Set(target.columns)
+                try validate(resource.select, columns: targetColumns, table: target.name, relations: relations)
+                for filter in resource.parameters.filters {
+                    guard targetColumns.contains(filter.column) else {
+                        throw .undefinedColumn(filter.column, of: target.name)
+                    }
+                    try validateOperator(filter.condition)
+                }
+                try validateOrder(resource.parameters.order ?? "", columns: targetColumns, table: target.name)
             }
+        }
+    }
+
+    /// `order=`'s columns are the table's.
+    static func validateOrder(_ order: String, columns: Set<String>, table: String) throws(PostgRESTError) {
+        for term in order.split(separator: ",") {
+            let column = String(term.split(separator: ".").first ?? "").trimmingSpaces()
+            if !column.isEmpty, !columns.contains(column) { throw .undefinedColumn(column, of: table) }
         }
     }
 

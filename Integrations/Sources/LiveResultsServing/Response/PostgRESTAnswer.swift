@@ -49,13 +49,36 @@ public struct PostgRESTAnswer: Sendable {
         rows: some Collection<Entity>, offset: Int, total: Int?, format: PostgRESTFormat,
         preferences: PostgRESTPreferences, encoder: RowEncoder<Entity>
     ) throws -> PostgRESTAnswer {
-        let range = ContentRange(offset: offset, count: rows.count, total: total)
+        try read(
+            objects: rows.map(encoder.object), offset: offset, total: total, format: format, preferences: preferences)
+    }
+
+    /// The answer of a read whose rows are written already: each a JSON object (with its embedded resources).
+    ///
+    /// - Parameters:
+    ///   - objects: The rows answered, in order, each a JSON object.
+    ///   - offset: The position of the first.
+    ///   - total: All the query's rows without `limit` and `offset`, when the request counts, else `nil`.
+    ///   - format: ``PostgRESTFormat/array`` or ``PostgRESTFormat/object``.
+    ///   - preferences: The request's `Prefer`.
+    /// - Throws: As the read of entities.
+    /// - Complexity: O(*n* · *k*) for *n* rows of *k* bytes.
+    public static func read(
+        objects: [Data], offset: Int, total: Int?, format: PostgRESTFormat, preferences: PostgRESTPreferences
+    ) throws -> PostgRESTAnswer {
+        let range = ContentRange(offset: offset, count: objects.count, total: total)
         if range.status == 416, let total { throw PostgRESTError.rangeNotSatisfiable(offset: offset, total: total) }
         var headers: [(name: String, value: String)] = [("Content-Range", range.header)]
         if let applied = preferences.applied(write: false) { headers.append(("Preference-Applied", applied)) }
+        let body: Data
+        if format == .object {
+            guard objects.count == 1 else { throw PostgRESTError.singularity(rows: objects.count) }
+            body = objects[0]
+        } else {
+            body = Data("[".utf8) + Data(objects.joined(separator: Data(",".utf8))) + Data("]".utf8)
+        }
         return PostgRESTAnswer(
-            status: range.status, headers: headers + [("Content-Type", format.contentType)],
-            body: try body(rows, format: format, encoder: encoder))
+            status: range.status, headers: headers + [("Content-Type", format.contentType)], body: body)
     }
 
     /// What a write did.

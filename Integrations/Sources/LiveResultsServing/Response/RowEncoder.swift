@@ -49,31 +49,6 @@ public struct RowEncoder<Entity: QueryableEntity & Encodable>: Sendable {
     ///
     /// - Complexity: O(*k*) for *k* bytes.
     public func object(_ row: Entity) throws -> Data {
-        let encoded = try encoder.encode(row)
-        let members = _JSONMembers.of(encoded)
-        var output = Data("{".utf8)
-        var written = Set<String>()
-        func write(_ key: String, _ value: Data?) {
-            guard written.insert(key).inserted else { return }
-            if written.count > 1 { output.append(UInt8(ascii: ",")) }
-            output.append(contentsOf: Data(PostgRESTError.quoted(key).utf8))
-            output.append(UInt8(ascii: ":"))
-            output.append(value ?? Data("null".utf8))
-        }
-        for item in select.items {
-            switch item {
-            case .all:
-                let values = Dictionary(members.map { ($0.key, $0.value) }) { first, _ in first }
-                for column in columnOrder where values[column] != nil { write(column, values[column]) }
-                for member in members { write(member.key, member.value) }
-            case .column(let column):
-                write(column.key, members.first { $0.key == column.name }?.value)
-            case .embedded:
-                // Embedded resources are refused before rows are encoded (`PostgRESTQuery.validate`).
-                continue
-            }
-        }
-        output.append(UInt8(ascii: "}"))
-        return output
+        _RowObject.write(members: _JSONMembers.of(try encoder.encode(row)), select: select, columnOrder: columnOrder)
     }
 }

@@ -1,0 +1,160 @@
+import Foundation
+import LiveResults
+import NIOHTTP1
+import Testing
+import TodoServer
+
+/// `select=` embeds related tables as PostgREST does: a to-do's assignee (many-to-one: an object or `null`), a
+/// person's to-dos (one-to-many: an array with its own filters, order, limit and offset), `!inner`, aliases, two
+/// levels, and PostgREST's errors; checked against a join computed here, over random tables.
+@Suite("Embedding related tables", .timeLimit(.minutes(5)))
+struct EmbeddingTests {
+    static let people = [Person(id: 1, name: "Ann"), Person(id: 2, name: "Bo"), Person(id: 3, name: "Cy")]
+    static let todos = [
+        Todo(id: 1, title: "Milk", project: "Home", priority: 2, assigneeID: 1),
+        Todo(id: 2, title: "Deck", project: "Work", priority: 5, assigneeID: 1),
+        Todo(id: 3, title: "Bins", project: "Home", priority: 1),
+        Todo(id: 4, title: "Call", project: "Work", priority: 3, assigneeID: 2),
+    ]
+
+    struct Brief: Decodable, Equatable {
+        let id: Int64
+        let title: String
+    }
+
+    struct Assigned: Decodable, Equatable {
+        struct Assignee: Decodable, Equatable {
+            let id: Int64?
+            let name: String
+        }
+        let id: Int64
+        let title: String
+        let assignee: Assignee?
+    }
+
+    struct Owner: Decodable, Equatable {
+        let id: Int64
+        let name: String
+        let todos: [Brief]
+    }
+
+    static func get<Value: Decodable>(
+        _ server: RoutedServer, _ path: String, as type: Value.Type, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> Value {
+        let reply = try await server.send(.GET, path)
+        #expect(reply.status == 200, "\(path): \(reply.text)", sourceLocation: sourceLocation)
+        return try reply.decode(Value.self)
+    }
+
+    @Test("many-to-one: each to-do's assignee as an object with the columns asked for, or null")
+    func manyToOne() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let rows = try await Self.get(
+                server, "/todos?select=id,title,assignee:people(id,name)&order=id.asc", as: [Assigned].self)
+            #expect(rows.map(\.assignee?.name) == ["Ann", "Ann", nil, "Bo"])
+            #expect(rows.map(\.assignee?.id) == [1, 1, nil, 2])
+            let reply = try await server.send(.GET, "/todos?select=title,people(name)&id=eq.4")
+            #expect(reply.text == #"[{"title":"Call","people":{"name":"Bo"}}]"#, "the table's name as the key")
+        }
+    }
+
+    @Test("one-to-many: each person's to-dos, with their own filter, order, limit and offset")
+    func oneToMany() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let all = try await Self.get(
+                server, "/people?select=id,name,todos(id,title)&order=name.asc&todos.order=priority.desc",
+                as: [Owner].self)
+            #expect(all.map { $0.todos.map(\.id) } == [[2, 1], [4], []], "Cy has none: an empty array")
+            let top = try await Self.get(
+                server, "/people?select=id,name,todos(id,title)&order=id.asc&todos.order=priority.desc&todos.limit=1",
+                as: [Owner].self)
+            #expect(top.map { $0.todos.map(\.id) } == [[2], [4], []])
+            let rest = try await Self.get(
+                server, "/people?select=id,name,todos(id,title)&order=id.asc&todos.order=priority.desc&todos.offset=1",
+                as: [Owner].self)
+            #expect(rest.map { $0.todos.map(\.id) } == [[1], [], []])
+            let filtered = try await Self.get(
+                server, "/people?select=id,name,todos(id,title)&order=id.asc&todos.priority=lt.3", as: [Owner].self)
+            #expect(filtered.map { $0.todos.map(\.id) } == [[1], [], []], "the filter selects children only")
+        }
+    }
+
+    @Test("!inner keeps the parents with a related row that its filters select, and counts them")
+    func inner() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let ann = try await Self.get(
+                server, "/todos?select=id,title,assignee:people!inner(name)&assignee.name=eq.Ann&order=id.asc",
+                as: [Assigned].self)
+            #expect(ann.map(\.id) == [1, 2])
+            let left = try await Self.get(
+                server, "/todos?select=id,title,assignee:people(name)&assignee.name=eq.Ann&order=id.asc",
+                as: [Assigned].self)
+            #expect(left.map(\.assignee?.name) == ["Ann", "Ann", nil, nil], "without !inner the parents stay")
+            let counted = try await server.send(
+                .GET, "/people?select=name,todos!inner(title)&order=id.asc&limit=1",
+                headers: [("Prefer", "count=exact")])
+            #expect(counted.header("Content-Range") == "0-0/2", "Cy has no to-do: two people in all")
+            #expect(counted.status == 206)
+        }
+    }
+
+    @Test("two levels: a person's to-dos, each with its assignee")
+    func twoLevels() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let reply = try await server.send(
+                .GET, "/people?select=name,todos(title,owner:people(name))&id=eq.2")
+            #expect(reply.text == #"[{"name":"Bo","todos":[{"title":"Call","owner":{"name":"Bo"}}]}]"#)
+        }
+    }
+
+    @Test("an unknown relation, a column the embedded table lacks, and a stream that embeds: PostgREST's errors")
+    func refusals() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let unknown = try await server.send(.GET, "/todos?select=id,owner:owners(name)")
+            #expect(unknown.status == 400 && unknown.code == "PGRST200")
+            #expect(unknown.error == "Could not find a relationship between 'todos' and 'owners' in the schema cache")
+            let column = try await server.send(.GET, "/todos?select=id,people(age)")
+            #expect(column.status == 400 && column.code == "42703")
+            #expect(column.error == "column people.age does not exist")
+            let childColumn = try await server.send(.GET, "/people?select=id,todos(id)&todos.size=eq.1")
+            #expect(childColumn.code == "42703" && childColumn.error == "column todos.size does not exist")
+            let stream = try await server.send(.GET, "/todos/events?select=id,people(name)")
+            #expect(stream.status == 501 || stream.status == 400, "\(stream.status)")
+            #expect(stream.code == "PGRST127")
+        }
+    }
+
+    /// Random people and to-dos: every person's to-dos (with a filter, order and limit) and the to-dos of one
+    /// person's name with `!inner` equal the join computed here.
+    @Test(arguments: 0..<6)
+    func randomTablesEqualTheJoin(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let people = (1...6).map {
+            Person(id: Int64($0), name: ["Ann", "Bo", "Cy"][Int.random(in: 0..<3, using: &random)])
+        }
+        let todos = (1...40).map { id in
+            Todo(
+                id: Int64(id), title: "t\(id)", project: "P", priority: Int.random(in: 0..<6, using: &random),
+                assigneeID: Bool.random(using: &random) ? nil : Int64.random(in: 1...7, using: &random))
+        }
+        let (minimum, limit) = (Int.random(in: 0..<4, using: &random), Int.random(in: 0..<4, using: &random))
+        try await RoutedServer.with(try await MemoryTodoStore(todos, people: people)) { server in
+            let owners = try await Self.get(
+                server,
+                "/people?select=id,name,todos(id,title)&order=id.asc&todos.order=priority.desc"
+                    + "&todos.priority=gte.\(minimum)&todos.limit=\(limit)",
+                as: [Owner].self)
+            let expected = people.map { person in
+                todos.filter { $0.assigneeID == person.id && $0.priority >= minimum }
+                    .sorted { ($0.priority, -$0.id) > ($1.priority, -$1.id) }.prefix(limit).map(\.id)
+            }
+            #expect(owners.map { $0.todos.map(\.id) } == expected, "seed \(seed)")
+            let ann = try await Self.get(
+                server, "/todos?select=id,title,assignee:people!inner(id,name)&assignee.name=eq.Ann&order=id.asc",
+                as: [Assigned].self)
+            let annIDs = Set(people.filter { $0.name == "Ann" }.map(\.id))
+            #expect(ann.map(\.id) == todos.filter { $0.assigneeID.map(annIDs.contains) == true }.map(\.id))
+            #expect(ann.allSatisfy { $0.assignee?.name == "Ann" })
+        }
+    }
+}
