@@ -30,6 +30,7 @@ extension TodoPage {
   li.changed { background: #fff3a8; transition: none; }
   li .title { flex: 1; }
   li .priority { font: 0.8rem ui-monospace, monospace; color: #555; }
+  li select.assignee { font-size: 0.8rem; max-width: 9rem; }
   li button { border: none; background: none; cursor: pointer; color: #888; }
   #view { display: flex; gap: 0.5rem; margin: 0.5rem 0; font-size: 0.9rem; align-items: center; }
   #more { margin: 1rem 0; }
@@ -48,6 +49,10 @@ extension TodoPage {
   <input name="project" placeholder="Project" required>
   <input name="priority" type="number" value="2" required>
   <button>Add</button>
+</form>
+<form id="person">
+  <input name="name" placeholder="A person's name" required>
+  <button>Add person</button>
 </form>
 <form id="view">
   <label>Project <input id="project-filter" placeholder="all projects"></label>
@@ -71,7 +76,7 @@ extension TodoPage {
 const sectionsElement = document.getElementById("sections");
 const PAGE = 50;
 const live = {
-  version: null, state: "connecting", updates: 0, resyncs: 0, source: null, retry: 0,
+  version: null, state: "connecting", updates: 0, resyncs: 0, source: null, retry: 0, people: [], peopleSource: null,
   query: { project: "", order: "", limit: PAGE },
 };
 window.liveResults = live;
@@ -113,13 +118,31 @@ function showMessage(text) {
 function fillRow(row, todo) {
   row.dataset.id = String(todo.id);
   row.dataset.priority = String(todo.priority);
+  row.dataset.assignee = todo.assignee_id == null ? "" : String(todo.assignee_id);
   row.querySelector(".title").textContent = todo.title;
   row.querySelector(".priority").textContent = "p" + todo.priority;
+  fillAssignee(row.querySelector("select.assignee"), row.dataset.assignee);
+}
+
+// A to-do's assignee: a choice among the people (kept live from /people/events), or nobody.
+function fillAssignee(select, assignee) {
+  const options = [["", "nobody"], ...live.people.map((person) => [String(person.id), person.name])];
+  const current = Array.from(select.options).map((option) => [option.value, option.textContent]);
+  if (JSON.stringify(options) !== JSON.stringify(current)) {
+    select.replaceChildren(...options.map(([value, name]) => {
+      const option = document.createElement("option");
+      option.value = value;
+      option.textContent = name;
+      return option;
+    }));
+  }
+  select.value = assignee;
 }
 
 function makeRow(todo) {
   const row = document.createElement("li");
   row.innerHTML = '<span class="priority"></span><span class="title"></span>' +
+    '<select class="assignee" title="assignee"></select>' +
     '<button class="up" title="higher priority">▲</button><button class="down" title="lower priority">▼</button>' +
     '<button class="delete" title="delete">✕</button>';
   fillRow(row, todo);
@@ -275,6 +298,25 @@ function connect() {
   };
 }
 
+// The people to choose an assignee from: each update of /people/events (whoever wrote it) reads them again, in
+// PostgREST's form, and refreshes every row's choice.
+function followPeople() {
+  const source = new EventSource("people/events?order=name.asc&limit=500");
+  live.peopleSource = source;
+  source.onmessage = async () => {
+    try {
+      const response = await fetch("people?select=id,name&order=name.asc&limit=500");
+      if (!response.ok) return;
+      live.people = await response.json();
+      for (const row of sectionsElement.querySelectorAll("li")) {
+        fillAssignee(row.querySelector("select.assignee"), row.dataset.assignee);
+      }
+    } catch (error) {
+      console.warn("people:", error.message);
+    }
+  };
+}
+
 // ---- Writes (the REST API) ----------------------------------------------------------------------------
 
 async function send(method, path, body) {
@@ -302,6 +344,20 @@ document.getElementById("add").addEventListener("submit", (event) => {
     title: form.title.value, project: form.project.value, priority: Number(form.priority.value),
   });
   form.title.value = "";
+});
+
+document.getElementById("person").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const form = event.target;
+  write("POST", "people", { name: form.name.value });
+  form.name.value = "";
+});
+
+sectionsElement.addEventListener("change", (event) => {
+  const select = event.target.closest("select.assignee");
+  const row = event.target.closest("li");
+  if (!select || !row) return;
+  write("PATCH", "todos?id=eq." + row.dataset.id, { assignee_id: select.value === "" ? null : Number(select.value) });
 });
 
 sectionsElement.addEventListener("click", (event) => {
@@ -333,6 +389,7 @@ document.getElementById("more").addEventListener("click", () => {
   requery({ limit: live.query.limit + PAGE });
 });
 
+followPeople();
 connect();
 </script>
 </body>
@@ -341,5 +398,5 @@ connect();
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-RKf2Pz3KF06G+pdcJ88nxcj9FE1qKrNSxdFdrb7NsbQ='; style-src 'sha256-0oHt2waxz9GSeFiG9WjlUkrqwYXF4ejUZdrAQEyH8Pw='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-4411yTjOGKRhE8lm1OcQOaiyLzsZt884XRKFg2fR6+U='; style-src 'sha256-9eRvdmnph2hcCUtataBoentnn2phKTf5Au+ciOHoOYs='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }
