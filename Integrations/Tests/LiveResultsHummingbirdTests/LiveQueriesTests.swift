@@ -59,7 +59,7 @@ struct LiveQueriesTests {
             ("priority=eq.abc", "PGRST100"), ("limit=-1", "PGRST100"), ("limit=501", "PGRST100"),
             ("limit=1&limit=2", "PGRST100"), ("order=owner", "42703"), ("order=assignee_id", "PGRST100"),
             ("priority=in.(1,", "PGRST100"), ("title=is.nothing", "PGRST100"), ("select=id,nope", "42703"),
-            ("select=id,people(name)", "PGRST200"), ("select=id,", "PGRST100"), ("sections=title", "PGRST100"),
+            ("select=id,owners(name)", "PGRST200"), ("select=id,", "PGRST100"), ("sections=title", "PGRST100"),
             ("sections=nope", "42703"), ("people.limit=1", "PGRST108"),
         ])
     func badQueries(query: String, code: String) async throws {
