@@ -24,8 +24,12 @@ public enum WindowRange: Sendable, Hashable {
 
     /// The positions held when the results have `count` entities.
     ///
+    /// ```swift
+    /// WindowRange.range(offset: 10, limit: 20).positions(count: 25)   // 10..<25
+    /// ```
+    ///
     /// - Complexity: O(1).
-    @inlinable func positions(count: Int) -> Range<Int> {
+    @inlinable public func positions(count: Int) -> Range<Int> {
         switch self {
         case .first(let limit): return 0..<Swift.min(limit, count)
         case .last(let limit): return Swift.max(0, count - limit)..<count

@@ -151,20 +151,15 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The rows of `range` among `rows`, and the position of the first.
+    /// The rows of `range` among `rows`, and the position the request asked for first (past the end, for a
+    /// `Content-Range` that PostgREST refuses).
     static func window<Rows: RandomAccessCollection>(
         _ range: WindowRange, of rows: Rows
     ) -> (offset: Int, rows: Rows.SubSequence) {
-        let (offset, limit) =
-            switch range {
-            case .range(let offset, let limit): (offset, limit)
-            case .first(let limit): (0, limit)
-            case .last(let limit): (max(0, rows.count - limit), limit)
-            }
-        let start = rows.index(rows.startIndex, offsetBy: min(offset, rows.count))
-        return (
-            offset, rows[start..<rows.index(start, offsetBy: min(limit, rows.distance(from: start, to: rows.endIndex)))]
-        )
+        let positions = range.positions(count: rows.count)
+        let offset = if case .range(let offset, _) = range { offset } else { positions.lowerBound }
+        let start = rows.index(rows.startIndex, offsetBy: positions.lowerBound)
+        return (offset, rows[start..<rows.index(start, offsetBy: positions.count)])
     }
 
     /// The request's query parameters as PostgREST reads them (`+` a space, then percent-decoded), in order.
