@@ -23,7 +23,8 @@ extension _AssociationCache {
         for (id, keys) in served {
             for key in keys { servedBy[key, default: []].insert(id) }
         }
-        precondition(servedBy == servedByKey, "the served entities by key \(servedByKey) are not \(servedBy)")
+        precondition(
+            servedByKey == (isLive ? servedBy : [:]), "the served entities by key \(servedByKey) are not \(servedBy)")
         precondition(overrides.keys.allSatisfy { inFlight[$0] != nil }, "an override's key is not in flight")
         precondition(values.keys.allSatisfy { references[$0] != nil }, "a cached value has no reference")
         for (key, waiters) in inFlight {

@@ -12,7 +12,7 @@ import Foundation
 /// - `references`: how many served or waiting entities use each key. A key's value is dropped when no
 ///   entity uses it any more. Waiting entities count too, so that a value that arrived, or was cached,
 ///   for an entity that still waits for its other keys stays until they arrive;
-/// - `servedByKey`: the served entities of each key, so that a live association's event about a key
+/// - `servedByKey`: for a live association only, the served entities of each key, so that an event about a key
 ///   reaches exactly the entities showing its value;
 /// - `overrides`: for a live association, the values related events gave keys in flight: they win over
 ///   the request's result, which may have been read before the event;
@@ -206,7 +206,7 @@ import Foundation
             if missing.isEmpty {
                 waiting[id] = nil
                 served[id] = keys
-                for key in Set(keys) { servedByKey[key, default: []].insert(id) }
+                if isLive { index(id, keys: keys) }
                 settlement.served.append(id)
             } else {
                 // Still waiting for other requests, or for values dropped meanwhile (memory pressure).
@@ -312,16 +312,14 @@ import Foundation
 
     @inlinable mutating func serve(_ id: ID, keys: [_AssociationKey]) {
         served[id] = keys
-        for key in Set(keys) {
-            retain(key)
-            servedByKey[key, default: []].insert(id)
-        }
+        for key in Set(keys) { retain(key) }
+        if isLive { index(id, keys: keys) }
     }
 
     @inlinable mutating func unserve(_ id: ID) {
         guard let keys = served.removeValue(forKey: id) else { return }
         for key in Set(keys) {
-            if servedByKey[key]?.remove(id) != nil, servedByKey[key]!.isEmpty { servedByKey[key] = nil }
+            if isLive, servedByKey[key]?.remove(id) != nil, servedByKey[key]!.isEmpty { servedByKey[key] = nil }
             release(key)
         }
     }
@@ -343,6 +341,11 @@ import Foundation
             inFlight[key]?.remove(id)
             release(key)
         }
+    }
+
+    /// Records a served entity under its keys: a live association's events find it by them.
+    @inlinable mutating func index(_ id: ID, keys: [_AssociationKey]) {
+        for key in Set(keys) { servedByKey[key, default: []].insert(id) }
     }
 
     @inlinable mutating func retain(_ key: _AssociationKey) {
