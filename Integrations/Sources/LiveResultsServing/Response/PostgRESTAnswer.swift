@@ -70,15 +70,9 @@ public struct PostgRESTAnswer: Sendable {
         if range.status == 416, let total { throw PostgRESTError.rangeNotSatisfiable(offset: offset, total: total) }
         var headers: [(name: String, value: String)] = [("Content-Range", range.header)]
         if let applied = preferences.applied(write: false) { headers.append(("Preference-Applied", applied)) }
-        let body: Data
-        if format == .object {
-            guard objects.count == 1 else { throw PostgRESTError.singularity(rows: objects.count) }
-            body = objects[0]
-        } else {
-            body = Data("[".utf8) + Data(objects.joined(separator: Data(",".utf8))) + Data("]".utf8)
-        }
         return PostgRESTAnswer(
-            status: range.status, headers: headers + [("Content-Type", format.contentType)], body: body)
+            status: range.status, headers: headers + [("Content-Type", format.contentType)],
+            body: try body(objects, format: format))
     }
 
     /// What a write did.
@@ -129,16 +123,17 @@ public struct PostgRESTAnswer: Sendable {
         guard let answered else { return PostgRESTAnswer(status: status, headers: headers, body: nil) }
         return PostgRESTAnswer(
             status: status, headers: headers + [("Content-Type", answered.contentType)],
-            body: try body(rows, format: answered, encoder: encoder))
+            body: try body(rows.map(encoder.object), format: answered))
     }
 
     /// The rows as an array, or as the one object `format` asks for.
-    private static func body<Entity: QueryableEntity & Encodable>(
-        _ rows: some Collection<Entity>, format: PostgRESTFormat, encoder: RowEncoder<Entity>
-    ) throws -> Data {
-        guard format == .object else { return try encoder.json(rows) }
-        guard rows.count == 1, let row = rows.first else { throw PostgRESTError.singularity(rows: rows.count) }
-        return try encoder.object(row)
+    /// The rows' objects as an array, or the one object asked for.
+    private static func body(_ objects: [Data], format: PostgRESTFormat) throws -> Data {
+        guard format == .object else {
+            return Data("[".utf8) + Data(objects.joined(separator: Data(",".utf8))) + Data("]".utf8)
+        }
+        guard objects.count == 1 else { throw PostgRESTError.singularity(rows: objects.count) }
+        return objects[0]
     }
 
     /// An error's answer: its status, JSON and `Proxy-Status`.
