@@ -17,6 +17,8 @@ import Foundation
 //   swift run -c release Workload memory                   this machine's memory latencies (MemoryLatency)
 //   swift run -c release Workload cold-start [n] [times]   cold starts from a results file (default 100k, 10)
 //   swift run -c release Workload decode-fetch [n] [times] their reference: JSONDecoder + a fetch (same defaults)
+//   swift run -c release Workload paths PATH [n] [events]  single updates along a path of `Ratios paths` (direct,
+//                                                          bus, registry, registry-groups; default 100k, 20k)
 
 /// CPU time by `clock`: the calling thread's (`CLOCK_THREAD_CPUTIME_ID`), which unlike the wall clock
 /// does not count time spent waiting for a core on a busy machine, or the process's
@@ -102,7 +104,18 @@ case "cold-start", "decode-fetch":
         shown &+= controller.snapshot.count
     }
     print("\(arguments[0]): \(shown / times) rows, \(start.duration(to: .now) / times) each")
+case "paths":
+    guard arguments.count > 1, let path = PathScenario.Path(rawValue: arguments[1]) else {
+        print("usage: Workload paths direct|bus|registry|registry-groups [n] [events]")
+        exit(2)
+    }
+    let scenario = try await PathScenario(count: number(0, default: 100_000))
+    let events = scenario.updates(number(1, default: 20_000))
+    let startCPU = cpuSeconds(CLOCK_THREAD_CPUTIME_ID)
+    scenario.deliver(events, along: path)
+    let cpuPerEvent = (cpuSeconds(CLOCK_THREAD_CPUTIME_ID) - startCPU) / Double(events.count)
+    print("\(events.count) updates along \(path.rawValue), CPU \(cpuPerEvent * 1e6) µs per event")
 default:
-    print("usage: Workload events|snapshots|fetch|refetch|lookups|memory|cold-start|decode-fetch [n] [events]")
+    print("usage: Workload events|snapshots|fetch|refetch|lookups|memory|cold-start|decode-fetch|paths [n] [events]")
     exit(2)
 }

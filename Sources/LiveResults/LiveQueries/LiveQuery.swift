@@ -23,11 +23,11 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     public let sectionColumn: String?
     /// The query's normalised text: equal for equal queries, different otherwise.
     public let key: String
-    private let predicates: [Predicate]
+    @usableFromInline let predicates: [Predicate]
 
-    private struct Predicate: Sendable {
-        let column: QueryColumn<Entity>
-        let condition: LiveQueryCondition
+    @usableFromInline struct Predicate: Sendable {
+        @usableFromInline let column: QueryColumn<Entity>
+        @usableFromInline let condition: LiveQueryCondition
     }
 
     /// A query, checked against the entity's columns and normalised.
@@ -68,7 +68,7 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     /// Whether `entity` is in the results: it satisfies every filter.
     ///
     /// - Complexity: O(*f*) for *f* filters (an `in` list of *k* values: O(*k*)).
-    public func isIncluded(_ entity: Entity) -> Bool {
+    @inlinable public func isIncluded(_ entity: Entity) -> Bool {
         predicates.allSatisfy { $0.condition.isSatisfied(by: $0.column.value(of: entity)) }
     }
 

@@ -48,6 +48,7 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     static var maximumSharedWindows: Int { 32 }
 
     private let router: _QueryRouter<Entity>
+    private let paths: _LiveQueryPaths<Entity>
     private let state = _Lock(State())
 
     /// A registry of queries over `source`.
@@ -59,13 +60,25 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     ///   - maximumQueries: The most queries live at once; 1,000 by default.
     ///   - gracePeriod: How long a query nobody holds stays live; 30 seconds by default.
     /// - Complexity: O(1).
-    public init(
+    @inlinable public convenience init(
         source: Source, indexing: [String]? = nil, maximumQueries: Int = 1_000, gracePeriod: Duration = .seconds(30)
+    ) {
+        // Inlined into the caller, where `Source` is known: the paths formed here are specialized for it.
+        self.init(
+            source: source, indexing: indexing, maximumQueries: maximumQueries, gracePeriod: gracePeriod,
+            paths: _LiveQueryPaths())
+    }
+
+    @usableFromInline init(
+        source: Source, indexing: [String]?, maximumQueries: Int, gracePeriod: Duration,
+        paths: _LiveQueryPaths<Entity>
     ) {
         self.source = source
         self.maximumQueries = max(1, maximumQueries)
         self.gracePeriod = gracePeriod
-        self.router = _QueryRouter(source: source, indexing: indexing ?? Entity.queryColumns.map(\.name))
+        self.paths = paths
+        self.router = _QueryRouter(
+            source: source, indexing: indexing ?? Entity.queryColumns.map(\.name), upstreamSubscriber: paths.upstream)
     }
 
     deinit {
@@ -91,12 +104,12 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     /// - Complexity: O(1) for a live query; otherwise the fetch.
     public func results(for query: LiveQuery<Entity>) async throws -> LiveQueryResults<Entity> {
         let entry = try hold(query)
-        let controller = entry.controller
+        let (controller, paths) = (entry.controller, paths)
         let results = LiveQueryResults(
             query: query, controller: controller,
             makeWindow: { [weak self] range in
                 self?.window(range, key: query.key, serial: entry.serial, controller: controller)
-                    ?? controller.window(range)
+                    ?? paths.window(controller, range)
             },
             release: { [weak self] in self?.release(query.key, serial: entry.serial) })
         do {
@@ -152,11 +165,11 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
                 throw error
             }
         }
-        definition.isIncluded = query.isIncluded
+        definition.isIncluded = paths.isIncluded(query)
         let controller = FetchedResultsController(
             definition: definition, sortDescriptors: query.sortDescriptors,
             sectionNameKeyPath: query.sectionNameKeyPath)
-        router.add(routeID, subscriber: controller.subscriber, key: router.indexKey(of: query))
+        router.add(routeID, subscriber: paths.subscriber(controller), key: router.indexKey(of: query))
         return Entry(
             serial: serial, controller: controller, routeID: routeID,
             // A fetch that an invalidation supersedes returns once the refetch has shown its results. The only
@@ -221,9 +234,9 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
         -> LiveWindow<Entity>
     {
         state.withLock { state in
-            guard var entry = state.entries[key], entry.serial == serial else { return controller.window(range) }
+            guard var entry = state.entries[key], entry.serial == serial else { return paths.window(controller, range) }
             if let window = entry.windows[range] { return window }
-            let window = controller.window(range)
+            let window = paths.window(controller, range)
             if entry.windows.count < Self.maximumSharedWindows {
                 entry.windows[range] = window
                 state.entries[key] = entry

@@ -20,13 +20,13 @@ public struct QueryColumn<Entity>: Sendable {
     public let kind: QueryValueKind
     @usableFromInline let _value: @Sendable (Entity) -> QueryValue
     /// The column's order; `nil` for a column whose values have none (`Bool`).
-    let sortDescriptor: (@Sendable (SortOrder) -> SortDescriptor<Entity>)?
-    let sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?
+    @usableFromInline let sortDescriptor: (@Sendable (SortOrder) -> SortDescriptor<Entity>)?
+    @usableFromInline let sectionNameKeyPath: (KeyPath<Entity, String> & Sendable)?
 
     /// A column whose values are `keyPath`'s.
     ///
     /// - Complexity: O(1).
-    public init<Value: QueryValueConvertible & Comparable>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable)
+    @inlinable public init<Value: QueryValueConvertible & Comparable>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable)
     {
         self.name = name
         self.kind = Value.queryValueKind
@@ -38,7 +38,7 @@ public struct QueryColumn<Entity>: Sendable {
     /// A column whose values are `keyPath`'s, `nil` being SQL's `NULL`.
     ///
     /// - Complexity: O(1).
-    public init<Value: QueryValueConvertible & Comparable>(
+    @inlinable public init<Value: QueryValueConvertible & Comparable>(
         _ name: String, _ keyPath: KeyPath<Entity, Value?> & Sendable
     ) {
         self.name = name
@@ -51,7 +51,7 @@ public struct QueryColumn<Entity>: Sendable {
     /// A column whose values have no order (`Bool`, `Bool?`): queries may filter on it, not order by it.
     ///
     /// - Complexity: O(1).
-    public init<Value: QueryValueConvertible>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable) {
+    @inlinable public init<Value: QueryValueConvertible>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable) {
         self.name = name
         self.kind = Value.queryValueKind
         self._value = { $0[keyPath: keyPath].queryValue }
@@ -65,7 +65,7 @@ public struct QueryColumn<Entity>: Sendable {
     /// locale.
     ///
     /// - Complexity: O(1).
-    public init(_ name: String, _ keyPath: KeyPath<Entity, String> & Sendable) {
+    @inlinable public init(_ name: String, _ keyPath: KeyPath<Entity, String> & Sendable) {
         self.name = name
         self.kind = .text
         self._value = { .text($0[keyPath: keyPath]) }
