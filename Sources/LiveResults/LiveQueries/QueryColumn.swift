@@ -26,8 +26,9 @@ public struct QueryColumn<Entity>: Sendable {
     /// A column whose values are `keyPath`'s.
     ///
     /// - Complexity: O(1).
-    @inlinable public init<Value: QueryValueConvertible & Comparable>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable)
-    {
+    @inlinable public init<Value: QueryValueConvertible & Comparable>(
+        _ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable
+    ) {
         self.name = name
         self.kind = Value.queryValueKind
         self._value = { $0[keyPath: keyPath].queryValue }

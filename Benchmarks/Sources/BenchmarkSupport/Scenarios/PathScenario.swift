@@ -83,7 +83,9 @@ public final class PathScenario {
     /// A registry over its own copy of `rows`, holding `queries`.
     private static func registry(
         over rows: [GroupedRow], queries: [LiveQuery<GroupedRow>]
-    ) async throws -> (source: GroupedRows, registry: LiveQueryRegistry<GroupedRows>, held: [LiveQueryResults<GroupedRow>]) {
+    ) async throws -> (
+        source: GroupedRows, registry: LiveQueryRegistry<GroupedRows>, held: [LiveQueryResults<GroupedRow>]
+    ) {
         let source = GroupedRows(rows)
         let registry = LiveQueryRegistry(source: source, indexing: ["group"], maximumQueries: queries.count)
         var held: [LiveQueryResults<GroupedRow>] = []
