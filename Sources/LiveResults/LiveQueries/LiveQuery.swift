@@ -25,8 +25,10 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     public let key: String
     @usableFromInline let predicates: [Predicate]
 
+    /// A filter as an entity is tested against it: the column's reader, not the whole column, so that testing
+    /// copies one closure.
     @usableFromInline struct Predicate: Sendable {
-        @usableFromInline let column: QueryColumn<Entity>
+        @usableFromInline let value: @Sendable (Entity) -> QueryValue
         @usableFromInline let condition: LiveQueryCondition
     }
 
@@ -49,7 +51,7 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
             let column = try Self.column(filter.column)
             let condition = try Self.normalised(filter.condition, for: column)
             if normalised.insert(LiveQueryFilter(column: filter.column, condition: condition)).inserted {
-                predicates.append(Predicate(column: column, condition: condition))
+                predicates.append(Predicate(value: column._value, condition: condition))
             }
         }
         self.filters = normalised.sorted { $0.description < $1.description }
@@ -69,7 +71,23 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
     ///
     /// - Complexity: O(*f*) for *f* filters (an `in` list of *k* values: O(*k*)).
     @inlinable public func isIncluded(_ entity: Entity) -> Bool {
-        predicates.allSatisfy { $0.condition.isSatisfied(by: $0.column.value(of: entity)) }
+        Self.satisfies(predicates, entity)
+    }
+
+    /// ``isIncluded(_:)`` as a closure that holds the filters alone, not the query.
+    @inlinable var _inclusion: @Sendable (Entity) -> Bool {
+        guard !predicates.isEmpty else { return { _ in true } }
+        let predicates = predicates
+        return { entity in Self.satisfies(predicates, entity) }
+    }
+
+    /// Whether `entity` satisfies every one of `predicates`.
+    @inlinable static func satisfies(_ predicates: [Predicate], _ entity: Entity) -> Bool {
+        for index in predicates.indices {
+            let predicate = predicates[index]
+            guard predicate.condition.isSatisfied(by: predicate.value(entity)) else { return false }
+        }
+        return true
     }
 
     /// The query's order as Foundation sort descriptors, for a `FetchedResultsController`.

@@ -24,7 +24,7 @@
                 reportMalformedEvent: { [weak router] error in router?.broadcastMalformed(error) })
         }
         subscriber = { controller in controller.subscriber }
-        isIncluded = { query in { entity in query.isIncluded(entity) } }
+        isIncluded = { query in query._inclusion }
         window = { controller, range in controller.window(range) }
     }
 }

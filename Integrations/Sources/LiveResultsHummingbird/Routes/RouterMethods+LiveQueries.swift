@@ -70,20 +70,17 @@ extension RouterMethods {
     ///   O(*l* log *n*) for a window of *l* rows. A write costs O(*c* + *a* log *n*) for *c* indexed columns and
     ///   *a* queries it can change, however many are live.
     @discardableResult
-    public func addLiveQueries<Source: QueryableSource>(
+    @inlinable public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
         relations: LiveRelations = LiveRelations(),
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
-        _addLiveQueries(
-            source, at: path,
-            route: _LiveQueryRoute(
-                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
-                maximumLimit: maximumLimit, relations: relations),
-            authorize: authorize, options: options
-        ).endpoint
+        _serveLiveQueries(
+            _liveQueryRegistry(of: source, indexing: filters, options: options), at: path, filters: filters,
+            orders: orders, defaultOrder: defaultOrder, sections: sections, maximumLimit: maximumLimit,
+            relations: relations, authorize: authorize, options: options)
     }
 
     /// Serves live queries of `source` at `path`, every request's results sectioned by `sectionedBy`.
@@ -97,7 +94,7 @@ extension RouterMethods {
     /// - Complexity: As the other overload.
     @available(*, deprecated, message: "requests ask for sections with sections=COLUMN: pass sections: [COLUMN]")
     @discardableResult
-    public func addLiveQueries<Source: QueryableSource>(
+    @inlinable public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String?, maximumLimit: Int = 500,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
@@ -109,17 +106,30 @@ extension RouterMethods {
             options: options)
     }
 
+    /// The routes of ``addLiveQueries(_:at:filters:orders:defaultOrder:sections:maximumLimit:relations:authorize:options:)``
+    /// over `registry`, made by the caller.
+    @usableFromInline func _serveLiveQueries<Source: QueryableSource>(
+        _ registry: LiveQueryRegistry<Source>, at path: RouterPath, filters: [String], orders: [String],
+        defaultOrder: [LiveQueryOrdering], sections: [String], maximumLimit: Int, relations: LiveRelations,
+        authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
+    ) -> LiveResultsEndpoint where Source.Entity: Codable {
+        _addLiveQueries(
+            registry, at: path,
+            route: _LiveQueryRoute(
+                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
+                maximumLimit: maximumLimit, relations: relations),
+            authorize: authorize, options: options
+        ).endpoint
+    }
+
     /// The routes every router gets; returns what the WebSocket route shares with them.
     func _addLiveQueries<Source: QueryableSource>(
-        _ source: Source, at path: RouterPath, route: _LiveQueryRoute,
+        _ registry: LiveQueryRegistry<Source>, at path: RouterPath, route: _LiveQueryRoute,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
     ) -> (
         endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Source.Entity>,
         resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity>
     ) where Source.Entity: Codable {
-        let registry = LiveQueryRegistry(
-            source: source, indexing: Array(route.rules.filters), maximumQueries: options.maximumLiveQueries,
-            gracePeriod: options.liveQueryGracePeriod)
         let endpoint = LiveResultsEndpoint(
             maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
         let encoder = _UpdateEncoder<Source.Entity>(encoder: options.encoder, keeping: 64)
@@ -147,6 +157,19 @@ extension RouterMethods {
     }
 }
 
+/// The registry of a route of live queries of `source`, indexed by the columns clients may filter on.
+///
+/// `@inlinable`, and called from the routes' `@inlinable` entry points: so the registry is made in the module
+/// that adds the routes, where the entity type is known, and every event the routes follow runs code
+/// specialized for it (see `LiveQueryRegistry`'s initializer).
+@inlinable func _liveQueryRegistry<Source: QueryableSource>(
+    of source: Source, indexing filters: [String], options: LiveResultsOptions
+) -> LiveQueryRegistry<Source> {
+    LiveQueryRegistry(
+        source: source, indexing: Array(Set(filters)), maximumQueries: options.maximumLiveQueries,
+        gracePeriod: options.liveQueryGracePeriod)
+}
+
 extension RouterMethods where Context: WebSocketRequestContext {
     /// Serves live queries of `source` at `path`, with a WebSocket stream besides PostgREST's answers and the
     /// Server-Sent Events: `GET path/updates?QUERY` (one update per text message; `?since=VERSION` resumes).
@@ -157,15 +180,29 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// - Returns: The routes' stream counts (both kinds of stream share ``LiveResultsOptions/maximumStreams``).
     /// - Complexity: As the other overload.
     @discardableResult
-    public func addLiveQueries<Source: QueryableSource>(
+    @inlinable public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sections: [String] = [], maximumLimit: Int = 500,
         relations: LiveRelations = LiveRelations(),
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
+        _serveLiveQueriesWithWebSocket(
+            _liveQueryRegistry(of: source, indexing: filters, options: options), at: path, filters: filters,
+            orders: orders, defaultOrder: defaultOrder, sections: sections, maximumLimit: maximumLimit,
+            relations: relations, authorize: authorize, options: options)
+    }
+
+    /// The routes of the WebSocket overload of
+    /// ``addLiveQueries(_:at:filters:orders:defaultOrder:sections:maximumLimit:relations:authorize:options:)``
+    /// over `registry`, made by the caller.
+    @usableFromInline func _serveLiveQueriesWithWebSocket<Source: QueryableSource>(
+        _ registry: LiveQueryRegistry<Source>, at path: RouterPath, filters: [String], orders: [String],
+        defaultOrder: [LiveQueryOrdering], sections: [String], maximumLimit: Int, relations: LiveRelations,
+        authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
+    ) -> LiveResultsEndpoint where Source.Entity: Codable {
         let (endpoint, encoder, resolve) = _addLiveQueries(
-            source, at: path,
+            registry, at: path,
             route: _LiveQueryRoute(
                 path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
                 maximumLimit: maximumLimit, relations: relations),
@@ -185,7 +222,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// - Complexity: As the other overload.
     @available(*, deprecated, message: "requests ask for sections with sections=COLUMN: pass sections: [COLUMN]")
     @discardableResult
-    public func addLiveQueries<Source: QueryableSource>(
+    @inlinable public func addLiveQueries<Source: QueryableSource>(
         _ source: Source, at path: RouterPath, filters: [String], orders: [String],
         defaultOrder: [LiveQueryOrdering] = [], sectionedBy: String?, maximumLimit: Int = 500,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])? = nil,
