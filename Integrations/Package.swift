@@ -260,6 +260,7 @@ let package = Package(
             name: "LiveResultsGRDBTests",
             dependencies: [
                 "LiveResultsGRDB",
+                "LiveResultsServing",
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
