@@ -13,6 +13,8 @@
 # each observed count shows beside the unobserved one, and `wire` names events, delegate and updates.
 # noop-delegate (a delegate that does nothing) and collapsible-delegate (the collapsible view of `Ratios views`
 # with such a delegate) are the two sides of the view's target; `views` names them with events.
+# paths delivers single updates along the paths of `Ratios paths` (paths-direct, paths-bus, paths-registry,
+# paths-registry-groups; counted against pathsBase, which loads them and makes the updates).
 # tied sorts items by two keys, `[priority, id]` with ten priorities, and updates priorities (its loading
 # and events, counted by the mode tiedBase, are subtracted instead).
 #
@@ -29,8 +31,9 @@ modes=("${@:3}")
 [[ "${modes[*]}" == observed ]] && modes=(events delegate changes observeChanges)
 [[ "${modes[*]}" == wire ]] && modes=(events delegate updates)
 [[ "${modes[*]}" == views ]] && modes=(events noop-delegate collapsible-delegate)
+[[ "${modes[*]}" == paths ]] && modes=(paths-direct paths-bus paths-registry paths-registry-groups)
 # The run each mode's count is taken relative to.
-base() { case $1 in updates) echo updatesBase ;; tied) echo tiedBase ;; *) echo generate ;; esac; }
+base() { case $1 in updates) echo updatesBase ;; tied) echo tiedBase ;; paths-*) echo pathsBase ;; *) echo generate ;; esac; }
 bases=()
 for mode in "${modes[@]}"; do
     [[ " ${bases[*]-} " == *" $(base "$mode") "* ]] || bases+=("$(base "$mode")")

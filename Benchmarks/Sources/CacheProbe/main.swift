@@ -22,6 +22,10 @@ import Foundation
 //                                    an update of one item's priority (`TiedSortScenario`)
 //   CacheProbe n events tiedBase     loads those items and makes the events, applies none (the
 //                                    baseline to subtract from `tied`)
+//   CacheProbe n events paths-PATH   single updates along a path of `Ratios paths` (`PathScenario`: direct,
+//                                    bus, registry, registry-groups)
+//   CacheProbe n events pathsBase    loads those paths and makes the updates, delivers none (the baseline to
+//                                    subtract from the paths)
 //
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
@@ -31,19 +35,21 @@ import Foundation
 final class Loaded: @unchecked Sendable {
     var scenario: EventScenario<LiveResultsDesign>?
     var tied: TiedSortScenario?
+    var paths: PathScenario?
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard arguments.count == 3, let count = Int(arguments[0]), let eventCount = Int(arguments[1]),
     [
         "generate", "events", "snapshots", "updates", "updatesBase", "noop-delegate", "collapsible-delegate", "tied",
-        "tiedBase",
+        "tiedBase", "pathsBase",
     ].contains(arguments[2])
         || ObserverKind(rawValue: arguments[2]) != nil
+        || PathScenario.Path(rawValue: String(arguments[2].dropFirst("paths-".count))) != nil
 else {
     print(
         "usage: CacheProbe n events generate|events|snapshots|delegate|changes|observeChanges|updates|updatesBase"
-            + "|noop-delegate|collapsible-delegate|tied|tiedBase")
+            + "|noop-delegate|collapsible-delegate|tied|tiedBase|paths-PATH|pathsBase")
     exit(2)
 }
 let loaded = Loaded()
@@ -57,6 +63,20 @@ if arguments[2].hasPrefix("tied") {
     done.wait()
     let events = loaded.tied!.nextEvents(eventCount)
     print(arguments[2] == "tied" ? loaded.tied!.applyEach(events) : events.count, arguments[2])
+    exit(0)
+}
+// The paths modes load their own scenario too.
+if arguments[2].hasPrefix("paths") {
+    Task.detached {
+        loaded.paths = try await PathScenario(count: count)
+        done.signal()
+    }
+    done.wait()
+    let updates = loaded.paths!.updates(eventCount)
+    if let path = PathScenario.Path(rawValue: String(arguments[2].dropFirst("paths-".count))) {
+        loaded.paths!.deliver(updates, along: path)
+    }
+    print(updates.count, arguments[2])
     exit(0)
 }
 Task.detached {

@@ -50,10 +50,11 @@ extension FetchedResultsController {
         )
     }
 
-    /// Queues events from a source; the first thread to find no drain running drains the queue, one
-    /// batch per turn, so events that arrive meanwhile join the next batch.
+    /// Queues events from a source; the first thread to find no drain running applies its events, then drains
+    /// the queue, one batch per turn, so events that arrive meanwhile join the next batch.
     @inlinable func receiveFromSource(_ events: [EntityEvent<Entity>]) {
         guard _state.withLock({ $0.inbox.receive(events) }) == .drain else { return }
+        apply(events)
         while case .apply(let batch) = _state.withLock({ $0.inbox.nextBatch() }) {
             apply(batch)
         }

@@ -3,9 +3,12 @@
 /// what the calling thread does once the lock is released.
 ///
 /// ```
-/// idle ──receive──▶ draining(queued) ──nextBatch──▶ draining([]) ─ … ─nextBatch (nothing queued)──▶ idle
+/// idle ──receive──▶ draining([]) ──nextBatch──▶ (apply queued) draining([]) ─ … ─nextBatch (nothing queued)──▶ idle
 ///                   ╰──receive: queued += events; the caller leaves them to the thread that drains
 /// ```
+///
+/// The thread that finds the inbox idle applies its own events first, without queueing them: the usual
+/// delivery, one batch with no other thread delivering, takes no turn through the queue.
 @usableFromInline struct _EventInbox<Entity: FetchableEntity>: Sendable {
     @usableFromInline enum State: Sendable {
         /// No thread drains the inbox, and nothing waits in it.
@@ -16,7 +19,8 @@
 
     /// What the thread that delivered events does after ``receive(_:)``.
     @usableFromInline enum ReceiveAction: Sendable, Equatable {
-        /// No thread drains the inbox: this one does, from ``nextBatch()`` until it says ``NextBatchAction/stop``.
+        /// No thread drains the inbox: this one does, applying its own events first, then each of ``nextBatch()``
+        /// until it says ``NextBatchAction/stop``.
         case drain
         /// Another thread drains the inbox and will take the events in a later turn.
         case queued
@@ -34,13 +38,13 @@
 
     @inlinable init() {}
 
-    /// Queues `events`.
+    /// Queues `events`, unless no thread drains the inbox: then the caller drains, starting with them.
     ///
     /// - Returns: ``ReceiveAction/drain`` when no other thread drains the inbox.
     @inlinable mutating func receive(_ events: [EntityEvent<Entity>]) -> ReceiveAction {
         switch state {
         case .idle:
-            state = .draining(queued: events)
+            state = .draining(queued: [])
             return .drain
         case .draining(var queued):
             // Out of the payload while it grows, so that its buffer is not copied.
