@@ -51,7 +51,7 @@ func equalToGET(_ clients: [StreamClient], base: String, http: HTTPClient, waiti
 /// client reconnects to B with the version it read last. Reports how many resumed with one catch-up rather
 /// than the whole window; every replica must then follow B to equal `GET` of its query.
 func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> RunResult {
-    try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _ in
+    try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, _ in
         var result = RunResult(name: "resume")
         let arguments = [
             "--postgres", url, "--changes", options.changes ?? "wal", "--maximum-limit", "\(maximumLimit)",
