@@ -76,7 +76,7 @@ struct SlotSweepTests {
         try await withDatabase { client, _ in
             try await createSeededTodos(client, count: 3)
             // The sweeper looks every 100 ms (its steps, even idle, are at most 100 ms apart) and drops a slot found
-            // unowned for 3 s.
+            // unowned for 4 s.
             let sweeperLog = FeedLog()
             let sweeper = try await FeedTodos(
                 client: client,
@@ -84,7 +84,7 @@ struct SlotSweepTests {
                     client: client, publication: "liveresults", maximumReadInterval: .milliseconds(100),
                     reconnectBackoff: Backoff(initialDelay: .milliseconds(50), maximumDelay: .seconds(1)),
                     events: { sweeperLog.record($0) }, clock: ContinuousClock(),
-                    slotSweep: .init(interval: .milliseconds(100), grace: .seconds(3))))
+                    slotSweep: .init(interval: .milliseconds(100), grace: .seconds(4))))
             defer { sweeper.cancel() }
             // The owner waits one second before each reconnection: its slot is unowned meanwhile, ten looks' worth.
             let ownerLog = FeedLog()
@@ -96,8 +96,9 @@ struct SlotSweepTests {
                     events: { ownerLog.record($0) }))
             defer { owner.cancel() }
             let slot = try #require(ownerLog.slot)
-            // Five reconnections in a row: unowned for about 5 of the next 10 seconds, each time for less than 3.
-            for round in 1...5 {
+            // Six reconnections in a row: unowned for about 6 of the next 12 seconds, each time for less than 4 (a
+            // second's wait, a connection, a lock).
+            for round in 1...6 {
                 let ended = try await client.query(
                     """
                     SELECT count(pg_terminate_backend(pid))::int FROM pg_locks
