@@ -31,13 +31,7 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             let balancer = try Nginx(upstreams: servers.map(\.port))
             nginx = balancer
             try await awaitAnswer("\(balancer.base)/todos?limit=1", http: http, balancer: balancer)
-            let initial = try await get("\(servers[1].base)/todos?\(wholeList)", http: http)
-            guard case .results(let sections) = initial.content else { throw Failure("GET /todos: not whole results") }
-            let log = WriteLog(count: options.writes, rows: sections.flatMap { $0.entities.map(\.id) })
-            let decoder = SharedDecoder()
-            let clients = (0..<options.clients).map {
-                StreamClient(query: options.query(forClient: $0), log: log, decoder: decoder)
-            }
+            let (log, decoder, clients) = try await streamClients(options: options, base: servers[1].base, http: http)
             let queries = Set(clients.map(\.query)).sorted()
             let keepers = servers.map { server in
                 (server, queries.map { StreamClient(query: $0, log: log, decoder: decoder) })
@@ -113,12 +107,9 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             }
             if !said { result.failures.append("no survivor logged the drop of the killed process's slot") }
             if remaining != 2 { result.failures.append("\(remaining) temporary slots are left, not the survivors' 2") }
-            // What the database holds, as a process that has just fetched it shows it (notifications: no slot).
+            // What the database holds, read after the slot check by a process started then.
             _ = try await equalToGET(clients, base: balancer.base, http: http)
-            let fresh = try await ServerProcess(
-                ["--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)"])
-            let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 30)
-            _ = await fresh.stop()
+            let equal = try await equalToDatabase(clients, url: url, http: http)
             result.lines.append(
                 "replicas equal to the database (GET of their query from a new process): \(equal)/\(clients.count)")
             result.equal = "\(equal)/\(clients.count)"
