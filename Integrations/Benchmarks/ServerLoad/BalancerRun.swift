@@ -17,7 +17,7 @@ import TodoServer
 /// `EventSource` does) with the version it read last, reaching another process, and must resume with one catch-up:
 /// no whole results. The killed process's replication slot must be gone within 30 seconds, dropped by the
 /// processes still running (no process is started meanwhile), and theirs must stay. At the end every replica must
-/// equal what the database holds (a new process's `GET` of its query).
+/// equal its query run in SQL.
 func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResult {
     try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, database in
         var result = RunResult(name: "behind nginx")
@@ -107,11 +107,11 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             }
             if !said { result.failures.append("no survivor logged the drop of the killed process's slot") }
             if remaining != 2 { result.failures.append("\(remaining) temporary slots are left, not the survivors' 2") }
-            // What the database holds, read after the slot check by a process started then.
+            // Once the replicas are at the versions the processes answer, each must equal its query run in SQL.
             _ = try await equalToGET(clients, base: balancer.base, http: http)
-            let equal = try await equalToDatabase(clients, url: url, http: http)
+            let (equal, rows) = try await equalToSQL(clients, database)
             result.lines.append(
-                "replicas equal to the database (GET of their query from a new process): \(equal)/\(clients.count)")
+                "replicas equal to their query run in SQL: \(equal)/\(clients.count) (\(rows) rows in all)")
             result.equal = "\(equal)/\(clients.count)"
             if equal != clients.count {
                 result.failures.append("\(clients.count - equal) replicas differ from the database")
@@ -125,6 +125,42 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             throw error
         }
     }
+}
+
+/// How many of `clients` show exactly the rows their query selects in SQL, in its order: `options.query(forClient:)`'s
+/// filters on project and priority, order and limit. Titles are unique (each write stamps its own), so an order by
+/// title has no ties; they are ASCII, compared byte by byte as Swift compares them. Also the rows compared, in all.
+private func equalToSQL(_ clients: [StreamClient], _ database: PostgresClient) async throws -> (equal: Int, rows: Int) {
+    var selected: [String: [Todo]] = [:]
+    for query in Set(clients.map(\.query)) {
+        var parameters: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            parameters[parts[0]] = parts.count == 2 ? parts[1].removingPercentEncoding : nil
+        }
+        guard let project = parameters["project"].map({ String($0.dropFirst(3)) }),
+            let priority = parameters["priority"].flatMap({ Int($0.dropFirst(3)) }),
+            let limit = parameters["limit"].flatMap(Int.init),
+            let order = [
+                "id.asc": "id", "id.desc": "id DESC", "title.asc": "title COLLATE \"C\"",
+                "title.desc": "title COLLATE \"C\" DESC",
+            ][parameters["order"] ?? ""]
+        else { throw Failure("not a query of --queries: \(query)") }
+        let rows = try await database.query(
+            """
+            SELECT id, title, project, priority, assignee_id FROM todos WHERE project = \(project)
+            AND priority = \(priority) ORDER BY \(unescaped: order) LIMIT \(limit)
+            """
+        ).collect()
+        selected[query] = try rows.map { row in
+            let (id, title, project, priority, assignee) = try row.decode((Int64, String, String, Int, Int64?).self)
+            return Todo(id: id, title: title, project: project, priority: priority, assigneeID: assignee)
+        }
+    }
+    let equal = clients.filter { client in
+        client.replica.sections.flatMap { Array($0.objects) } == selected[client.query]
+    }.count
+    return (equal, clients.reduce(0) { $0 + (selected[$1.query]?.count ?? 0) })
 }
 
 /// The number of replication slots whose name is `LIKE` `pattern`.
