@@ -27,7 +27,7 @@ let usage = """
       --maximum-limit     the largest window of /todos a client may ask for, and the window without ?limit= (500)
       --maximum-queries   the most live queries of /todos at once; one more, all streamed, gets 503 (1000)
       --maximum-streams   the most streams of /todos (and as many of /people) open at once; one more gets 503
-                          (1000); each holds a file descriptor, so raise `ulimit -n` to fit
+                          (1000); each holds a file descriptor: raise ulimit -n to fit
     """
 
 /// Writes `message` and the usage to standard error, and exits with status 2.
