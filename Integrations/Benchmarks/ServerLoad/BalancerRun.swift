@@ -65,16 +65,22 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             try await Task.sleep(for: .milliseconds(options.seconds * 1_000 / 3))
             kill(victim.pid, SIGKILL)
             let killed = now()
+            let survivors = Array(servers.dropFirst())
+            // Read as it comes: a server keeps only the end of its output, which request lines push out.
+            var said = false
             var slotGone: Double?
-            while slotGone == nil, seconds(from: killed, to: now()) < 45 {
+            while !said || slotGone == nil, seconds(from: killed, to: now()) < 45 {
                 try await Task.sleep(for: .milliseconds(200))
-                if try await slotCount(like: slotPattern, database) == 0 { slotGone = seconds(from: killed, to: now()) }
+                if !said {
+                    said = survivors.contains {
+                        $0.printed.contains("abandonedSlotDropped(slot: \"liveresults_tmp_\(victim.pid)_")
+                    }
+                }
+                if slotGone == nil, try await slotCount(like: slotPattern, database) == 0 {
+                    slotGone = seconds(from: killed, to: now())
+                }
             }
             await writing.value
-            let survivors = Array(servers.dropFirst())
-            let said = survivors.contains {
-                $0.printed.contains("abandonedSlotDropped(slot: \"liveresults_tmp_\(victim.pid)_")
-            }
             let remaining = try await slotCount(like: "liveresults\\_tmp\\_%", database)
             try await awaitOpening(clients)
             let counts = reconnections.withLockedValue { $0 }
@@ -116,6 +122,7 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             if equal != clients.count {
                 result.failures.append("\(clients.count - equal) replicas differ from the database")
             }
+            (following + keeping).forEach { $0.cancel() }
             await balancer.stop()
             for server in survivors { _ = await server.stop() }
             return result

@@ -7,7 +7,7 @@ import Foundation
 /// nginx (Debian's `/usr/sbin/nginx`, or the one on `PATH`) in front of server processes, as the *Serving live
 /// results* article configures it for Server-Sent Events: HTTP/1.1 to the servers with keep-alive, no buffering,
 /// no read timeout a quiet stream could reach. Started in the foreground, as this process's child, with a
-/// configuration, logs and temporary files in a folder of its own; stopped with SIGQUIT (or SIGKILL).
+/// configuration, logs and temporary files in a folder of its own; stopped with SIGTERM (or SIGKILL).
 final class Nginx: Sendable {
     let process: Process
     let port: Int
@@ -85,9 +85,10 @@ final class Nginx: Sendable {
         return String(text.suffix(2_000))
     }
 
-    /// SIGQUIT (a graceful stop), then SIGKILL after 10 seconds; removes the folder.
+    /// SIGTERM (a fast stop: a graceful one would wait for the streams to end), then SIGKILL after 10 seconds;
+    /// removes the folder.
     func stop() async {
-        kill(process.processIdentifier, SIGQUIT)
+        kill(process.processIdentifier, SIGTERM)
         let deadline = now() + 10_000_000_000
         while process.isRunning, now() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
