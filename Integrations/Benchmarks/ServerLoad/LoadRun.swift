@@ -295,7 +295,7 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
     guard store == "postgres" else {
         return try await load("in memory", serving: [], options: options, seedThroughAPI: true, http: http)
     }
-    return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded in
+    return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded, _ in
         var result = try await load(
             "PostgreSQL, \(options.changes ?? "notify")\(options.fsync ? "" : ", fsync off")",
             serving: ["--postgres", url, "--changes", options.changes ?? "notify"],
@@ -326,9 +326,10 @@ func load(
 }
 
 /// Runs `body` with the URL of a new database of the test cluster whose `todos` table holds `rows` seeded rows,
-/// and the seconds the seeding took.
+/// the seconds the seeding took, and a client of that database.
 func withSeededDatabase(
-    rows: Int, fsync: Bool, _ body: @Sendable (_ url: String, _ seeded: Double) async throws -> RunResult
+    rows: Int, fsync: Bool,
+    _ body: @Sendable (_ url: String, _ seeded: Double, _ client: PostgresClient) async throws -> RunResult
 ) async throws -> RunResult {
     // PostgreSQL's durability, as users run it, unless asked otherwise.
     let postgres = try fsync ? PostgresTestServer.durable() : PostgresTestServer.shared()
@@ -346,6 +347,6 @@ func withSeededDatabase(
             """)
         try await client.query("VACUUM ANALYZE todos")
         let url = postgres.url(database: configuration.database)
-        return try await body(url, seconds(from: start, to: now()))
+        return try await body(url, seconds(from: start, to: now()), client)
     }
 }

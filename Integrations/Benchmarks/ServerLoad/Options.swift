@@ -12,6 +12,8 @@ struct Options {
     var queries: Int?
     /// The run that kills one of two server processes and resumes its clients on the other.
     var resume = false
+    /// The run of three server processes behind nginx, one of them killed under writes.
+    var balancer = false
     /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
     /// for the resume run.
     var changes: String?
@@ -24,6 +26,12 @@ struct Options {
         while let argument = iterator.next() {
             if argument == "--quick" {
                 (rows, clients, rate, seconds) = (2_000, 20, 50, 5)
+                continue
+            }
+            if argument == "--balancer" {
+                balancer = true
+                stores = ["postgres"]
+                (rows, clients, rate, seconds, queries) = (2_000, 300, 50, 9, 20)
                 continue
             }
             if argument == "--resume" {
@@ -50,7 +58,7 @@ struct Options {
                     """
                     usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
                                       [--store memory|postgres|both] [--changes notify|wal|wal-sql] [--fsync on|off] [--queries Q]
-                                      [--resume] [--quick]
+                                      [--resume] [--balancer] [--quick]
                     """)
                 exit(2)
             }

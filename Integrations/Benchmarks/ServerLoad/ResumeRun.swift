@@ -45,26 +45,46 @@ func equalToGET(_ clients: [StreamClient], base: String, http: HTTPClient, waiti
     }.count
 }
 
+/// The stream clients of a run (one per client, each following its query of `options`), the log of the writes over
+/// the rows `GET /todos` lists at `base`, and the decoder they share.
+func streamClients(
+    options: Options, base: String, http: HTTPClient
+) async throws -> (log: WriteLog, decoder: SharedDecoder, clients: [StreamClient]) {
+    let initial = try await get("\(base)/todos?\(wholeList)", http: http)
+    guard case .results(let sections) = initial.content else { throw Failure("GET /todos: not whole results") }
+    let log = WriteLog(count: options.writes, rows: sections.flatMap { $0.entities.map(\.id) })
+    let decoder = SharedDecoder()
+    let clients = (0..<options.clients).map {
+        StreamClient(query: options.query(forClient: $0), log: log, decoder: decoder)
+    }
+    return (log, decoder, clients)
+}
+
+/// How many of `clients` have a replica equal to what the database at `url` holds: the `GET` of their query from a
+/// process started now (following notifications: it creates no slot).
+func equalToDatabase(_ clients: [StreamClient], url: String, http: HTTPClient) async throws -> Int {
+    let fresh = try await ServerProcess([
+        "--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)",
+    ])
+    let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 30)
+    _ = await fresh.stop()
+    return equal
+}
+
 /// Two server processes on one database, both following its write-ahead log. The clients follow process A,
 /// and process B holds the same queries live (one client of its own each), as another process behind a load
 /// balancer would. After the writes, A is killed; a second later (an `EventSource` retries after a few), every
 /// client reconnects to B with the version it read last. Reports how many resumed with one catch-up rather
 /// than the whole window; every replica must then follow B to equal `GET` of its query.
 func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> RunResult {
-    try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _ in
+    try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, _ in
         var result = RunResult(name: "resume")
         let arguments = [
             "--postgres", url, "--changes", options.changes ?? "wal", "--maximum-limit", "\(maximumLimit)",
         ]
         let (a, b) = (try await ServerProcess(arguments), try await ServerProcess(arguments))
         do {
-            let initial = try await get("\(b.base)/todos?\(wholeList)", http: http)
-            guard case .results(let sections) = initial.content else { throw Failure("GET /todos: not whole results") }
-            let log = WriteLog(count: options.writes, rows: sections.flatMap { $0.entities.map(\.id) })
-            let decoder = SharedDecoder()
-            let clients = (0..<options.clients).map {
-                StreamClient(query: options.query(forClient: $0), log: log, decoder: decoder)
-            }
+            let (log, decoder, clients) = try await streamClients(options: options, base: b.base, http: http)
             let keepers = Set(clients.map(\.query)).sorted().map { StreamClient(query: $0, log: log, decoder: decoder) }
             var following = clients.map { client in
                 Task { await client.follow("\(a.base)/todos/events?\(client.query)", http: http) }
@@ -103,11 +123,7 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             let more = WriteLog(count: options.rate, rows: log.snapshot.live)
             await drive(log: more, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
             _ = try await equalToGET(clients, base: b.base, http: http)
-            // What the database holds, as a process that has just fetched it shows it.
-            let fresh = try await ServerProcess(
-                ["--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)"])
-            let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 30)
-            _ = await fresh.stop()
+            let equal = try await equalToDatabase(clients, url: url, http: http)
             result.lines.append(
                 "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
                     + "\(equal)/\(clients.count)")

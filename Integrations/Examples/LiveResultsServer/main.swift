@@ -11,7 +11,7 @@ let usage = """
     usage: LiveResultsServer [--port N] [--host ADDRESS] [--postgres postgres://user[:password]@host[:port]/db]
                              [--query-timeout SECONDS] [--shutdown-timeout SECONDS] [--idle-timeout SECONDS]
                              [--allow-host NAME]… [--allow-origin ORIGIN]… [--changes notify|wal|wal-sql]
-                             [--maximum-limit N] [--maximum-queries N]
+                             [--maximum-limit N] [--maximum-queries N] [--maximum-streams N]
       --port              the port to listen on (8080; 0 lets the system choose); else $PORT
       --host              the address to listen on (127.0.0.1); else $HOST
       --postgres          keep the to-dos in PostgreSQL's table todos (created when missing), else in memory;
@@ -26,6 +26,8 @@ let usage = """
       --allow-origin      an origin besides the server's own that may write, http://host:port (repeatable)
       --maximum-limit     the largest window of /todos a client may ask for, and the window without ?limit= (500)
       --maximum-queries   the most live queries of /todos at once; one more, all streamed, gets 503 (1000)
+      --maximum-streams   the most streams of /todos (and as many of /people) open at once; one more gets 503
+                          (1000); each holds a file descriptor: raise ulimit -n to fit
     """
 
 /// Writes `message` and the usage to standard error, and exits with status 2.
@@ -71,7 +73,7 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         }
         let options = [
             "--port", "--host", "--postgres", "--changes", "--query-timeout", "--shutdown-timeout", "--idle-timeout",
-            "--allow-host", "--allow-origin", "--maximum-limit", "--maximum-queries",
+            "--allow-host", "--allow-origin", "--maximum-limit", "--maximum-queries", "--maximum-streams",
         ]
         guard options.contains(argument) else { fail("unknown option \(argument)") }
         guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
@@ -85,6 +87,7 @@ func parse(_ arguments: [String], environment: [String: String]) -> TodoServer.C
         case "--allow-origin": configuration.allowedOrigins.insert(value)
         case "--maximum-limit": configuration.maximumLimit = count(value, from: argument)
         case "--maximum-queries": configuration.maximumLiveQueries = count(value, from: argument)
+        case "--maximum-streams": configuration.maximumStreams = count(value, from: argument)
         case "--changes":
             guard let changes = PostgresTodoStore.Changes(rawValue: value) else {
                 fail("--changes wants notify, wal or wal-sql, not \(value)")

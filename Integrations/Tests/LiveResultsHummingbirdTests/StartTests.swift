@@ -65,6 +65,17 @@ struct StartTests {
             output.hasPrefix("\(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
     }
 
+    @Test("--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage")
+    func maximumStreams() async throws {
+        let server = try await ServerProcess(["--maximum-streams", "2"])
+        let streams = try await StreamSlotTests.open(3, port: server.port)
+        #expect(streams.statuses == [200: 2, 503: 1])
+        #expect(await server.terminate() == 0)
+        let (status, output) = try Self.refusal(["--maximum-streams", "0"])
+        #expect(status == 2)
+        #expect(output.hasPrefix("--maximum-streams wants a whole number above 0, not 0\n"))
+    }
+
     /// Runs the server with `arguments`, which it refuses: its exit status and what it wrote to standard error.
     static func refusal(_ arguments: [String]) throws -> (status: Int32, output: String) {
         let server = Process()

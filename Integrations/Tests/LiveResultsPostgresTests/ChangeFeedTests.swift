@@ -554,10 +554,10 @@ struct ChangeFeedTests {
         }
     }
 
-    /// The feed drops its temporary slot when its last subscription ends, but that drop is best-effort (it runs
-    /// after the reading task, and the process may end first); what is guaranteed is that the next feed that
-    /// starts on the database drops a `liveresults_tmp_` slot nobody holds.
-    @Test("setUp twice is idempotent; a temporary slot nobody reads is gone once the next feed starts")
+    /// The feed drops its temporary slot when its last subscription ends. That drop is best-effort (it runs after
+    /// the reading task, and the process may end first); the running feeds' sweep drops a slot left behind
+    /// (`SlotSweepTests`).
+    @Test("setUp twice is idempotent; a feed's temporary slot is dropped when its last subscription ends")
     func setUpTwiceAndSlotCleanup() async throws {
         try await withDatabase { client, _ in
             try await createSeededTodos(client, count: 3)

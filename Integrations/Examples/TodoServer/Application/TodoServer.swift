@@ -37,6 +37,10 @@ public struct TodoServer: Sendable {
         /// The most live queries of `/todos` at once; one more, when every one is streamed, gets `503`. 1,000
         /// by default.
         public var maximumLiveQueries = 1_000
+        /// The most streams (Server-Sent Events and WebSocket together) open at once on `/todos`, and as many on
+        /// `/people`; one more gets `503`. 1,000 by default (see `LiveResultsOptions.maximumStreams` for what a
+        /// stream costs).
+        public var maximumStreams = 1_000
         /// How the PostgreSQL store learns of changes: `notify` (the trigger and `LISTEN`, the default) or
         /// `wal` (the write-ahead log, through a `PostgresChangeFeed`; the server needs `wal_level = logical`).
         public var changes: PostgresTodoStore.Changes
@@ -110,6 +114,7 @@ public struct TodoServer: Sendable {
     ) async throws {
         var options = LiveResultsOptions()
         options.maximumLiveQueries = configuration.maximumLiveQueries
+        options.maximumStreams = configuration.maximumStreams
         let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(
             store, options: options, maximumLimit: configuration.maximumLimit,
             allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)

@@ -102,6 +102,8 @@ struct _FeedReader {
     var skipping = false
     /// When the slot's position was last confirmed, on the feed's clock.
     private var lastConfirmation: Duration
+    /// When to look for the temporary slots of feeds that are gone, and which of them to drop.
+    var sweep: _SlotSweep
 
     /// The longest time delivered transactions stay unconfirmed while changes keep coming. Confirming
     /// (`pg_replication_slot_advance`) decodes the log again from the slot's restart position, as long as a read
@@ -115,6 +117,7 @@ struct _FeedReader {
         self.slotName = slotName
         self.publication = publication
         lastConfirmation = feed.clock.now
+        sweep = _SlotSweep(timing: feed.slotSweep, now: feed.clock.now)
     }
 
     /// Gets the slot ready on `connection`, then reads it until the task is cancelled or a query fails.
@@ -140,6 +143,7 @@ struct _FeedReader {
             }
             // The chunk below starts after these lookups: fetches of those tables may take their snapshots.
             feed.resumeReadyFetches()
+            try await sweepIfDue(on: connection)
             // Everything that committed up to this position is in the chunk when it ends before its limit. Asked
             // for when the last read found nothing (the log may not have moved since) or a fetch waits for a
             // position; while changes keep coming the log always moves, and the round trip would only add latency.
@@ -171,14 +175,9 @@ struct _FeedReader {
     /// Creates the slot when it is missing, replaces it when PostgreSQL invalidated it, and tells the feed.
     mutating func prepareSlot(on connection: _ClosedConnectionGuard) async throws {
         if case .temporary = feed.slot {
-            // Slots of processes that ended without dropping theirs: nobody holds their advisory lock.
-            try await connection.query(
-                """
-                SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots
-                WHERE database = current_database() AND slot_name LIKE 'liveresults\\_tmp\\_%' AND NOT active
-                AND slot_name <> \(slotName) AND pg_try_advisory_lock(hashtext('liveresults_slot'), hashtext(slot_name))
-                """)
-            try await connection.query("SELECT pg_advisory_unlock_all()")
+            // Held for as long as this connection lasts: what tells the other feeds' sweeps (`_SlotSweep`) that the
+            // slot has an owner. Taken before the slot is touched, so that a sweep's drop and this feed's use of the
+            // slot take turns.
             try await connection.query(
                 "SELECT pg_advisory_lock(hashtext('liveresults_slot'), hashtext(\(slotName)))")
             // With the lock, whoever still reads the slot is this feed's own, from before a lost connection (a
@@ -190,6 +189,7 @@ struct _FeedReader {
                 WHERE slot_name = \(slotName) AND active_pid IS NOT NULL AND active_pid <> pg_backend_pid()
                 """)
         }
+        sweep.reconnected(now: feed.clock.now)
         let found = try await connection.query(
             """
             SELECT coalesce(wal_status, ''), coalesce(confirmed_flush_lsn::text, '')

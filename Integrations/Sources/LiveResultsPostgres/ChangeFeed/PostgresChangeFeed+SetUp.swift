@@ -22,6 +22,8 @@ extension PostgresChangeFeed {
     /// - Complexity: A few catalog queries per table.
     public func setUp(tables: [String], schema: String? = nil) async throws {
         let publication = try publicationName.get()
+        // A named slot's name is checked now, rather than by the reading task's first attempt.
+        if case .named = slot { _ = try slotName() }
         let schema = try schema.map { name throws(PostgresLiveTableError) in try _QuotedIdentifier(name) }
         var qualified: [(name: String, sql: String)] = []
         for name in tables {

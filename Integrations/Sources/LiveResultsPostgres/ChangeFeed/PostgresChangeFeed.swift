@@ -46,19 +46,23 @@ import PostgresNIO
 public final class PostgresChangeFeed: Sendable {
     /// The replication slot the feed reads.
     public enum Slot: Sendable, Hashable {
-        /// A slot of this process, named `liveresults_tmp_…`, that the feed drops when it stops reading (its last
-        /// subscription ended), or, should that drop not happen (the process ended first), the next feed that
-        /// starts on the database.
+        /// A slot of this process, named `liveresults_tmp_<pid>_<random>`, that the feed drops when it stops
+        /// reading (its last subscription ended), or, should that drop not happen (the process crashed or was
+        /// killed), the other feeds reading the same database do.
         ///
         /// It is a persistent slot, not one of PostgreSQL's temporary slots: those end with the connection
         /// that created them, and the feed must survive a lost connection without losing its position.
-        /// While it reads, the feed holds an advisory lock on its slot's name; a feed that starts drops the
-        /// `liveresults_tmp_` slots of the same database whose lock nobody holds (left by a process that
-        /// crashed).
+        /// While it reads, the feed holds an advisory lock on its slot's name, on the connection that reads it.
+        /// Every running feed looks every 5 seconds for the `liveresults_tmp_` slots of its database that are
+        /// inactive and whose lock nobody holds, and drops one that stayed so at every look for 15 seconds (or
+        /// the feed's longest reconnection wait plus 5 seconds): long enough for a live feed that lost its
+        /// connection to come back, short enough that a dead process's slot holds the log for less than 30
+        /// seconds. Each drop is reported as ``PostgresChangeFeedEvent/abandonedSlotDropped(slot:unownedFor:)``.
         case temporary
         /// A slot that survives the process: a feed started again with the same name resumes where the last
         /// one stopped. PostgreSQL keeps the log for it until it is read or dropped (see the *PostgreSQL*
-        /// article): drop one that is no longer used with `SELECT pg_drop_replication_slot('name')`.
+        /// article): drop one that is no longer used with `SELECT pg_drop_replication_slot('name')`. No feed
+        /// drops it; a name starting with `liveresults_tmp_`, which temporary slots take, is refused.
         case named(String)
     }
 
@@ -112,6 +116,9 @@ public final class PostgresChangeFeed: Sendable {
     let machine = NIOLockedValueBox(_FeedStateMachine())
     /// The clock that paces the reads (``_FeedClock``).
     let clock: _FeedClock
+    /// How often the reading task looks for the temporary slots of feeds that are gone, and how long one must stay
+    /// unowned before it is dropped (``_SlotSweep``).
+    let slotSweep: _SlotSweep.Timing
 
     /// Creates a feed. Nothing is sent to the server until ``setUp(tables:schema:)`` or a subscription.
     ///
@@ -148,7 +155,8 @@ public final class PostgresChangeFeed: Sendable {
     /// Creates a feed whose reads are paced by `clock`: its waits between reads, the time a read took and when it
     /// last confirmed are measured on it (a test's manual clock decides when they end). The reconnection waits, the
     /// fetches' timeouts and a replication stream's timing (its hand-overs, pings and confirmations) stay on the
-    /// continuous clock: they bound or pace a real server's answers.
+    /// continuous clock: they bound or pace a real server's answers. The sweep of abandoned slots runs on `clock`
+    /// too, with `slotSweep`'s timing (``_SlotSweep/Timing/forFeed(maximumReconnectDelay:)`` when `nil`).
     init(
         client: PostgresClient,
         publication: String,
@@ -159,7 +167,8 @@ public final class PostgresChangeFeed: Sendable {
         chunkSize: Int = 1000,
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
         events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil,
-        clock: some Clock<Duration>
+        clock: some Clock<Duration>,
+        slotSweep: _SlotSweep.Timing? = nil
     ) {
         precondition(chunkSize > 0, "a read asks for at least one change")
         precondition(
@@ -179,6 +188,7 @@ public final class PostgresChangeFeed: Sendable {
         self.reconnectBackoff = reconnectBackoff
         self.events = events
         self.clock = _FeedClock(clock)
+        self.slotSweep = slotSweep ?? .forFeed(maximumReconnectDelay: reconnectBackoff.maximumDelay)
         self.publicationName = Result { () throws(PostgresLiveTableError) in try _QuotedIdentifier(publication) }
     }
 
@@ -186,6 +196,11 @@ public final class PostgresChangeFeed: Sendable {
     func slotName() throws(PostgresLiveTableError) -> String {
         switch slot {
         case .named(let name):
+            guard !name.hasPrefix(Self.temporaryPrefix) else {
+                throw .invalidIdentifier(
+                    name,
+                    reason: "names starting with \(Self.temporaryPrefix) are the temporary slots', which feeds drop")
+            }
             return try _QuotedIdentifier(name).name
         case .temporary:
             let random = UInt32.random(in: 0...UInt32.max)
@@ -204,4 +219,8 @@ public final class PostgresChangeFeed: Sendable {
 
     /// The names of ``Slot/temporary`` slots start with it.
     static var temporaryPrefix: String { "liveresults_tmp_" }
+
+    /// A regular expression (PostgreSQL's) that the names of ``Slot/temporary`` slots match, and only they: the
+    /// prefix, the process's id and a random number in hexadecimal.
+    static var temporarySlotPattern: String { "^liveresults_tmp_[0-9]+_[0-9a-f]+$" }
 }

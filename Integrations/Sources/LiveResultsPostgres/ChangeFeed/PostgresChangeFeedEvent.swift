@@ -8,6 +8,10 @@ public enum PostgresChangeFeedEvent: Sendable {
     /// The slot disappeared (dropped) or PostgreSQL invalidated it (`max_slot_wal_keep_size` exceeded): the
     /// feed created it again and sent `EntityEvent.invalidated` to every subscriber, which refetch.
     case slotReplaced(slot: String, reason: String)
+    /// The feed dropped `slot`, a ``PostgresChangeFeed/Slot/temporary`` slot of another feed that is gone (a
+    /// process that crashed or was killed): nobody had read it or held its lock for `unownedFor`. Worth a log line:
+    /// until then the slot kept the write-ahead log from being recycled.
+    case abandonedSlotDropped(slot: String, unownedFor: Duration)
     /// The feed stopped reading: its last subscription ended.
     case stopped
 }

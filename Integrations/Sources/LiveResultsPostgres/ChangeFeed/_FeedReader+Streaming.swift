@@ -85,13 +85,14 @@ extension _FeedReader {
         throw _ReplicationStream.Closed()
     }
 
-    /// Looks the new subscriptions' tables up, applies the snapshots fetches recorded, and lets the fetches
-    /// waiting for the lookups go on.
-    private func keepUp(on connection: _ClosedConnectionGuard) async throws {
+    /// Looks the new subscriptions' tables up, applies the snapshots fetches recorded, lets the fetches waiting for
+    /// the lookups go on, and sweeps the slots of feeds that are gone when that is due (at a tick at the latest).
+    private mutating func keepUp(on connection: _ClosedConnectionGuard) async throws {
         for subscription in feed.subscriptions {
             if subscription.relation == nil { try await lookUp(subscription, on: connection) }
             subscription.flush()
         }
         feed.resumeReadyFetches()
+        try await sweepIfDue(on: connection)
     }
 }

@@ -19,6 +19,18 @@ final class FeedLog: Sendable {
     var readings: Int { events.withLockedValue { $0.count { if case .reading = $0 { true } else { false } } } }
     var failures: Int { events.withLockedValue { $0.count { if case .connectionFailed = $0 { true } else { false } } } }
     var replacements: Int { events.withLockedValue { $0.count { if case .slotReplaced = $0 { true } else { false } } } }
+    /// The slots of other feeds this one dropped.
+    var droppedSlots: [String] {
+        events.withLockedValue {
+            $0.compactMap { if case .abandonedSlotDropped(let slot, _) = $0 { slot } else { nil } }
+        }
+    }
+    /// The slot the feed last said it reads.
+    var slot: String? {
+        events.withLockedValue { $0.last { if case .reading = $0 { true } else { false } } }.flatMap {
+            if case .reading(let slot, _) = $0 { slot } else { nil }
+        }
+    }
 }
 
 /// A subscriber that records every batch a source delivers, and every malformed event.
