@@ -30,12 +30,21 @@ import Foundation
 // The main is synchronous, and the asynchronous fetch runs in a task it waits for: valgrind cannot run
 // an `async` main.
 
-/// The scenario, handed from the task that loads it to the main thread, which reads it only after the
-/// semaphore says the task is done: `@unchecked Sendable` because that ordering is the semaphore's.
-final class Loaded: @unchecked Sendable {
-    var scenario: EventScenario<LiveResultsDesign>?
-    var tied: TiedSortScenario?
-    var paths: PathScenario?
+/// A scenario, handed from the task that loads it to the main thread, which reads it only after the semaphore
+/// says the task is done: `@unchecked Sendable` because that ordering is the semaphore's.
+final class Loaded<Scenario>: @unchecked Sendable {
+    var scenario: Scenario?
+}
+
+/// The scenario `load` makes, loaded in a task the main thread waits for.
+func loaded<Scenario>(_ load: @escaping @Sendable () async throws -> Scenario) -> Scenario {
+    let (box, done) = (Loaded<Scenario>(), DispatchSemaphore(value: 0))
+    Task.detached {
+        box.scenario = try await load()
+        done.signal()
+    }
+    done.wait()
+    return box.scenario!
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -52,39 +61,24 @@ else {
             + "|noop-delegate|collapsible-delegate|tied|tiedBase|paths-PATH|pathsBase")
     exit(2)
 }
-let loaded = Loaded()
-let done = DispatchSemaphore(value: 0)
 // The tied modes load a scenario of their own instead of the mixed one.
 if arguments[2].hasPrefix("tied") {
-    Task.detached {
-        loaded.tied = try await TiedSortScenario(count: count)
-        done.signal()
-    }
-    done.wait()
-    let events = loaded.tied!.nextEvents(eventCount)
-    print(arguments[2] == "tied" ? loaded.tied!.applyEach(events) : events.count, arguments[2])
+    let tied = loaded { try await TiedSortScenario(count: count) }
+    let events = tied.nextEvents(eventCount)
+    print(arguments[2] == "tied" ? tied.applyEach(events) : events.count, arguments[2])
     exit(0)
 }
 // The paths modes load their own scenario too.
 if arguments[2].hasPrefix("paths") {
-    Task.detached {
-        loaded.paths = try await PathScenario(count: count)
-        done.signal()
-    }
-    done.wait()
-    let updates = loaded.paths!.updates(eventCount)
+    let paths = loaded { try await PathScenario(count: count) }
+    let updates = paths.updates(eventCount)
     if let path = PathScenario.Path(rawValue: String(arguments[2].dropFirst("paths-".count))) {
-        loaded.paths!.deliver(updates, along: path)
+        paths.deliver(updates, along: path)
     }
     print(updates.count, arguments[2])
     exit(0)
 }
-Task.detached {
-    loaded.scenario = try await EventScenario<LiveResultsDesign>(count: count)
-    done.signal()
-}
-done.wait()
-let scenario = loaded.scenario!
+let scenario = loaded { try await EventScenario<LiveResultsDesign>(count: count) }
 let events = scenario.nextEvents(eventCount)
 switch arguments[2] {
 case "events": print(scenario.applyEach(events), "changes")
@@ -103,8 +97,10 @@ case "collapsible-delegate":
 case "updates", "updatesBase":
     // The stream is read in a task (its `next()` is asynchronous), which the main thread waits for.
     let applies = arguments[2] == "updates"
-    Task.detached {
-        let scenario = loaded.scenario!
+    let handed = Loaded<EventScenario<LiveResultsDesign>>()
+    handed.scenario = scenario
+    let read = loaded {
+        let scenario = handed.scenario!
         let updates = scenario.design.controller.updates().makeAsyncIterator()
         _ = await updates.next()
         var read = 0
@@ -113,10 +109,9 @@ case "updates", "updatesBase":
                 if await updates.next() != nil { read += 1 }
             }
         }
-        print(read, "updates")
-        done.signal()
+        return read
     }
-    done.wait()
+    print(read, "updates")
 default:
     let observer = AttachedObserver(ObserverKind(rawValue: arguments[2])!, of: scenario.design.controller)
     print(scenario.applyEach(events), "changes")
