@@ -64,13 +64,13 @@ struct _FeedTransaction {
         return items
     }
 
-    /// A row's item: its JSON, or, when a TOASTed column was left unchanged (not sent), the row to fetch.
+    /// A row's item: its columns, or, when a TOASTed column was left unchanged (not sent), the row to fetch.
     private static func row(
         _ tuple: [_PgOutputMessage.Column], columns: [_PgOutputMessage.Relation.Column], isInsert: Bool, id: String
     ) -> _TransactionBatch.Item {
-        guard let json = _RowJSON.object(columns: columns, values: tuple) else {
+        guard !tuple.contains(.unchangedToast) else {
             return .fetch(id: id, isInsert: isInsert)
         }
-        return .row(.json(Data(json.utf8)), isInsert: isInsert, id: id)
+        return .row(.columns(_RowColumns(columns: columns, values: tuple)), isInsert: isInsert, id: id)
     }
 }

@@ -32,18 +32,21 @@ struct _Notification: Sendable {
     /// The row, when the notification carries it.
     var row: Row?
 
-    /// A notification's row, as JSON.
+    /// A notification's row: JSON, or the columns the change feed read.
     enum Row: Sendable {
         /// The row's own JSON object.
         case json(Data)
         /// The whole payload, whose `row` field is the row (a payload read by `JSONDecoder`).
         case inPayload(Data)
+        /// The row's columns, as the change feed read them.
+        case columns(_RowColumns)
 
         /// The row, decoded with the table's decoder.
         func decode<Entity: Decodable>(as _: Entity.Type, with decoder: JSONDecoder) throws -> Entity {
             switch self {
             case .json(let json): try decoder.decode(Entity.self, from: json)
             case .inPayload(let payload): try decoder.decode(_RowBox<Entity>.self, from: payload).row
+            case .columns(let columns): try columns.decode(as: Entity.self, with: decoder)
             }
         }
     }
