@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
+        // The command lines of the server example and the measurement tools.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         // MARK: Products
@@ -151,12 +153,17 @@ let package = Package(
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Examples/TodoServer",
             // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
             exclude: ["Page"]
         ),
-        .executableTarget(name: "LiveResultsServer", dependencies: ["TodoServer"], path: "Examples/LiveResultsServer"),
+        .executableTarget(
+            name: "LiveResultsServer",
+            dependencies: ["TodoServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Examples/LiveResultsServer"
+        ),
 
         // MARK: Measurement tools
 
@@ -168,6 +175,7 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/PostgresLatency"
         ),
@@ -195,6 +203,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/ServerLoad"
         ),
@@ -205,6 +214,7 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/GRDBLatency"
         ),
@@ -254,6 +264,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

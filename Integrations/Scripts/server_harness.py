@@ -240,7 +240,9 @@ class Server:
         end = time.monotonic() + START_TIMEOUT
         while not self.announced.wait(0.1):
             if self.process.poll() is not None:
-                raise Failure(f"the server exited ({self.process.returncode}) before running{self.log_tail()}")
+                # 64: swift-argument-parser refused the command line (its error and usage are in the log).
+                refused = ", its command line refused" if self.process.returncode == 64 else ""
+                raise Failure(f"the server exited ({self.process.returncode}{refused}) before running{self.log_tail()}")
             if time.monotonic() > end:
                 raise Failure(f"the server said nothing in {START_TIMEOUT} s{self.log_tail()}")
         if not self.port:

@@ -9,6 +9,7 @@
 //    updates) or to the delivered value (ValueObservation, V updates: each costs a refetch of N records).
 // 2. One transaction of 1,000 single-row updates, the same way.
 // Only one of the two observes at a time, so neither slows the other down.
+import ArgumentParser
 import Foundation
 import GRDB
 import LiveResults
@@ -22,23 +23,23 @@ struct Player: Codable, FetchableRecord, PersistableRecord, FetchableEntity {
     var score: Int
 }
 
-struct Options {
+/// The command line, read with swift-argument-parser (`--help` lists it; a bad value exits with status 64).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "GRDBLatency",
+        abstract: "Write-to-delivered latency of GRDBLiveTable against GRDB's ValueObservation.")
+
+    @Option(help: "Players in the table.")
     var rows = 100_000
+    @Option(help: "Single-row updates timed through LiveResults.")
     var updates = 500
+    @Option(help: "Single-row updates timed through ValueObservation (each a refetch of every row).")
     var observations = 10
 
-    init(_ arguments: [String]) {
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            let value = iterator.next().flatMap(Int.init)
-            switch (argument, value) {
-            case ("--rows", let value?): rows = value
-            case ("--updates", let value?): updates = value
-            case ("--observations", let value?): observations = value
-            default:
-                print("usage: GRDBLatency [--rows N] [--updates U] [--observations V]")
-                exit(2)
-            }
+    func validate() throws {
+        if rows < 1 { throw ValidationError("--rows wants a whole number above 0, not \(rows)") }
+        for (name, value) in [("--updates", updates), ("--observations", observations)] where value < 0 {
+            throw ValidationError("\(name) wants a whole number, 0 or more, not \(value)")
         }
     }
 }
@@ -95,7 +96,7 @@ func measure(
     return samples
 }
 
-let options = Options(CommandLine.arguments)
+let options = Options.parseOrExit()
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("grdb-latency-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: folder) }

@@ -14,7 +14,8 @@
 // durability (the tests' cluster runs with fsync off); `--idle S` first measures the CPU of the process and of the
 // server (a temporary cluster's) for S seconds with the source followed and no writes; `--maximum-read-interval MS`
 // sets the feed's longest wait between reads (PostgresChangeFeed's default, 1 s).
-// Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port.
+// Uses LIVERESULTS_POSTGRES_URL, else a temporary cluster on a loopback port. `--help` lists the options.
+import ArgumentParser
 import Foundation
 import LiveResults
 import LiveResultsPostgres
@@ -34,44 +35,55 @@ struct Item: FetchableEntity, Codable {
     var written_at: Double
 }
 
-struct Options {
+/// The command line, read with swift-argument-parser (`--help` lists it; a bad value exits with status 64).
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "PostgresLatency",
+        abstract: "Commit-to-delivered latency of a PostgreSQL live table, against polling with a refetch each second.")
+
+    /// How the table is followed.
+    enum Changes: String, ExpressibleByArgument, CaseIterable {
+        /// The trigger and `LISTEN`/`NOTIFY`.
+        case notify
+        /// The write-ahead log, through `PostgresChangeFeed` read over SQL.
+        case wal
+        /// The same feed, reading a replication stream.
+        case stream
+    }
+
+    /// On or off.
+    enum Switch: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+    }
+
+    @Option(help: "Rows in the table.")
     var rows = 100_000
+    @Option(help: ArgumentHelp("Writes per second, by pgbench.", valueName: "writes-per-second"))
     var rate = 500
+    @Option(help: "Seconds of writes.")
     var seconds = 30
-    var changes = "notify"
+    @Option(help: "How the table is followed: LISTEN/NOTIFY, the WAL feed over SQL, or as a replication stream.")
+    var changes = Changes.notify
+    @Option(help: "pgbench's connections.")
     var clients = 2
-    var fsync = false
+    @Option(
+        name: .customLong("fsync"),
+        help: "on starts the temporary cluster with PostgreSQL's durability (the tests' cluster runs with it off).")
+    var fsyncSwitch = Switch.off
+    @Option(help: "First measure the CPU for this many seconds with the source followed and no writes (0: not).")
     var idle = 0
+    @Option(
+        help: ArgumentHelp(
+            "The feed's longest wait between reads, at least 20 (PostgresChangeFeed's default, 1 s).",
+            valueName: "milliseconds"))
     var maximumReadInterval: Int?
 
-    init(_ arguments: [String]) {
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            let text = iterator.next()
-            if argument == "--changes", let text, ["notify", "wal", "stream"].contains(text) {
-                changes = text
-                continue
-            }
-            if argument == "--fsync", let text, ["on", "off"].contains(text) {
-                fsync = text == "on"
-                continue
-            }
-            let value = text.flatMap(Int.init)
-            switch (argument, value) {
-            case ("--rows", let value?): rows = value
-            case ("--rate", let value?): rate = value
-            case ("--seconds", let value?): seconds = value
-            case ("--clients", let value?) where value > 0: clients = value
-            case ("--idle", let value?): idle = value
-            case ("--maximum-read-interval", let value?) where value >= 20: maximumReadInterval = value
-            default:
-                print(
-                    """
-                    usage: PostgresLatency [--rows N] [--rate WRITES_PER_SECOND] [--seconds S] [--changes notify|wal|stream] \
-                    [--clients C] [--fsync on|off] [--idle S] [--maximum-read-interval MS]
-                    """)
-                exit(2)
-            }
+    var fsync: Bool { fsyncSwitch == .on }
+
+    func validate() throws {
+        if clients < 1 { throw ValidationError("--clients wants a whole number above 0, not \(clients)") }
+        if let maximumReadInterval, maximumReadInterval < 20 {
+            throw ValidationError("--maximum-read-interval wants 20 milliseconds or more, not \(maximumReadInterval)")
         }
     }
 }
@@ -206,7 +218,7 @@ func phase(
         writes: "\(latency.replacingOccurrences(of: "number of transactions actually processed: ", with: "")) \(tps)")
 }
 
-let options = Options(CommandLine.arguments)
+let options = Options.parseOrExit()
 let server = try options.fsync ? PostgresTestServer.durable() : PostgresTestServer.shared()
 print(
     """
@@ -229,21 +241,21 @@ try await server.withDatabase { client, configuration in
     let database = configuration.database ?? "postgres"
     let table = PostgresLiveTable<Item>(client: client, table: "items")
     // The trigger only when it is followed: with the feed, writers would pay for notifications nobody reads.
-    if options.changes == "notify" { try await table.installTrigger() }
+    if options.changes == .notify { try await table.installTrigger() }
     let feed = PostgresChangeFeed(
         client: client, publication: "latency",
-        transport: options.changes == "stream"
+        transport: options.changes == .stream
             ? .replicationProtocol(PostgresTestServer.connectionConfiguration(configuration)) : .sqlFunctions,
         maximumReadInterval: options.maximumReadInterval.map { .milliseconds($0) } ?? .seconds(1))
-    if options.changes != "notify" { try await feed.setUp(tables: ["items"]) }
+    if options.changes != .notify { try await feed.setUp(tables: ["items"]) }
     let followed =
-        options.changes != "notify"
+        options.changes != .notify
         ? PostgresLiveTable<Item>(client: client, table: "items", changes: .replication(feed)) : table
     let source =
         switch options.changes {
-        case "wal": "the WAL feed (PostgresChangeFeed) over SQL"
-        case "stream": "the WAL feed (PostgresChangeFeed) as a replication stream"
-        default: "LISTEN/NOTIFY (PostgresLiveTable)"
+        case .wal: "the WAL feed (PostgresChangeFeed) over SQL"
+        case .stream: "the WAL feed (PostgresChangeFeed) as a replication stream"
+        case .notify: "LISTEN/NOTIFY (PostgresLiveTable)"
         }
 
     let sort = [SortDescriptor(\Item.priority), SortDescriptor(\Item.id)]
@@ -292,5 +304,5 @@ try await server.withDatabase { client, configuration in
     polls.print()
     let ratio = (listening.cpu / listening.seconds) / (polls.cpu / polls.seconds)
     print(
-        String(format: "%@ CPU / polling CPU: %.3f", options.changes == "notify" ? "LISTEN/NOTIFY" : "WAL feed", ratio))
+        String(format: "%@ CPU / polling CPU: %.3f", options.changes == .notify ? "LISTEN/NOTIFY" : "WAL feed", ratio))
 }

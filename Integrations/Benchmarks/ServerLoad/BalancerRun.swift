@@ -22,7 +22,7 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
     try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, database in
         var result = RunResult(name: "behind nginx")
         let arguments = [
-            "--postgres", url, "--changes", options.changes ?? "wal", "--maximum-limit", "\(maximumLimit)",
+            "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
         ]
         var servers: [ServerProcess] = []
         var nginx: Nginx?

@@ -297,8 +297,8 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
     }
     return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded, _ in
         var result = try await load(
-            "PostgreSQL, \(options.changes ?? "notify")\(options.fsync ? "" : ", fsync off")",
-            serving: ["--postgres", url, "--changes", options.changes ?? "notify"],
+            "PostgreSQL, \(options.changes?.rawValue ?? "notify")\(options.fsync ? "" : ", fsync off")",
+            serving: ["--postgres", url, "--changes", options.changes?.rawValue ?? "notify"],
             options: options, seedThroughAPI: false, http: http)
         result.lines.insert(
             "seeded \(options.rows) rows with INSERT … SELECT generate_series in " + String(format: "%.1f s", seeded),

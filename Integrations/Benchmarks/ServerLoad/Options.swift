@@ -1,67 +1,90 @@
+import ArgumentParser
 import Foundation
+import TodoServer
 
-struct Options {
-    var rows = 10_000
-    var clients = 100
-    var rate = 200
-    var seconds = 30
-    var stores = ["memory", "postgres"]
+/// ServerLoad's command line, read with swift-argument-parser (`--help` lists it; a bad value exits with status 64).
+///
+/// `--quick` and `--balancer` are presets of rows, clients, rate and seconds (and `--balancer` of queries): an option
+/// given wins over them, and `--balancer`'s over `--quick`'s.
+struct Options: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ServerLoad",
+        abstract: "The server example under many stream clients, a poller and REST writes.",
+        discussion: """
+            Exits with status 1 when a run fails (a replica that differs from GET /todos, a client that did not \
+            resume), 64 for a refused option.
+            """)
+
+    /// Which stores a load run serves from.
+    enum Store: String, ExpressibleByArgument, CaseIterable {
+        case memory, postgres, both
+    }
+
+    /// On or off.
+    enum Switch: String, ExpressibleByArgument, CaseIterable {
+        case on, off
+    }
+
+    @Option(name: .customLong("rows"), help: "Rows seeded (10000; --quick and --balancer: 2000).")
+    var givenRows: Int?
+    @Option(name: .customLong("clients"), help: "Stream clients (100; --quick: 20; --balancer: 300).")
+    var givenClients: Int?
+    @Option(
+        name: .customLong("rate"),
+        help: ArgumentHelp("Writes per second (200; --quick and --balancer: 50).", valueName: "writes-per-second"))
+    var givenRate: Int?
+    @Option(name: .customLong("seconds"), help: "Seconds of writes (30; --quick: 5; --balancer: 9).")
+    var givenSeconds: Int?
+    @Option(help: "Writer tasks.")
     var writers = 4
     /// Distinct live queries with filters on project and priority and windows of 20–100, which the clients
     /// share; `nil`: the whole list and one query per project.
-    var queries: Int?
-    /// The run that kills one of two server processes and resumes its clients on the other.
-    var resume = false
-    /// The run of three server processes behind nginx, one of them killed under writes.
-    var balancer = false
+    @Option(
+        name: .customLong("queries"),
+        help:
+            "Distinct live queries the clients share, up to 200 (none: the whole list and one per project; --balancer: 20)."
+    )
+    var givenQueries: Int?
+    @Option(name: .customLong("store"), help: "The stores a load run serves from.")
+    var store = Store.both
     /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
     /// for the resume run.
-    var changes: String?
+    @Option(help: "How the servers follow the database (notify; wal for --resume and --balancer).")
+    var changes: PostgresTodoStore.Changes?
     /// Whether the temporary PostgreSQL cluster runs with `fsync` on, as PostgreSQL does by default (the tests'
     /// cluster runs with it off); `--fsync off` for a comparison, or to use `LIVERESULTS_POSTGRES_URL`.
-    var fsync = true
+    @Option(
+        name: .customLong("fsync"),
+        help: "fsync of a cluster of its own; off uses LIVERESULTS_POSTGRES_URL or the tests' cluster.")
+    var fsyncSwitch = Switch.on
+    /// The run that kills one of two server processes and resumes its clients on the other.
+    @Flag(help: "Two server processes on one database; one is killed and its clients resume on the other.")
+    var resume = false
+    /// The run of three server processes behind nginx, one of them killed under writes.
+    @Flag(help: "Three server processes behind nginx, one killed under writes.")
+    var balancer = false
+    @Flag(help: "The CI smoke run: 2000 rows, 20 clients, 50 writes/s for 5 s.")
+    var quick = false
 
-    init(_ arguments: [String]) {
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            if argument == "--quick" {
-                (rows, clients, rate, seconds) = (2_000, 20, 50, 5)
-                continue
-            }
-            if argument == "--balancer" {
-                balancer = true
-                stores = ["postgres"]
-                (rows, clients, rate, seconds, queries) = (2_000, 300, 50, 9, 20)
-                continue
-            }
-            if argument == "--resume" {
-                resume = true
-                stores = ["postgres"]
-                continue
-            }
-            let text = iterator.next()
-            let value = text.flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
-            switch (argument, value, text) {
-            case ("--rows", let value?, _): rows = value
-            case ("--clients", let value?, _): clients = value
-            case ("--rate", let value?, _): rate = value
-            case ("--seconds", let value?, _): seconds = value
-            case ("--writers", let value?, _): writers = value
-            case ("--queries", let value?, _): queries = value
-            case ("--changes", _, "wal"), ("--changes", _, "wal-sql"), ("--changes", _, "notify"): changes = text!
-            case ("--fsync", _, "on"), ("--fsync", _, "off"): fsync = text == "on"
-            case ("--store", _, "memory"): stores = ["memory"]
-            case ("--store", _, "postgres"): stores = ["postgres"]
-            case ("--store", _, "both"): stores = ["memory", "postgres"]
-            default:
-                print(
-                    """
-                    usage: ServerLoad [--rows N] [--clients C] [--rate WRITES_PER_SECOND] [--seconds S] [--writers K]
-                                      [--store memory|postgres|both] [--changes notify|wal|wal-sql] [--fsync on|off] [--queries Q]
-                                      [--resume] [--balancer] [--quick]
-                    """)
-                exit(2)
-            }
+    var rows: Int { givenRows ?? (balancer || quick ? 2_000 : 10_000) }
+    var clients: Int { givenClients ?? (balancer ? 300 : quick ? 20 : 100) }
+    var rate: Int { givenRate ?? (balancer || quick ? 50 : 200) }
+    var seconds: Int { givenSeconds ?? (balancer ? 9 : quick ? 5 : 30) }
+    var queries: Int? { givenQueries ?? (balancer ? 20 : nil) }
+    var fsync: Bool { fsyncSwitch == .on }
+    /// The stores of the run: PostgreSQL alone for `--resume` and `--balancer`.
+    var stores: [String] {
+        if resume || balancer { return ["postgres"] }
+        return store == .both ? ["memory", "postgres"] : [store.rawValue]
+    }
+
+    func validate() throws {
+        let counts = [
+            ("--rows", givenRows), ("--clients", givenClients), ("--rate", givenRate), ("--seconds", givenSeconds),
+            ("--writers", writers), ("--queries", givenQueries),
+        ]
+        for case (let name, let value?) in counts where value < 1 {
+            throw ValidationError("\(name) wants a whole number above 0, not \(value)")
         }
     }
 

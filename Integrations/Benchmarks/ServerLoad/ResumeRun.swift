@@ -80,7 +80,7 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
     try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, _ in
         var result = RunResult(name: "resume")
         let arguments = [
-            "--postgres", url, "--changes", options.changes ?? "wal", "--maximum-limit", "\(maximumLimit)",
+            "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
         ]
         let (a, b) = (try await ServerProcess(arguments), try await ServerProcess(arguments))
         do {

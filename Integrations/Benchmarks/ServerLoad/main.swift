@@ -4,6 +4,7 @@
 //
 //   swift build -c release --package-path Integrations --product ServerLoad --product LiveResultsServer
 //   Integrations/.build/release/ServerLoad [--rows N] [--clients C] [--rate W] [--seconds S] [--store S] [--quick]
+//   Integrations/.build/release/ServerLoad --help     # every option (swift-argument-parser; a bad value exits 64)
 //
 // For each store (memory, then PostgreSQL; `--store memory|postgres|both`), the server is started from the
 // binary beside this one, a list of N rows (10,000) is seeded (POSTs 8 at a time in memory; for PostgreSQL one
@@ -33,16 +34,17 @@
 // second more of writes, against a new process's GET of its query (what the database holds).
 //
 // `--balancer` (PostgreSQL, `--changes wal`; 2,000 rows, 300 clients over 20 queries, 50 writes/s for 9 s unless
-// given after it) runs three server processes on one database behind nginx (`apt-get install nginx`; started by this
+// given) runs three server processes on one database behind nginx (`apt-get install nginx`; started by this
 // tool with a configuration of its own): the clients stream through nginx, one process is killed with SIGKILL under
 // the writes, and its clients reconnect through nginx with `Last-Event-ID`. Every one must resume with one catch-up,
 // the killed process's slot must be dropped by the others within 30 s (and logged), and every replica must equal
 // what the database holds.
+import ArgumentParser
 import AsyncHTTPClient
 import Foundation
 import NIOCore
 
-let options = Options(CommandLine.arguments)
+let options = Options.parseOrExit()
 var configuration = HTTPClient.Configuration()
 configuration.connectionPool = .init(
     idleTimeout: .seconds(60),

@@ -56,24 +56,46 @@ struct StartTests {
 
     /// Below a millisecond a timeout would round to none: every connection closed at once, every query timed out.
     @Test(
-        "a timeout below a millisecond is refused with usage and exit status 2",
+        "a timeout below a millisecond is refused with ArgumentParser's error, usage and exit status 64",
         arguments: [["--idle-timeout", "0.0001"], ["--query-timeout", "1e-9"], ["--shutdown-timeout", "0"]])
     func tooShortTimeout(arguments: [String]) async throws {
         let (status, output) = try Self.refusal(arguments)
-        #expect(status == 2)
+        #expect(status == 64)
         #expect(
-            output.hasPrefix("\(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
+            output.hasPrefix(
+                "Error: \(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
+        #expect(output.contains("Usage: LiveResultsServer"), "\(output)")
     }
 
-    @Test("--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage")
+    @Test("--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage, status 64")
     func maximumStreams() async throws {
         let server = try await ServerProcess(["--maximum-streams", "2"])
         let streams = try await StreamSlotTests.open(3, port: server.port)
         #expect(streams.statuses == [200: 2, 503: 1])
         #expect(await server.terminate() == 0)
         let (status, output) = try Self.refusal(["--maximum-streams", "0"])
-        #expect(status == 2)
-        #expect(output.hasPrefix("--maximum-streams wants a whole number above 0, not 0\n"))
+        #expect(status == 64)
+        #expect(output.hasPrefix("Error: --maximum-streams wants a whole number above 0, not 0\n"))
+    }
+
+    @Test("--help prints ArgumentParser's usage with every option, and exits 0; an unknown option exits 64")
+    func help() throws {
+        let server = Process()
+        server.executableURL = try ServerProcess.executable
+        server.arguments = ["--help"]
+        let pipe = Pipe()
+        server.standardOutput = pipe
+        try server.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        server.waitUntilExit()
+        #expect(server.terminationStatus == 0)
+        #expect(output.contains("USAGE: LiveResultsServer"), "\(output)")
+        for option in ["--port", "--postgres", "--changes", "--allow-origin", "--maximum-streams"] {
+            #expect(output.contains(option), "\(option)")
+        }
+        let (status, refusal) = try Self.refusal(["--colour", "blue"])
+        #expect(status == 64)
+        #expect(refusal.hasPrefix("Error: Unknown option '--colour'"), "\(refusal)")
     }
 
     /// Runs the server with `arguments`, which it refuses: its exit status and what it wrote to standard error.
