@@ -43,12 +43,17 @@ struct ServerMeasurement {
     var tps: Double
     /// The transactions pgbench reported.
     var transactions: Int
-    /// The change in the database's `xact_commit`: the changes the follower had to follow (and the few
-    /// transactions of the follower and of this tool).
+    /// The change in the database's `xact_commit`: pgbench's transactions, and those of the follower (with the
+    /// trigger, the server fetches each notified row) and of this tool.
     var commits: Int
-    /// The CPU seconds of the follower's process (the server, or `pg_recvlogical`).
+    /// The CPU seconds of the follower's process (the server, or `pg_recvlogical`), from pgbench's start until the
+    /// follower is idle again.
     var follower: Double
-    /// The CPU seconds of the follower's walsender (with `wal-sql`, of all its backends: the pool's connections
+    /// The part of `follower` spent while pgbench ran.
+    var followerInRun: Double
+    /// The seconds the follower stayed busy after pgbench ended (at least a second: two idle half-seconds).
+    var catchUp: Double
+    /// The CPU seconds, until the follower is idle, of the follower's walsender (with `wal-sql`, of all its backends: the pool's connections
     /// take turns reading the slot).
     var walsender: Double
     /// The CPU seconds of all the follower's backends, the walsender included.
@@ -59,8 +64,10 @@ struct ServerMeasurement {
     var events: Int
     var bytes: Int
 
-    /// `seconds` of CPU per followed change, in microseconds.
-    func perChange(_ seconds: Double) -> Double { seconds / Double(max(commits, 1)) * 1e6 }
+    /// `seconds` of CPU per followed change (a transaction of pgbench: one row updated), in microseconds.
+    ///
+    /// Not per `commits`: with the trigger, the server's fetch of each notified row commits a transaction too.
+    func perChange(_ seconds: Double) -> Double { seconds / Double(max(transactions, 1)) * 1e6 }
 }
 
 /// `--server PATH`: the costs of following a table with the server example, against `pg_recvlogical` and against
@@ -160,12 +167,40 @@ struct ServerRun: Sendable {
             }
             let before = try await readings(of: process)
             let counted = stream?.snapshot
-            let result = try await Task.detached { [options, postgres, database] in
-                try pgbench(
-                    postgres, database: database, clients: options.serverClients, seconds: options.seconds,
-                    rows: options.rows, update: "UPDATE todos SET priority = priority + 1 WHERE id = :id")
-            }.value
-            let after = try await readings(of: process)
+            // The follower's backends are listed every 200 ms while pgbench runs: a stream that reconnects ends its
+            // walsender and starts another, whose CPU would be missed by readings before and after alone.
+            let sampler = Task { [self] in
+                var seen: [Int32: (cpu: Double, walsender: Bool)] = [:]
+                while !Task.isCancelled, let process {
+                    for (pid, backend) in (try? await self.backends(of: process)) ?? [:] {
+                        seen[pid] = (backend.cpu, backend.walsender || seen[pid]?.walsender == true)
+                    }
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+                return seen
+            }
+            let result: (tps: Double, transactions: Int)
+            do {
+                result = try await Task.detached { [options, postgres, database] in
+                    try pgbench(
+                        postgres, database: database, clients: options.serverClients, seconds: options.seconds,
+                        rows: options.rows, update: "UPDATE todos SET priority = priority + 1 WHERE id = :id")
+                }.value
+            } catch {
+                sampler.cancel()
+                throw error
+            }
+            let window = try await readings(of: process)
+            // A follower that lags behind the writers follows the run's changes after it too: its CPU (and its
+            // walsender's) is counted until it is idle again.
+            let clock = ContinuousClock.now
+            try await waitUntilIdle(process)
+            let catchUp = (ContinuousClock.now - clock) / .seconds(1)
+            sampler.cancel()
+            var after = try await readings(of: process)
+            for (pid, backend) in await sampler.value where after.backends[pid] == nil {
+                after.backends[pid] = backend
+            }
             let streamed = stream?.snapshot
             if let failure = streamed?.failure {
                 throw TemporaryPostgres.Failure(description: "the stream: \(failure)")
@@ -181,15 +216,16 @@ struct ServerRun: Sendable {
                 if reads { walsender += spent }
                 listed.append("\(pid)\(reads ? " (reads the log)" : "") \(String(format: "%.2f", spent)) s")
             }
-            if process != nil {
-                let gone = before.backends.keys.filter { after.backends[$0] == nil }.map { "\($0)" }
-                say(
-                    "  its backends: \(listed.joined(separator: ", "))"
-                        + (gone.isEmpty ? "" : "; ended during the run: \(gone.joined(separator: ", "))"))
+            if let process {
+                say("  its backends (CPU during the run): \(listed.joined(separator: ", "))")
+                // What the server said of its change feed: a reconnection shows there.
+                let feed = process.output.split(separator: "\n").filter { $0.contains("change feed") }
+                if feed.count > 1 { say("  its feed: \(feed.suffix(6).joined(separator: "\n    "))") }
             }
             let measurement = ServerMeasurement(
-                tps: result.tps, transactions: result.transactions, commits: Int(after.commits - before.commits),
-                follower: after.process - before.process, walsender: walsender, backends: backends,
+                tps: result.tps, transactions: result.transactions, commits: Int(window.commits - before.commits),
+                follower: after.process - before.process, followerInRun: window.process - before.process,
+                catchUp: catchUp, walsender: walsender, backends: backends,
                 cluster: after.cluster - before.cluster,
                 events: (streamed?.events ?? 0) - (counted?.events ?? 0),
                 bytes: (streamed?.bytes ?? 0) - (counted?.bytes ?? 0))
@@ -235,6 +271,26 @@ struct ServerRun: Sendable {
         for _ in 0..<100 {
             if try await slotCount() == 0 { return }
             try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// Waits until `process` and its backends have used less than 10 % of a core over two half-seconds in a row, for
+    /// at most two minutes.
+    private func waitUntilIdle(_ process: ChildProcess?) async throws {
+        guard let process else { return }
+        func busy() async throws -> Double {
+            try await backends(of: process).values.reduce(TemporaryPostgres.cpuSeconds(ofProcess: process.pid) ?? 0) {
+                $0 + $1.cpu
+            }
+        }
+        var last = try await busy()
+        var quiet = 0
+        let deadline = ContinuousClock.now + .seconds(120)
+        while quiet < 2, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(500))
+            let now = try await busy()
+            quiet = now - last < 0.05 ? quiet + 1 : 0
+            last = now
         }
     }
 
@@ -359,6 +415,16 @@ func localPorts(ofProcess pid: pid_t) -> Set<Int> {
 
 /// Runs `--server`: prepares the table, runs every follower in turn, `options.rounds` times, and prints the table.
 func runServerMode(_ options: Options, serverPath: String) async throws {
+    // Interrupted (^C, timeout's SIGTERM), it exits through exit(), whose handlers kill the server or pg_recvlogical
+    // and stop the cluster: the default action would leave them running.
+    let interruptions = [SIGINT, SIGTERM].map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { exit(1) }
+        source.resume()
+        return source
+    }
+    defer { interruptions.forEach { $0.cancel() } }
     let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
     defer { cluster.stop() }
     let postgres = PostgresTestServer(cluster: cluster)
@@ -382,8 +448,9 @@ func runServerMode(_ options: Options, serverPath: String) async throws {
                         let measured = try await run.run(follower)
                         results[follower, default: []].append(measured)
                         let cpu = String(
-                            format: "follower %.3f, walsender %.3f, its backends %.3f, cluster %.3f",
-                            measured.follower, measured.walsender, measured.backends, measured.cluster)
+                            format: "follower %.3f (%.3f during pgbench; busy %.1f s after it), walsender %.3f, "
+                                + "its backends %.3f, cluster %.3f", measured.follower, measured.followerInRun,
+                            measured.catchUp, measured.walsender, measured.backends, measured.cluster)
                         say(
                             "  \(String(format: "%.0f", measured.tps)) TPS, \(measured.transactions) transactions, "
                                 + "\(measured.commits) commits; CPU s: \(cpu); stream \(measured.events) events, "
@@ -411,22 +478,27 @@ func printServerTable(_ results: [Follower: [ServerMeasurement]], followers: [Fo
             separator: "; ")
     }
     print(
-        "\nEach cell: the rounds in order. µs/change: CPU over pgbench's run / the database's committed transactions.")
+        "\nEach cell: the rounds in order. µs/change: CPU from pgbench's start until the follower is idle again / "
+            + "pgbench's transactions (a row each); commits: the database's xact_commit over pgbench's run.")
     print(
-        "| transport | tps | commits | server µs/change | walsender µs/change | server's backends µs/change "
-            + "| cluster µs/change | vs none | vs pg_recvlogical |")
-    print("|---|---|---|---|---|---|---|---|---|")
+        "| transport | tps | commits | server µs/change | (during pgbench only) | walsender µs/change "
+            + "| server's backends µs/change | cluster µs/change | vs none | vs pg_recvlogical | busy after pgbench, s |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    func micros(_ follower: Follower, _ seconds: @escaping (ServerMeasurement) -> Double) -> String {
+        cells(follower) { String(format: "%.1f", $0.perChange(seconds($0))) }
+    }
     for follower in followers {
-        let server = follower == .none ? "–" : cells(follower) { String(format: "%.1f", $0.perChange($0.follower)) }
-        let walsender =
-            follower == .none || follower == .trigger
-            ? "–" : cells(follower) { String(format: "%.1f", $0.perChange($0.walsender)) }
-        let backends = follower == .none ? "–" : cells(follower) { String(format: "%.1f", $0.perChange($0.backends)) }
+        let isFollowed = follower != .none
+        let hasWalsender = isFollowed && follower != .trigger
         print(
             "| \(follower.label) | \(cells(follower) { String(format: "%.0f", $0.tps) }) "
-                + "| \(cells(follower) { "\($0.commits)" }) | \(server) | \(walsender) | \(backends) "
-                + "| \(cells(follower) { String(format: "%.1f", $0.perChange($0.cluster)) }) "
-                + "| \(ratios(follower, to: .none)) | \(ratios(follower, to: .recvlogical)) |")
+                + "| \(cells(follower) { "\($0.commits)" }) | \(isFollowed ? micros(follower, \.follower) : "–") "
+                + "| \(isFollowed ? micros(follower, \.followerInRun) : "–") "
+                + "| \(hasWalsender ? micros(follower, \.walsender) : "–") "
+                + "| \(isFollowed ? micros(follower, \.backends) : "–") | \(micros(follower, \.cluster)) "
+                + "| \(ratios(follower, to: .none)) | \(ratios(follower, to: .recvlogical)) "
+                + "| \(isFollowed ? cells(follower) { String(format: "%.1f", $0.catchUp) } : "–") |")
     }
 }
 

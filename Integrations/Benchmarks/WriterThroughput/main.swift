@@ -19,11 +19,12 @@
 // (pgoutput, proto_version 1, a publication of `todos`, to /dev/null), the anchor; the server as a child process
 // with `--changes wal` (the replication stream), `wal-sql` (the same log over SQL) and `notify` (the trigger and
 // LISTEN), each with one client streaming the whole table as its window (`GET /todos/events?limit=N`, counted,
-// not decoded). Over pgbench's run only, it reads the database's committed transactions (`xact_commit`), the
-// follower's CPU time (`/proc/PID/stat`), that of its walsender (its backends are found by their client ports;
-// with `wal-sql`, the backend reading the slot) and of all its backends, and prints per committed change: the
-// follower's and the walsender's CPU, pgbench's TPS against no follower and against pg_recvlogical in the same
-// round. After each server run, the server's rows (a `GET /todos?select=id,priority` of the stream's live query)
+// not decoded). Over pgbench's run only, it reads pgbench's transactions (the changes: a row each) and the
+// database's committed ones (`xact_commit`), the follower's CPU time (`/proc/PID/stat`), that of its walsender
+// (its backends are found by their client ports, listed every 200 ms; with `wal-sql`, all of them: the pool's
+// connections take turns reading the slot) and of all its backends, and prints per change: the follower's and the
+// walsender's CPU, pgbench's TPS against no follower and against pg_recvlogical in the same round. After each
+// server run, the server's rows (a `GET /todos?select=id,priority` of the stream's live query)
 // must have the table's count and checksums. The server's pid is printed, for `perf record -p`.
 import Foundation
 import LiveResults
