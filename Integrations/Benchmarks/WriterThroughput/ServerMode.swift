@@ -400,7 +400,7 @@ func localPorts(ofProcess pid: pid_t) -> Set<Int> {
     }
     var ports: Set<Int> = []
     for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+        let text = readWhole(table)
         // sl local_address rem_address st tx_queue:rx_queue tr:tm->when retrnsmt uid timeout inode …
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
@@ -507,4 +507,20 @@ func printServerTable(_ results: [Follower: [ServerMeasurement]], followers: [Fo
 func say(_ text: String) {
     print(text)
     fflush(nil)
+}
+
+/// The whole of a `/proc` file, read until `read` returns 0: the kernel hands `/proc/net/tcp` out a page at a time,
+/// and `String(contentsOfFile:)` stopped after the first, missing the sockets listed after it.
+func readWhole(_ path: String) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return "" }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        guard count > 0 else { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
