@@ -179,7 +179,8 @@ let package = Package(
             ],
             path: "Benchmarks/PostgresLatency"
         ),
-        // What a live source costs writers: pgbench with no source, the trigger and LISTEN, the WAL feed.
+        // What a live source costs writers: pgbench with no source, the trigger and LISTEN, the WAL feed; with
+        // --server, what the server example costs, against pg_recvlogical.
         .executableTarget(
             name: "WriterThroughput",
             dependencies: [
@@ -187,6 +188,10 @@ let package = Package(
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Benchmarks/WriterThroughput"
         ),

@@ -8,6 +8,24 @@
 // a table of N rows (100,000), pgbench updating one random row per transaction with 1 and then 8 clients for S
 // seconds (20) each, the four modes alternating, R rounds (2). After each run with a live source, the
 // controller that followed it must equal `SELECT`. `--quick` is the CI's smoke pass: 2,000 rows, 2 s, 1 round.
+//
+//   WriterThroughput --server PATH/TO/LiveResultsServer [--only none,pg_recvlogical,wal,wal-sql,notify] [--clients C]
+//       [--rows N] [--seconds S] [--rounds R] [--quick]
+//
+// The server mode: what following the table costs the server example, against PostgreSQL's own client of the
+// replication protocol, in one run. The server (a release build, for figures) creates its tables in a temporary
+// cluster with fsync on, this tool fills `todos` with N rows (100,000), then pgbench updates one random row's
+// priority per transaction with C clients (8) for S seconds (20) with, in turn: no follower; `pg_recvlogical`
+// (pgoutput, proto_version 1, a publication of `todos`, to /dev/null), the anchor; the server as a child process
+// with `--changes wal` (the replication stream), `wal-sql` (the same log over SQL) and `notify` (the trigger and
+// LISTEN), each with one client streaming the whole table as its window (`GET /todos/events?limit=N`, counted,
+// not decoded). Over pgbench's run only, it reads pgbench's transactions (the changes: a row each) and the
+// database's committed ones (`xact_commit`), the follower's CPU time (`/proc/PID/stat`), that of its walsender
+// (its backends are found by their client ports, listed every 200 ms; with `wal-sql`, all of them: the pool's
+// connections take turns reading the slot) and of all its backends, and prints per change: the follower's and the
+// walsender's CPU, pgbench's TPS against no follower and against pg_recvlogical in the same round. After each
+// server run, the server's rows (a `GET /todos?select=id,priority` of the stream's live query)
+// must have the table's count and checksums. The server's pid is printed, for `perf record -p`.
 import Foundation
 import LiveResults
 import LiveResultsPostgres
@@ -28,6 +46,10 @@ struct Options {
     var rows = 100_000
     var seconds = 20
     var rounds = 2
+    /// With `--server`: the server example's executable, and the clients and followers of its runs.
+    var server: String?
+    var serverClients = 8
+    var followers = Follower.allCases
 
     init(_ arguments: [String]) {
         var iterator = arguments.dropFirst().makeIterator()
@@ -36,16 +58,33 @@ struct Options {
                 (rows, seconds, rounds) = (2000, 2, 1)
                 continue
             }
-            let value = iterator.next().flatMap(Int.init)
+            let text = iterator.next()
+            let value = text.flatMap(Int.init)
             switch (argument, value) {
             case ("--rows", let value?): rows = value
             case ("--seconds", let value?): seconds = value
             case ("--rounds", let value?): rounds = value
-            default:
-                print("usage: WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]")
-                exit(2)
+            case ("--clients", let value?): serverClients = value
+            case ("--server", _) where text != nil: server = text
+            case ("--only", _) where text != nil:
+                let named = text?.split(separator: ",").map { Follower(rawValue: String($0)) } ?? []
+                guard !named.isEmpty, named.allSatisfy({ $0 != nil }) else { Self.usage() }
+                followers = named.compactMap { $0 }
+            default: Self.usage()
             }
         }
+    }
+}
+
+extension Options {
+    static func usage() -> Never {
+        print(
+            """
+            usage: WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]
+                   WriterThroughput --server PATH/TO/LiveResultsServer [--only none,pg_recvlogical,wal,wal-sql,notify]
+                       [--clients C] [--rows N] [--seconds S] [--rounds R] [--quick]
+            """)
+        exit(2)
     }
 }
 
@@ -56,18 +95,21 @@ enum Mode: String, CaseIterable {
     case stream = "WAL feed, stream"
 }
 
-/// Runs pgbench: single-row updates of random rows by `clients` clients for `seconds`; returns its TPS.
+/// Runs pgbench: `update` of a random row (`:id`, from 1 to `rows`) per transaction by `clients` clients for
+/// `seconds`; returns its TPS and the transactions it counted.
 ///
 /// Through `TemporaryPostgres.run`, which starts it with an empty signal mask: pgbench ends a `-T` run on
 /// `SIGALRM`, which this process's threads block (with `Foundation.Process`, pgbench never stopped).
-func pgbench(_ server: PostgresTestServer, database: String, clients: Int, options: Options) throws -> Double {
+func pgbench(
+    _ server: PostgresTestServer, database: String, clients: Int, seconds: Int, rows: Int, update: String
+) throws -> (tps: Double, transactions: Int) {
     guard let bin = TemporaryPostgres.binDirectory() else {
         throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
     }
     let script = FileManager.default.temporaryDirectory.appendingPathComponent("liveresults-writers-\(getpid()).sql")
     try """
-    \\set id random(1, \(options.rows))
-    UPDATE items SET priority = priority + 1 WHERE id = :id;
+    \\set id random(1, \(rows))
+    \(update);
 
     """.write(to: script, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: script) }
@@ -75,13 +117,17 @@ func pgbench(_ server: PostgresTestServer, database: String, clients: Int, optio
         "\(bin)/pgbench",
         [
             "-n", "-h", server.host, "-p", "\(server.port)", "-U", server.username, "-c", "\(clients)",
-            "-j", "\(min(clients, 2))", "-T", "\(options.seconds)", "-f", script.path, database,
+            "-j", "\(min(clients, 2))", "-T", "\(seconds)", "-f", script.path, database,
         ],
         environment: ["PGPASSWORD=\(server.password ?? "")", "PATH=/usr/bin:/bin"])
     guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("tps = ") }),
         let tps = Double(line.dropFirst("tps = ".count).prefix { $0.isNumber || $0 == "." })
     else { throw TemporaryPostgres.Failure(description: "pgbench printed no rate: \(text)") }
-    return tps
+    let processed = "number of transactions actually processed: "
+    let transactions = text.split(separator: "\n").first { $0.hasPrefix(processed) }.flatMap {
+        Int($0.dropFirst(processed.count).prefix { $0.isNumber })
+    }
+    return (tps, transactions ?? 0)
 }
 
 /// This process's CPU time, in seconds.
@@ -159,7 +205,10 @@ func run(
     )
     let clock = ContinuousClock.now
     let tps = try await Task.detached {
-        try pgbench(server, database: database, clients: clients, options: options)
+        try pgbench(
+            server, database: database, clients: clients, seconds: options.seconds, rows: options.rows,
+            update: "UPDATE items SET priority = priority + 1 WHERE id = :id"
+        ).tps
     }.value
     let seconds = (ContinuousClock.now - clock) / .seconds(1)
     let measurement = Measurement(
@@ -193,6 +242,16 @@ func run(
 }
 
 let options = Options(CommandLine.arguments)
+if let serverPath = options.server {
+    do {
+        try await runServerMode(options, serverPath: serverPath)
+        exit(0)
+    } catch {
+        // Not thrown from the top level, which traps: exit runs the handlers that stop the children and the cluster.
+        print("WriterThroughput --server: \(error)")
+        exit(1)
+    }
+}
 let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
 defer { cluster.stop() }
 let server = PostgresTestServer(cluster: cluster)
