@@ -26,48 +26,10 @@ final class ChildProcess: Sendable {
     init(_ program: String, _ arguments: [String], environment: [String]? = nil) throws {
         name = URL(fileURLWithPath: program).lastPathComponent
         outputPath = NSTemporaryDirectory() + "liveresults-writers-\(name)-\(UUID().uuidString)"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        Self.closeInheritedDescriptors(&actions)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        // The server mode ignores SIGINT and SIGTERM (dispatch sources handle them), and ignored signals stay
-        // ignored across exec: the child gets their default action back.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGTERM)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        let envp = (environment ?? ProcessInfo.processInfo.environment.map { "\($0)=\($1)" }).map { strdup($0) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
-        guard spawned == 0 else {
-            throw TemporaryPostgres.Failure(description: "could not run \(program): error \(spawned)")
-        }
+        let pid = try TemporaryPostgres.spawn(program, arguments, environment: environment, output: outputPath)
         self.pid = pid
         Self.running.withLockedValue { _ = $0.insert(pid) }
         Self.killAtExit
-    }
-
-    /// Makes the child close every descriptor above standard error, so that it holds none of this process's
-    /// sockets: glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34), which Swift's Glibc module does not
-    /// import, looked up by name.
-    private static func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
-        else { return }
-        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// Registers, once, the handler that kills the children left running when this process exits.

@@ -163,11 +163,33 @@ public final class TemporaryPostgres: Sendable {
     public static func run(_ program: String, _ arguments: [String], environment: [String]? = nil) throws -> String {
         let outputPath = NSTemporaryDirectory() + "liveresults-pg-output-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let pid = try spawn(program, arguments, environment: environment, output: outputPath)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
+        }
+        return text
+    }
+
+    /// Starts `program` with `arguments`, its standard input `/dev/null` and its output and errors written to the
+    /// file at `output`, and returns its process id; the caller waits for it (`waitpid`).
+    ///
+    /// The child gets an empty signal mask, the default actions of `SIGINT` and `SIGTERM` (ignored signals stay
+    /// ignored across `exec`, and a tool that handles them itself ignores them), and none of this process's
+    /// descriptors above standard error (see ``run(_:_:environment:)``).
+    ///
+    /// - Throws: ``Failure`` when it cannot be started.
+    public static func spawn(
+        _ program: String, _ arguments: [String], environment: [String]? = nil, output: String
+    ) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         closeInheritedDescriptors(&actions)
         var attributes = posix_spawnattr_t()
@@ -176,7 +198,12 @@ public final class TemporaryPostgres: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { $0.map { strdup($0) } + [nil] }
         defer { (argv + (envp ?? [])).forEach { free($0) } }
@@ -188,14 +215,7 @@ public final class TemporaryPostgres: Sendable {
                 posix_spawn(&pid, program, &actions, &attributes, argv, environ)
             }
         guard spawned == 0 else { throw Failure(description: "could not run \(program): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        // Exited normally with status 0: WIFEXITED and WEXITSTATUS, which Swift does not import.
-        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (\(status)): \(text)")
-        }
-        return text
+        return pid
     }
 
     /// Makes the child close every descriptor above standard error.
