@@ -22,7 +22,13 @@ struct _ColumnDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard column == nil else { throw Unsupported() }
-        return KeyedDecodingContainer(Keyed<Key>(decoder: self))
+        return KeyedDecodingContainer(Keyed<Key>(decoder: self, cursor: Cursor()))
+    }
+
+    /// The column after the one a key found last: a `Decodable` reads its keys in declaration order, which is
+    /// usually the table's, so each key is found at once rather than by a search of every column.
+    final class Cursor {
+        var next = 0
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Unsupported() }
@@ -75,13 +81,19 @@ struct _ColumnDecoder: Decoder {
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: _ColumnDecoder
+        let cursor: Cursor
         var codingPath: [any CodingKey] { [] }
         var allKeys: [Key] { decoder.row.columns.compactMap { Key(stringValue: $0.name) } }
 
         func column(_ key: Key) throws -> Int {
-            guard let index = decoder.row.columns.firstIndex(where: { $0.name == key.stringValue }) else {
-                throw Unsupported()
+            let columns = decoder.row.columns
+            let name = key.stringValue
+            if cursor.next < columns.count, columns[cursor.next].name == name {
+                cursor.next += 1
+                return cursor.next - 1
             }
+            guard let index = columns.firstIndex(where: { $0.name == name }) else { throw Unsupported() }
+            cursor.next = index + 1
             return index
         }
 
