@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
         .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
         .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
+        .executable(name: "LiveResultsVaporServer", targets: ["LiveResultsVaporServer"]),
     ],
     dependencies: [
         .package(name: "LiveResults", path: "../"),
@@ -39,6 +40,10 @@ let package = Package(
         .package(url: "https://github.com/CoreOffice/XMLCoder", from: "0.18.2"),
         // The command lines of the server example and the measurement tools.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The Vapor server example: Vapor's routes and lifecycle, Fluent's models and migrations.
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
+        .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
+        .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
     ],
     targets: [
         // MARK: Products
@@ -132,37 +137,77 @@ let package = Package(
 
         // MARK: The server example
 
-        // The to-do list of the root's example, served live to browsers. Its application is a target of its own so
-        // that the tests can start it in their process too.
+        // The to-do list of the root's example, served live to browsers: its application (the configuration and
+        // its command line, the to-dos, the stores, the page, the REST writes), which depends on no HTTP framework,
+        // and a server of it on each framework. Libraries, so that the tests can start them in their process too.
         .target(
-            name: "TodoServer",
+            name: "TodoApp",
             dependencies: [
                 "LiveResultsHummingbird",
                 "LiveResultsPostgres",
                 "LiveResultsServing",
                 "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/TodoApp",
+            // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
+            exclude: ["Page/index.html"]
+        ),
+        .target(
+            name: "TodoServer",
+            dependencies: [
+                "TodoApp",
+                "LiveResultsHummingbird",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/TodoServer",
-            // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
-            exclude: ["Page"]
+            path: "Examples/TodoServer"
         ),
         .executableTarget(
             name: "LiveResultsServer",
-            dependencies: ["TodoServer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "TodoApp", "TodoServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Examples/LiveResultsServer"
+        ),
+        // The same application on Vapor, its tables Fluent's models and migrations.
+        .target(
+            name: "TodoVaporServer",
+            dependencies: [
+                "TodoApp",
+                "LiveResultsHummingbird",
+                "LiveResultsPostgres",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "FluentPostgresDriver", package: "fluent-postgres-driver"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Examples/TodoVaporServer"
+        ),
+        .executableTarget(
+            name: "LiveResultsVaporServer",
+            dependencies: [
+                "TodoApp", "TodoVaporServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/LiveResultsVaporServer"
         ),
 
         // MARK: Measurement tools
@@ -270,6 +315,19 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "TodoVaporServerTests",
+            dependencies: [
+                "TodoApp",
+                "TodoVaporServer",
+                "LiveResultsTestSupport",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "Fluent", package: "fluent"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

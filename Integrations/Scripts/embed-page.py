@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compiles the server example's page into its binary.
 
-Writes Examples/TodoServer/Application/TodoPage+Source.swift from Examples/TodoServer/Page/index.html: the
+Writes Examples/TodoApp/Page/TodoPage+Source.swift from Examples/TodoApp/Page/index.html: the
 page as a Swift string, and its Content-Security-Policy, which allows exactly the page's inline <script>
 and <style> by their SHA-256 hashes. Edit index.html, then run this script; with --check it changes
 nothing and fails when the Swift file is not what it would write (CI runs it so).
@@ -13,8 +13,8 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-PAGE = ROOT / "Examples/TodoServer/Page/index.html"
-SWIFT = ROOT / "Examples/TodoServer/Application/TodoPage+Source.swift"
+PAGE = ROOT / "Examples/TodoApp/Page/index.html"
+SWIFT = ROOT / "Examples/TodoApp/Page/TodoPage+Source.swift"
 
 
 def hashes(html, tag):
@@ -41,13 +41,13 @@ def swift_source(html):
 
 extension TodoPage {{
     /// The page, `Page/index.html`, compiled into the binary.
-    static let html = #"""
+    public static let html = #"""
 {html}
 """#
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "{policy}"
+    public static let contentSecurityPolicy = "{policy}"
 }}
 '''
 

@@ -8,13 +8,17 @@ import Testing
 /// its settings in the environment.
 @Suite("Server start", .serialized, .timeLimit(.minutes(10)))
 struct StartTests {
-    @Test("four processes started at once on an empty database all start, without postgres-nio's warnings")
-    func concurrentStart() async throws {
+    @Test(
+        "four processes started at once on an empty database all start, without postgres-nio's warnings",
+        arguments: ServerExecutable.allCases)
+    func concurrentStart(executable: ServerExecutable) async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { _, configuration in
             let url = postgres.url(database: configuration.database)
             let servers = try await withThrowingTaskGroup(of: ServerProcess.self) { group in
-                for _ in 0..<4 { group.addTask { try await ServerProcess(["--postgres", url]) } }
+                for _ in 0..<4 {
+                    group.addTask { try await ServerProcess(["--postgres", url], executable: executable) }
+                }
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             for server in servers {
@@ -28,15 +32,15 @@ struct StartTests {
     }
 
     @Test(
-        "a database that does not exist: the start fails within the query timeout with PostgreSQL's reason, in one sentence"
-    )
-    func missingDatabase() async throws {
+        "a database that does not exist: the start fails within the query timeout with PostgreSQL's reason, in one sentence",
+        arguments: ServerExecutable.allCases)
+    func missingDatabase(executable: ServerExecutable) async throws {
         let postgres = try PostgresTestServer.shared()
         let url =
             "postgres://\(postgres.username):\(postgres.password ?? "")@\(postgres.host):\(postgres.port)/no_such_db"
         let started = ContinuousClock.now
         await #expect {
-            _ = try await ServerProcess(["--postgres", url, "--query-timeout", "5"])
+            _ = try await ServerProcess(["--postgres", url, "--query-timeout", "5"], executable: executable)
         } throws: { error in
             let text = "\(error)"
             return text.contains(#"database "no_such_db" does not exist"#) && !text.contains("Generic description")
@@ -44,27 +48,30 @@ struct StartTests {
         #expect(started.duration(to: .now) < .seconds(30))
     }
 
-    @Test("a --postgres that is not a URL is one readable sentence and exit status 1")
-    func badURL() async throws {
-        let (status, output) = try Self.refusal(["--postgres", "localhost:5432"])
+    @Test(
+        "a --postgres that is not a URL is one readable sentence and exit status 1",
+        arguments: ServerExecutable.allCases)
+    func badURL(executable: ServerExecutable) async throws {
+        let (status, output) = try Self.refusal(["--postgres", "localhost:5432"], executable: executable)
         #expect(status == 1)
         #expect(
             output.hasPrefix(
-                "LiveResultsServer: --postgres wants postgres://user[:password]@host[:port]/database, not localhost:5432\n"
+                "\(executable.rawValue): --postgres wants postgres://user[:password]@host[:port]/database, not localhost:5432\n"
             ))
     }
 
     /// Below a millisecond a timeout would round to none: every connection closed at once, every query timed out.
     @Test(
         "a timeout below a millisecond is refused with ArgumentParser's error, usage and exit status 64",
-        arguments: [["--idle-timeout", "0.0001"], ["--query-timeout", "1e-9"], ["--shutdown-timeout", "0"]])
-    func tooShortTimeout(arguments: [String]) async throws {
-        let (status, output) = try Self.refusal(arguments)
+        arguments: ServerExecutable.allCases,
+        [["--idle-timeout", "0.0001"], ["--query-timeout", "1e-9"], ["--shutdown-timeout", "0"]])
+    func tooShortTimeout(executable: ServerExecutable, arguments: [String]) async throws {
+        let (status, output) = try Self.refusal(arguments, executable: executable)
         #expect(status == 64)
         #expect(
             output.hasPrefix(
                 "Error: \(arguments[0]) wants a number of seconds from 0.001 to 86400, not \(arguments[1])\n"))
-        #expect(output.contains("Usage: LiveResultsServer"), "\(output)")
+        #expect(output.contains("Usage: \(executable.rawValue)"), "\(output)")
     }
 
     @Test("--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage, status 64")
@@ -78,10 +85,12 @@ struct StartTests {
         #expect(output.hasPrefix("Error: --maximum-streams wants a whole number above 0, not 0\n"))
     }
 
-    @Test("--help prints ArgumentParser's usage with every option, and exits 0; an unknown option exits 64")
-    func help() throws {
+    @Test(
+        "--help prints ArgumentParser's usage with every option, and exits 0; an unknown option exits 64",
+        arguments: ServerExecutable.allCases)
+    func help(executable: ServerExecutable) throws {
         let server = Process()
-        server.executableURL = try ServerProcess.executable
+        server.executableURL = try executable.url
         server.arguments = ["--help"]
         let pipe = Pipe()
         server.standardOutput = pipe
@@ -89,19 +98,21 @@ struct StartTests {
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         server.waitUntilExit()
         #expect(server.terminationStatus == 0)
-        #expect(output.contains("USAGE: LiveResultsServer"), "\(output)")
+        #expect(output.contains("USAGE: \(executable.rawValue)"), "\(output)")
         for option in ["--port", "--postgres", "--changes", "--allow-origin", "--maximum-streams"] {
             #expect(output.contains(option), "\(option)")
         }
-        let (status, refusal) = try Self.refusal(["--colour", "blue"])
+        let (status, refusal) = try Self.refusal(["--colour", "blue"], executable: executable)
         #expect(status == 64)
         #expect(refusal.hasPrefix("Error: Unknown option '--colour'"), "\(refusal)")
     }
 
-    /// Runs the server with `arguments`, which it refuses: its exit status and what it wrote to standard error.
-    static func refusal(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs `executable` with `arguments`, which it refuses: its exit status and what it wrote to standard error.
+    static func refusal(
+        _ arguments: [String], executable: ServerExecutable = .hummingbird
+    ) throws -> (status: Int32, output: String) {
         let server = Process()
-        server.executableURL = try ServerProcess.executable
+        server.executableURL = try executable.url
         server.arguments = arguments
         let pipe = Pipe()
         server.standardError = pipe
@@ -111,9 +122,11 @@ struct StartTests {
         return (server.terminationStatus, output)
     }
 
-    @Test("a connection that sends half a request head is closed after the idle timeout")
-    func halfSentRequest() async throws {
-        let server = try await ServerProcess(["--idle-timeout", "1"])
+    @Test(
+        "a connection that sends half a request head is closed after the idle timeout",
+        arguments: ServerExecutable.allCases)
+    func halfSentRequest(executable: ServerExecutable) async throws {
+        let server = try await ServerProcess(["--idle-timeout", "1"], executable: executable)
         let socket = try RawSocket(port: server.port)
         try socket.send("GET / HTTP/1.1\r\nHo")
         let started = ContinuousClock.now
@@ -122,9 +135,12 @@ struct StartTests {
         #expect(await server.terminate() == 0)
     }
 
-    @Test("SIGTERM while a request's body never ends: the server exits by its shutdown deadline")
-    func shutdownDeadline() async throws {
-        let server = try await ServerProcess(["--idle-timeout", "300", "--shutdown-timeout", "2"])
+    @Test(
+        "SIGTERM while a request's body never ends: the server exits by its shutdown deadline",
+        arguments: ServerExecutable.allCases)
+    func shutdownDeadline(executable: ServerExecutable) async throws {
+        let server = try await ServerProcess(
+            ["--idle-timeout", "300", "--shutdown-timeout", "2"], executable: executable)
         let socket = try RawSocket(port: server.port)
         // A request in progress, which a graceful shutdown waits for: its body is 100 bytes, 4 are sent.
         try socket.send(
@@ -140,20 +156,22 @@ struct StartTests {
         #expect(took < .seconds(12))
         // Not sooner than the deadline: the shutdown waited for the request, which the deadline then ended.
         #expect(took >= .seconds(2), "the shutdown waited for the request in progress")
-        print("StartTests: SIGTERM with a request in progress: exit \(status.map(String.init) ?? "none") after \(took)")
+        print(
+            "StartTests: \(executable): SIGTERM with a request in progress: exit \(status.map(String.init) ?? "none") after \(took)"
+        )
         withExtendedLifetime(socket) {}
     }
 
-    @Test("DATABASE_URL stands for --postgres")
-    func environment() async throws {
+    @Test("DATABASE_URL stands for --postgres", arguments: ServerExecutable.allCases)
+    func environment(executable: ServerExecutable) async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { _, configuration in
             let url = postgres.url(database: configuration.database)
-            let server = try await ServerProcess([], environment: ["DATABASE_URL": url])
+            let server = try await ServerProcess([], environment: ["DATABASE_URL": url], executable: executable)
             #expect(server.printed.contains("to-dos in PostgreSQL"))
-            _ = try await HTTP.send(.GET, "\(server.base)/todos")
+            _ = try await HTTP.send(.GET, "\(server.base)/health")
             // One line per request, at info, with its status and duration.
-            #expect(await eventually { server.printed.contains("GET /todos 200") })
+            #expect(await eventually { server.printed.contains("GET /health 200") })
             #expect(server.printed.contains("duration_ms="))
             #expect(await server.terminate() == 0)
         }

@@ -1,5 +1,5 @@
 import Hummingbird
-import Logging
+import TodoApp
 
 /// Logs one line per request at `info`: its method, path, status and duration (for a stream, until its
 /// head is sent). The outermost middleware, so that the status is the one the client gets.
@@ -21,10 +21,7 @@ struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
     private func log(
         _ request: Request, status: HTTPResponse.Status, since started: ContinuousClock.Instant, context: Context
     ) {
-        let duration = started.duration(to: .now)
-        let milliseconds = Double(duration.components.seconds) * 1_000 + Double(duration.components.attoseconds) / 1e15
-        context.logger.info(
-            "\(request.method) \(request.uri.path) \(status.code)",
-            metadata: ["status": "\(status.code)", "duration_ms": "\(Int(milliseconds.rounded()))"])
+        RequestLog.log(
+            context.logger, method: "\(request.method)", path: request.uri.path, status: status, since: started)
     }
 }

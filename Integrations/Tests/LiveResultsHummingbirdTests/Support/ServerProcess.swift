@@ -2,7 +2,8 @@ import Foundation
 import LiveResultsTestSupport
 import NIOConcurrencyHelpers
 
-/// The server example run as users run it: its own process (`LiveResultsServer`, built beside the tests).
+/// The server example run as users run it: its own process (`LiveResultsServer` or `LiveResultsVaporServer`,
+/// built beside the tests).
 final class ServerProcess: Sendable {
     let process: Process
     let port: Int
@@ -11,25 +12,13 @@ final class ServerProcess: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var printed: String { output.withLockedValue { $0 } }
 
-    /// The executable the package built beside the test bundle.
-    static var executable: URL {
-        get throws {
-            let directory = Bundle.main.bundleURL.deletingLastPathComponent()
-            for candidate in [directory, Bundle.main.bundleURL] {
-                let url = candidate.appendingPathComponent("LiveResultsServer")
-                if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-            }
-            throw TestFailure(
-                "LiveResultsServer is not built beside the tests in \(directory.path): run `swift build --package-path Integrations --build-tests` first"
-            )
-        }
-    }
-
-    /// Starts the server with `arguments` (plus `--port 0`) and `environment` added to this process's, and
+    /// Starts `executable` with `arguments` (plus `--port 0`) and `environment` added to this process's, and
     /// waits until it prints where it listens.
-    init(_ arguments: [String] = [], environment: [String: String] = [:]) async throws {
+    init(
+        _ arguments: [String] = [], environment: [String: String] = [:], executable: ServerExecutable = .hummingbird
+    ) async throws {
         let process = Process()
-        process.executableURL = try Self.executable
+        process.executableURL = try executable.url
         process.arguments = ["--port", "0"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pipe = Pipe()

@@ -46,26 +46,30 @@ public final class PostgresTodoStore: TodoStore {
     /// Keeps the controller listening while the store exists.
     private let subscription: EventSubscription
 
-    /// The store of `client`'s database (the client must be running): creates the tables and their triggers
-    /// when missing (with `changes` `.notify`) or the publication of both (`.wal`, `.walSQL`), then fetches. With
+    /// The store of `client`'s database (the client must be running): creates the tables (unless
+    /// `createsTables` is `false`: the application made them) and their triggers when missing (with `changes`
+    /// `.notify`) or the publication of both (`.wal`, `.walSQL`), then fetches. With
     /// `.wal`, `replication` (the same server and database as `client`) lets the feed read a replication stream.
     ///
     /// Any number of processes may create the store at once on an empty database: the table is created
     /// under an advisory lock, and the trigger's installation takes one of its own.
     public init(
-        client: PostgresClient, changes: Changes = .notify, replication: PostgresConnection.Configuration? = nil,
+        client: PostgresClient, changes: Changes = .notify, createsTables: Bool = true,
+        replication: PostgresConnection.Configuration? = nil,
         queryTimeout: Duration = PostgresClient.defaultQueryTimeout,
         logger: Logger = Logger(label: "LiveResultsServer")
     ) async throws {
         self.client = client
         self.queryTimeout = queryTimeout
         self.logger = logger
-        try await client.withTimeout(queryTimeout) { client in
-            try await client.withTransaction(logger: logger) { connection in
-                // `CREATE TABLE IF NOT EXISTS` is not safe against itself: two sessions that both find no table
-                // both create it, and one fails on pg_type's unique index. The lock makes them take turns.
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: logger)
-                for statement in Self.schema { try await connection.query(statement, logger: logger) }
+        if createsTables {
+            try await client.withTimeout(queryTimeout) { client in
+                try await client.withTransaction(logger: logger) { connection in
+                    // `CREATE TABLE IF NOT EXISTS` is not safe against itself: two sessions that both find no
+                    // table both create it, and one fails on pg_type's unique index. The lock makes them take turns.
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.creationLock))", logger: logger)
+                    for statement in Self.schema { try await connection.query(statement, logger: logger) }
+                }
             }
         }
         let status = LiveResultsSourceStatus()
@@ -193,10 +197,25 @@ public final class PostgresTodoStore: TodoStore {
     private func write<Result: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> Result
     ) async throws -> Result {
+        try await boundedWrite { client in
+            try await client.withTransaction(logger: self.logger) { connection in try await body(connection) }
+        }
+    }
+
+    /// Runs a write, `body`, within ``queryTimeout``, then wakes the feed so that the write reaches the live
+    /// queries without waiting for its idle back-off; a failure is logged with its cause and thrown as the
+    /// server's error: ``TodoServerError/unavailable(_:)`` when the database was out of reach, PostgreSQL's
+    /// own for a refused write (a foreign key, a constraint). For writes the application sends through
+    /// another client of the same database (Fluent's).
+    ///
+    /// - Parameter body: The write, given the store's client (which it need not use).
+    /// - Returns: What `body` returned.
+    /// - Complexity: `body`'s, and two tasks for the timeout.
+    public func boundedWrite<Result: Sendable>(
+        _ body: @escaping @Sendable (PostgresClient) async throws -> Result
+    ) async throws -> Result {
         do {
-            let result = try await client.withTimeout(queryTimeout) { client in
-                try await client.withTransaction(logger: self.logger) { connection in try await body(connection) }
-            }
+            let result = try await client.withTimeout(queryTimeout, body)
             feed?.wake()
             return result
         } catch let error as TodoServerError {

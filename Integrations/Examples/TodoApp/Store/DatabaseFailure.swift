@@ -5,15 +5,22 @@ import PostgresNIO
 
 /// A failed database operation, as the server reports it: its cause in full for the log, and the
 /// response a client gets.
-struct DatabaseFailure {
+public struct DatabaseFailure: Sendable {
     /// The error in full: `PSQLError`'s debug description (code, the server's fields, the query), whose
     /// plain description is a generic sentence that says nothing.
-    let cause: String
+    ///
+    /// - Complexity: O(1).
+    public let cause: String
     /// `503` when the database could not be reached or is shutting down; PostgreSQL's own error, as PostgREST
     /// answers it, when the database refused the request (a foreign key, a constraint); else `500`.
-    let serverError: TodoServerError
+    ///
+    /// - Complexity: O(1).
+    public let serverError: TodoServerError
 
-    init(_ error: any Error) {
+    /// The failure `error` is.
+    ///
+    /// - Complexity: O(*m*) for an error whose description has *m* characters.
+    public init(_ error: any Error) {
         cause = Self.describe(error)
         if Self.isUnavailable(error) {
             serverError = .unavailable("the database is unavailable (\(Self.reason(error))); try again later")
@@ -35,7 +42,9 @@ struct DatabaseFailure {
     }
 
     /// A sentence for a log or a command line, with PostgreSQL's own message.
-    static func describe(_ error: any Error) -> String {
+    ///
+    /// - Complexity: O(*m*) for an error whose description has *m* characters.
+    public static func describe(_ error: any Error) -> String {
         error is PSQLError ? String(reflecting: error) : String(describing: error)
     }
 

@@ -1,18 +1,24 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
 import LiveResultsServing
 import LiveResultsWireSupport
-import NIOCore
-import NIOFoundationCompat
 
 /// The writes of a table in PostgREST's form: `POST path` (an object or an array), `PATCH path?FILTERS`,
-/// `DELETE path?FILTERS`, and `PATCH`/`DELETE path/{id}` for one row.
-struct RESTWrites<Store: TodoStore, Input: RowInput> {
+/// `DELETE path?FILTERS`, and `PATCH`/`DELETE path/{id}` for one row. Written once for every framework: a
+/// server routes those five to ``answer(_:)`` and sends what it returns (or the ``TodoServerError`` it throws).
+public struct RESTWrites<Store: TodoStore, Input: RowInput>: Sendable {
     let store: Store
     /// The columns a `PATCH` or `DELETE` may filter on.
     let filters: Set<String>
+
+    /// The writes of `Input`'s table in `store`, whose `PATCH` and `DELETE` may filter on `filters`.
+    ///
+    /// - Complexity: O(1).
+    public init(store: Store, filters: Set<String>) {
+        self.store = store
+        self.filters = filters
+    }
 
     /// What the body of a write holds: one row's fields or several.
     enum Body {
@@ -20,25 +26,30 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
         case array([[String: JSONValue]])
     }
 
-    func add(to router: Router<some RequestContext>, at path: String) {
-        router.post(RouterPath(path)) { request, _ in try await insert(request) }
-        router.patch(RouterPath(path)) { request, _ in try await update(request) }
-        router.delete(RouterPath(path)) { request, _ in try await delete(request) }
-        router.patch(RouterPath("\(path)/:id")) { request, context in
+    /// The answer to `request`, as PostgREST gives it.
+    ///
+    /// - Throws: ``TodoServerError``: the status and PostgREST's body for a refused write (`405` for a method
+    ///   other than `POST`, `PATCH` and `DELETE`, or `POST` of one row).
+    /// - Complexity: O(*b* + *r*) for a body of *b* bytes and *r* rows written, and the store's write.
+    public func answer(_ request: RESTRequest) async throws -> RESTResponse {
+        switch (request.method, request.id) {
+        case (.post, nil): return try await insert(request)
+        case (.patch, nil): return try await update(request)
+        case (.delete, nil): return try await delete(request)
+        case (.patch, let id?):
             let input = try input(try object(try await body(of: request)), requiringAll: false)
-            guard let row = try await store.update(try byID(context), with: input).first else {
-                throw notFound(context)
-            }
-            return try response(RowEncoder<Input.Row>().object(row), status: .ok)
-        }
-        router.delete(RouterPath("\(path)/:id")) { _, context in
-            guard try await !store.delete(try byID(context)).isEmpty else { throw notFound(context) }
-            return Response(status: .noContent)
+            guard let row = try await store.update(try byID(id), with: input).first else { throw notFound(id) }
+            return response(try RowEncoder<Input.Row>().object(row), status: .ok)
+        case (.delete, let id?):
+            guard try await !store.delete(try byID(id)).isEmpty else { throw notFound(id) }
+            return RESTResponse(status: .noContent)
+        default:
+            throw TodoServerError.status(.methodNotAllowed, "\(request.method) is not a write of \(Input.table)")
         }
     }
 
     /// `POST path`: one row, or several in one transaction.
-    private func insert(_ request: Request) async throws -> Response {
+    private func insert(_ request: RESTRequest) async throws -> RESTResponse {
         let query = try query(of: request)
         let body = try await body(of: request)
         let objects: [[String: JSONValue]]
@@ -71,7 +82,7 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
     }
 
     /// `PATCH path?FILTERS`: the rows the filters select.
-    private func update(_ request: Request) async throws -> Response {
+    private func update(_ request: RESTRequest) async throws -> RESTResponse {
         let query = try query(of: request)
         let selected = try liveQuery(query, statement: "UPDATE")
         let input = try input(try object(try await body(of: request)), requiringAll: false)
@@ -79,7 +90,7 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
     }
 
     /// `DELETE path?FILTERS`: the rows the filters select.
-    private func delete(_ request: Request) async throws -> Response {
+    private func delete(_ request: RESTRequest) async throws -> RESTResponse {
         let query = try query(of: request)
         let selected = try liveQuery(query, statement: "DELETE")
         return try answer(.delete, try await store.delete(selected), request, query)
@@ -88,11 +99,11 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
     // MARK: Reading the request
 
     /// The request's PostgREST parameters, checked against the table; its `Content-Profile` too.
-    private func query(of request: Request) throws -> PostgRESTQuery {
+    private func query(of request: RESTRequest) throws -> PostgRESTQuery {
         do throws(PostgRESTError) {
             try PostgRESTProfile.check(request.headers[HTTPField.Name("Content-Profile")!])
             let query = try PostgRESTQuery(
-                parameters: PostgRESTQuery.parameters(fromQuery: request.uri.query), table: Input.table)
+                parameters: PostgRESTQuery.parameters(fromQuery: request.query), table: Input.table)
             try query.validate(for: Input.Row.self)
             return query
         } catch {
@@ -129,20 +140,16 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
         }
     }
 
-    /// The body: JSON, at most ``TodoRoutes/maximumBodySize``, an object or an array of objects.
-    private func body(of request: Request) async throws -> Body {
+    /// The body: JSON, at most ``TodoConfiguration/maximumBodySize``, an object or an array of objects.
+    private func body(of request: RESTRequest) async throws -> Body {
         let mediaType = request.headers[.contentType]?.split(separator: ";").first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard mediaType == "application/json" else {
             throw TodoServerError.status(.unsupportedMediaType, "a write wants Content-Type: application/json")
         }
-        var request = request
-        let data: Data
-        do {
-            data = Data(buffer: try await request.collectBody(upTo: TodoRoutes.maximumBodySize))
-        } catch is NIOTooManyBytesError {
+        guard case .bytes(let data) = try await request.body(TodoConfiguration.maximumBodySize) else {
             throw TodoServerError.status(
-                .contentTooLarge, "the body is over \(TodoRoutes.maximumBodySize / 1_024) KiB")
+                .contentTooLarge, "the body is over \(TodoConfiguration.maximumBodySize / 1_024) KiB")
         }
         switch try? JSONDecoder().decode(JSONValue.self, from: data) {
         case .object(let object):
@@ -165,22 +172,22 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
     }
 
     /// The rows whose id is the path's `id`.
-    private func byID(_ context: some RequestContext) throws -> LiveQuery<Input.Row> {
+    private func byID(_ text: String) throws -> LiveQuery<Input.Row> {
         // An id that is not a number names no row.
-        guard let text = context.parameters.get("id"), let id = Int64(text) else { throw notFound(context) }
+        guard let id = Int64(text) else { throw notFound(text) }
         return try LiveQuery(filters: [LiveQueryFilter(column: Input.Row.idColumn, condition: .equal(.integer(id)))])
     }
 
-    private func notFound(_ context: some RequestContext) -> TodoServerError {
-        .notFound("no row \(context.parameters.get("id") ?? "") in \(Input.table)")
+    private func notFound(_ id: String) -> TodoServerError {
+        .notFound("no row \(id) in \(Input.table)")
     }
 
     // MARK: Answering
 
     /// PostgREST's answer to a write of `rows`.
     private func answer(
-        _ write: PostgRESTAnswer.Write, _ rows: [Input.Row], _ request: Request, _ query: PostgRESTQuery
-    ) throws -> Response {
+        _ write: PostgRESTAnswer.Write, _ rows: [Input.Row], _ request: RESTRequest, _ query: PostgRESTQuery
+    ) throws -> RESTResponse {
         do {
             let answer = try PostgRESTAnswer.write(
                 write, rows: rows, format: PostgRESTFormat(accept: request.headers[.accept]),
@@ -190,17 +197,15 @@ struct RESTWrites<Store: TodoStore, Input: RowInput> {
             for (name, value) in answer.headers {
                 if let name = HTTPField.Name(name) { headers.append(HTTPField(name: name, value: value)) }
             }
-            let status = HTTPResponse.Status(code: answer.status)
-            guard let body = answer.body else { return Response(status: status, headers: headers) }
-            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: body)))
+            return RESTResponse(status: HTTPResponse.Status(code: answer.status), headers: headers, body: answer.body)
         } catch let error as PostgRESTError {
             throw TodoServerError.postgREST(error)
         }
     }
 
-    private func response(_ json: Data, status: HTTPResponse.Status) -> Response {
+    private func response(_ json: Data, status: HTTPResponse.Status) -> RESTResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: json)))
+        return RESTResponse(status: status, headers: headers, body: json)
     }
 }

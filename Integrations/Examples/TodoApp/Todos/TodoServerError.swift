@@ -1,20 +1,17 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResultsServing
-import Logging
-import NIOFoundationCompat
 
 /// What the server answers a request it cannot carry out: a status and PostgREST's error body,
 /// `{"code", "message", "details", "hint"}`.
-public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringConvertible {
+public enum TodoServerError: Error, Equatable, CustomStringConvertible {
     /// `400 PGRST102`: a body that is not JSON, or not what the table takes.
     case badRequest(String)
     /// `404 PGRST116`: no row has this id (the result has 0 rows).
     case notFound(String)
     /// `503 PGRST001` with `Retry-After`: the database could not be reached within the query timeout.
     case unavailable(String)
-    /// Any other status Hummingbird reports (`413` for a body over 64 KiB, `405`, …), with its message.
+    /// Any other status the framework reports (`413` for a body over 64 KiB, `405`, …), with its message.
     case status(HTTPResponse.Status, String)
     /// An error PostgREST defines, as it is.
     case postgREST(PostgRESTError)
@@ -50,7 +47,7 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
         }
     }
 
-    /// PostgREST's code for a status Hummingbird or the server's checks give.
+    /// PostgREST's code for a status the framework or the server's checks give.
     private static func code(of status: HTTPResponse.Status) -> String {
         switch status.code {
         case 403: "42501"  // insufficient privilege
@@ -63,40 +60,17 @@ public enum TodoServerError: Error, Equatable, HTTPResponseError, CustomStringCo
     }
 
     /// What a `503` asks clients to wait before they try again, in seconds.
-    static var retryAfterSeconds: String { "2" }
+    public static var retryAfterSeconds: String { "2" }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    /// The error as an answer: its status, PostgREST's body and its headers (`Retry-After` for a `503`).
+    ///
+    /// - Complexity: O(*m*) for a message of *m* characters.
+    public var answer: RESTResponse {
         let error = self.error
         var headers = HTTPFields()
         for (name, value) in error.responseHeaders() {
             if let name = HTTPField.Name(name) { headers[name] = value }
         }
-        return Response(
-            status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(data: error.body())))
-    }
-}
-
-/// Answers Hummingbird's errors (unknown routes, methods, …) in PostgREST's form, with their status.
-struct JSONErrorMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response)
-        async throws -> Response
-    {
-        do {
-            return try await next(request, context)
-        } catch let error as TodoServerError {
-            throw error
-        } catch let error as HTTPError where error.status == .notFound {
-            throw TodoServerError.status(.notFound, error.body ?? "no route \(request.method) \(request.uri.path)")
-        } catch let error as HTTPError {
-            throw TodoServerError.status(error.status, error.body ?? error.status.reasonPhrase)
-        } catch let error as any HTTPResponseError {
-            // Errors that make their own responses (LiveResultsHummingbird's, in PostgREST's form) keep them.
-            throw error
-        } catch {
-            context.logger.error(
-                "\(request.method) \(request.uri.path) failed",
-                metadata: ["cause": "\(DatabaseFailure.describe(error))"])
-            throw TodoServerError.status(.internalServerError, "the server failed this request; see its log")
-        }
+        return RESTResponse(status: status, headers: headers, body: error.body())
     }
 }

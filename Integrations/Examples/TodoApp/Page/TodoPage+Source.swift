@@ -3,7 +3,7 @@
 
 extension TodoPage {
     /// The page, `Page/index.html`, compiled into the binary.
-    static let html = #"""
+    public static let html = #"""
 <!doctype html>
 <html lang="en">
 <head>
@@ -398,5 +398,5 @@ connect();
 
     /// The page's Content-Security-Policy: nothing but its own inline script and style (by their hashes)
     /// and requests to this server.
-    static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-4411yTjOGKRhE8lm1OcQOaiyLzsZt884XRKFg2fR6+U='; style-src 'sha256-9eRvdmnph2hcCUtataBoentnn2phKTf5Au+ciOHoOYs='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    public static let contentSecurityPolicy = "default-src 'none'; script-src 'sha256-4411yTjOGKRhE8lm1OcQOaiyLzsZt884XRKFg2fR6+U='; style-src 'sha256-9eRvdmnph2hcCUtataBoentnn2phKTf5Au+ciOHoOYs='; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 }

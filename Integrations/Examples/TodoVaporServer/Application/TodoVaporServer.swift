@@ -1,0 +1,87 @@
+import Fluent
+import FluentPostgresDriver
+import Logging
+import NIOCore
+import TodoApp
+import UnixSignals
+import Vapor
+
+/// The server example on Vapor: the same configuration, routes, answers and page as the Hummingbird one,
+/// with its PostgreSQL schema made by Fluent's migrations and its writes sent through Fluent's models.
+public struct TodoVaporServer: Sendable {
+    public var configuration: TodoConfiguration
+    public var logger: Logger
+
+    /// A server of `configuration`, logging to `logger`.
+    ///
+    /// - Complexity: O(1).
+    public init(configuration: TodoConfiguration, logger: Logger = Logger(label: "LiveResultsVaporServer")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Runs the server until SIGTERM or SIGINT, then shuts Vapor's application down: the server stops
+    /// accepting, waits for what it is answering up to the configuration's `shutdownTimeout`, and closes.
+    /// `onRunning` gets the port it listens on (the one asked for, or the one the system chose for 0).
+    ///
+    /// With PostgreSQL, Fluent's migrations create or upgrade the tables (``CreatePeople``, ``CreateTodos``,
+    /// ``AddTodoAssignee``) before the store opens; a database that cannot be reached within the query
+    /// timeout fails the start with the reason.
+    ///
+    /// - Complexity: The server's life.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = try await Application.make(.production, logger: logger)
+        do {
+            try await serve(app, onRunning: onRunning)
+        } catch {
+            try? await app.asyncShutdown()
+            throw error
+        }
+        try await app.asyncShutdown()
+    }
+
+    private func serve(_ app: Application, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
+        if let url = configuration.postgresURL { try Self.useDatabase(url, on: app) }
+        try await withStore(on: app) { store in try await listen(app, store, onRunning: onRunning) }
+    }
+
+    /// Makes `url`'s database `app`'s Fluent database, with the example's migrations.
+    ///
+    /// - Throws: ``TodoServerError`` for a URL that is not `postgres://user[:password]@host[:port]/database`.
+    /// - Complexity: O(*n*) for a URL of *n* characters.
+    public static func useDatabase(_ url: String, on app: Application) throws {
+        let postgres = SQLPostgresConfiguration(coreConfiguration: try TodoConfiguration.connectionConfiguration(url))
+        app.databases.use(.postgres(configuration: postgres), as: .psql)
+        app.migrations.add([CreatePeople(), CreateTodos(), AddTodoAssignee()])
+    }
+
+    /// Runs `body` with the configuration's store, until it returns: with PostgreSQL, once `app`'s migrations
+    /// have run (``useDatabase(_:on:)`` first), a ``FluentTodoStore`` writing through `app`'s database; else
+    /// the to-dos in memory.
+    ///
+    /// - Complexity: The migrations and the store's opening (a fetch of the to-dos), then `body`.
+    public func withStore(on app: Application, _ body: (any TodoStore) async throws -> Void) async throws {
+        guard configuration.postgresURL != nil else {
+            try await configuration.withStore(logger: logger, body)
+            return
+        }
+        try await configuration.withStore(logger: logger, schema: .migrated { try await app.autoMigrate() }) { store in
+            guard let postgres = store as? PostgresTodoStore else { return try await body(store) }
+            try await body(FluentTodoStore(base: postgres, database: app.db))
+        }
+    }
+
+    private func listen(
+        _ app: Application, _ store: some TodoStore, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        app.http.server.configuration.idleTimeout = .nanoseconds(configuration.idleTimeoutNanoseconds)
+        let shutdown = configuration.shutdownTimeout.components
+        app.http.server.configuration.shutdownTimeout = .nanoseconds(
+            shutdown.seconds * 1_000_000_000 + shutdown.attoseconds / 1_000_000_000)
+        TodoVaporRoutes.register(store, on: app, configuration: configuration)
+        try await app.server.start(address: .hostname(configuration.host, port: configuration.port))
+        await onRunning(app.http.server.shared.localAddress?.port ?? 0)
+        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
+        await app.server.shutdown()
+    }
+}

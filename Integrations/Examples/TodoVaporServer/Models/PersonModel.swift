@@ -1,0 +1,33 @@
+import Fluent
+import TodoApp
+
+/// A row of `people` as a Fluent model.
+// Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
+// declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
+public final class PersonModel: Model, @unchecked Sendable {
+    public static let schema = "people"
+
+    @ID(custom: "id", generatedBy: .database) public var id: Int64?
+    @Field(key: "name") public var name: String
+    @Children(for: \.$assignee) public var todos: [TodoModel]
+
+    /// An empty model, for Fluent.
+    ///
+    /// - Complexity: O(1).
+    public init() {}
+
+    /// The person this model holds.
+    ///
+    /// - Throws: `FluentError.idRequired` for a model not yet saved.
+    /// - Complexity: O(1).
+    public func person() throws -> Person {
+        Person(id: try requireID(), name: name)
+    }
+
+    /// Sets the fields `input` sets.
+    ///
+    /// - Complexity: O(1).
+    public func apply(_ input: PersonInput) {
+        if let name = input.name { self.name = name }
+    }
+}

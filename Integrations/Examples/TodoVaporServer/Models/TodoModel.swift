@@ -1,0 +1,38 @@
+import Fluent
+import TodoApp
+
+/// A row of `todos` as a Fluent model: what the Vapor example's writes go through.
+// Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
+// declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
+public final class TodoModel: Model, @unchecked Sendable {
+    public static let schema = "todos"
+
+    @ID(custom: "id", generatedBy: .database) public var id: Int64?
+    @Field(key: "title") public var title: String
+    @Field(key: "project") public var project: String
+    @Field(key: "priority") public var priority: Int
+    @OptionalParent(key: "assignee_id") public var assignee: PersonModel?
+
+    /// An empty model, for Fluent.
+    ///
+    /// - Complexity: O(1).
+    public init() {}
+
+    /// The to-do this model holds.
+    ///
+    /// - Throws: `FluentError.idRequired` for a model not yet saved.
+    /// - Complexity: O(1).
+    public func todo() throws -> Todo {
+        Todo(id: try requireID(), title: title, project: project, priority: priority, assigneeID: $assignee.id)
+    }
+
+    /// Sets the fields `input` sets.
+    ///
+    /// - Complexity: O(1).
+    public func apply(_ input: TodoInput) {
+        if let title = input.title { self.title = title }
+        if let project = input.project { self.project = project }
+        if let priority = input.priority { self.priority = priority }
+        if let assigneeID = input.assigneeID { $assignee.id = assigneeID }
+    }
+}
