@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -204,7 +205,8 @@ class PostgresCluster:
 
 
 class Server:
-    """One run of LiveResultsServer: started, its port read from its first line, stopped with SIGTERM.
+    """One run of the server example (LiveResultsServer or LiveResultsVaporServer): started, its port read from
+    its first line, stopped with SIGTERM.
 
     Its standard output is read by a thread for as long as it runs (a pipe nobody reads would block the
     server once full) and, with its standard error, saved to .build-browser/server-N.log for a failure's
@@ -226,13 +228,13 @@ class Server:
 
     def _read(self) -> None:
         assert self.process.stdout is not None
-        prefix = "LiveResultsServer: to-dos in PostgreSQL, open http://127.0.0.1:"
+        # Each executable starts the line with its own name.
+        announcement = re.compile(r"^\w+: to-dos in PostgreSQL, open http://127\.0\.0\.1:(\d+)/$")
         for line in self.process.stdout:
             self.log_file.write(line)
             self.log_file.flush()
-            if not self.announced.is_set() and line.startswith(prefix):
-                with contextlib.suppress(ValueError):
-                    self.port = int(line[len(prefix):].strip().rstrip("/"))
+            if not self.announced.is_set() and (match := announcement.match(line.strip())):
+                self.port = int(match.group(1))
                 self.announced.set()
 
     def wait_until_running(self) -> int:

@@ -2,7 +2,7 @@ import ArgumentParser
 import Testing
 import TodoServer
 
-/// The server example's command line, in this process: `TodoServer.Options` as swift-argument-parser reads it, and
+/// The server example's command line, in this process: `TodoOptions` as swift-argument-parser reads it, and
 /// the `Configuration` it makes with the environment.
 @Suite("Server command line")
 struct CommandLineTests {
@@ -10,7 +10,7 @@ struct CommandLineTests {
     static func configuration(
         _ arguments: [String], environment: [String: String] = [:]
     ) throws -> TodoServer.Configuration {
-        try TodoServer.Options.parse(arguments).configuration(environment: environment)
+        try TodoOptions.parse(arguments).configuration(environment: environment)
     }
 
     /// The message and exit code swift-argument-parser gives for the refusal of `arguments` and `environment`.
@@ -21,7 +21,7 @@ struct CommandLineTests {
             _ = try configuration(arguments, environment: environment)
             return nil
         } catch {
-            return (TodoServer.Options.message(for: error), TodoServer.Options.exitCode(for: error).rawValue)
+            return (TodoOptions.message(for: error), TodoOptions.exitCode(for: error).rawValue)
         }
     }
 
@@ -103,7 +103,7 @@ struct CommandLineTests {
 
     @Test("--help lists every option with its help and default")
     func help() {
-        let help = TodoServer.Options.helpMessage(columns: 200)
+        let help = TodoOptions.helpMessage(columns: 200)
         for option in [
             "--port", "--host", "--postgres", "--changes", "--query-timeout", "--shutdown-timeout", "--idle-timeout",
             "--allow-host", "--allow-origin", "--maximum-limit", "--maximum-queries", "--maximum-streams", "--help",

@@ -36,7 +36,7 @@ struct SafeDefaultsTests {
             #expect(policy.hasPrefix("default-src 'none'; script-src 'sha256-"))
             #expect(policy.contains("connect-src 'self'") && policy.contains("frame-ancestors 'none'"))
             let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("../../Examples/TodoServer/Page/index.html")
+                .appendingPathComponent("../../Examples/TodoApp/Page/index.html")
             #expect(page.text + "\n" == (try String(contentsOf: source, encoding: .utf8)), "run Scripts/embed-page.py")
         }
     }

@@ -12,8 +12,6 @@ import UnixSignals
 public struct TodoServer: Sendable {
     /// Where the server listens and keeps its to-dos, and its bounds.
     public typealias Configuration = TodoConfiguration
-    /// The command line that gives the configuration.
-    public typealias Options = TodoOptions
 
     public var configuration: Configuration
     public var logger: Logger
