@@ -163,6 +163,7 @@ let package = Package(
             dependencies: [
                 "TodoApp",
                 "LiveResultsHummingbird",
+                "LiveResultsServing",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -171,7 +172,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Examples/TodoServer"

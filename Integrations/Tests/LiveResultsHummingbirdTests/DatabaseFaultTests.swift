@@ -26,34 +26,40 @@ struct DatabaseFaultTests {
 
     @Test(
         "a restart under three writers leaves no request unanswered, and SIGTERM ends the server in time",
-        arguments: TemporaryPostgres.ShutdownMode.allCases)
-    func restartUnderWriters(mode: TemporaryPostgres.ShutdownMode) async throws {
+        arguments: ServerExecutable.allCases, TemporaryPostgres.ShutdownMode.allCases)
+    func restartUnderWriters(executable: ServerExecutable, mode: TemporaryPostgres.ShutdownMode) async throws {
         let cluster = try TemporaryPostgres()
         defer { cluster.stop() }
         let url = "postgres://\(cluster.username):\(cluster.password)@\(cluster.host):\(cluster.port)/postgres"
         for run in 1...Self.runs {
-            let server = try await ServerProcess([
-                "--postgres", url, "--query-timeout", "\(Self.queryTimeout)", "--shutdown-timeout",
-                "\(Self.shutdownTimeout)",
-            ])
+            let server = try await ServerProcess(
+                [
+                    "--postgres", url, "--query-timeout", "\(Self.queryTimeout)", "--shutdown-timeout",
+                    "\(Self.shutdownTimeout)",
+                ], executable: executable)
             let outcomes = try await Self.write(to: server) {
                 try await Self.inBackground { try cluster.restart(mode: mode) }
             }
             let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }
-            #expect(late.isEmpty, "run \(run) (\(mode)): unanswered or late: \(late.prefix(5)); \(server.printed)")
+            #expect(
+                late.isEmpty,
+                "run \(run) (\(executable), \(mode)): unanswered or late: \(late.prefix(5)); \(server.printed)")
             let statuses = Set(outcomes.compactMap(\.status))
             let counts = Dictionary(outcomes.map { ($0.status ?? 0, 1) }, uniquingKeysWith: +)
             let timeouts = server.printed.components(separatedBy: "did not answer within").count - 1
-            print("DatabaseFaultTests: run \(run) (\(mode)): statuses \(counts), queries timed out: \(timeouts)")
-            #expect(statuses.isSubset(of: [200, 201, 503]), "run \(run) (\(mode)): statuses \(statuses)")
+            print(
+                "DatabaseFaultTests: run \(run) (\(executable), \(mode)): statuses \(counts), queries timed out: \(timeouts)"
+            )
+            #expect(
+                statuses.isSubset(of: [200, 201, 503]), "run \(run) (\(executable), \(mode)): statuses \(statuses)")
             #expect(
                 await eventually(timeout: .seconds(30)) {
                     (try? await HTTP.send(.POST, "\(server.base)/todos", json: Self.todo, timeout: .seconds(10)))?
                         .status == 201
-                }, "run \(run) (\(mode)): writes work again")
+                }, "run \(run) (\(executable), \(mode)): writes work again")
             let started = ContinuousClock.now
             let status = await server.terminate(within: .seconds(Self.shutdownTimeout) + Self.margin)
-            #expect(status != nil, "run \(run) (\(mode)): SIGTERM ended the server; \(server.printed)")
+            #expect(status != nil, "run \(run) (\(executable), \(mode)): SIGTERM ended the server; \(server.printed)")
             #expect(started.duration(to: .now) < .seconds(Self.shutdownTimeout) + Self.margin)
         }
     }
