@@ -6,25 +6,20 @@
 // then open http://127.0.0.1:8080/ in a browser. `--help` lists every option; see the catalog article "Serving live
 // results".
 import ArgumentParser
-import Foundation
 import TodoApp
 import TodoServer
 
 /// The command line: swift-argument-parser reads it into `TodoOptions`, prints `--help`, and refuses a bad value
-/// with its error, the usage and exit status 64.
+/// with its error, the usage and exit status 64 (`TodoCommand`).
 @main
-struct LiveResultsServerCommand: AsyncParsableCommand {
-    static let configuration = TodoCommand.configuration(name: "LiveResultsServer")
+struct LiveResultsServerCommand: TodoCommand {
+    static let name = "LiveResultsServer"
 
     @OptionGroup var options: TodoOptions
 
-    func validate() throws {
-        _ = try options.configuration(environment: ProcessInfo.processInfo.environment)
-    }
-
-    func run() async throws {
-        try await TodoCommand.run("LiveResultsServer", options: options) { configuration, onRunning in
-            try await TodoServer(configuration: configuration).run(onRunning: onRunning)
-        }
+    static func serve(
+        _ configuration: TodoConfiguration, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        try await TodoServer(configuration: configuration).run(onRunning: onRunning)
     }
 }

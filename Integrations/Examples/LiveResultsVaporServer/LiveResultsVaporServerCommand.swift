@@ -6,26 +6,20 @@
 //
 // then open http://127.0.0.1:8080/ in a browser. `--help` lists every option.
 import ArgumentParser
-import Foundation
 import TodoApp
 import TodoVaporServer
 
-/// The command line: swift-argument-parser reads it into `TodoOptions` (not Vapor's own commands, so that both
-/// servers take the same flags), prints `--help`, and refuses a bad value with its error, the usage and exit
-/// status 64.
+/// The command line: swift-argument-parser reads it into `TodoOptions`, prints `--help`, and refuses a bad value
+/// with its error, the usage and exit status 64 (`TodoCommand`).
 @main
-struct LiveResultsVaporServerCommand: AsyncParsableCommand {
-    static let configuration = TodoCommand.configuration(name: "LiveResultsVaporServer")
+struct LiveResultsVaporServerCommand: TodoCommand {
+    static let name = "LiveResultsVaporServer"
 
     @OptionGroup var options: TodoOptions
 
-    func validate() throws {
-        _ = try options.configuration(environment: ProcessInfo.processInfo.environment)
-    }
-
-    func run() async throws {
-        try await TodoCommand.run("LiveResultsVaporServer", options: options) { configuration, onRunning in
-            try await TodoVaporServer(configuration: configuration).run(onRunning: onRunning)
-        }
+    static func serve(
+        _ configuration: TodoConfiguration, onRunning: @escaping @Sendable (Int) async -> Void
+    ) async throws {
+        try await TodoVaporServer(configuration: configuration).run(onRunning: onRunning)
     }
 }

@@ -4,7 +4,7 @@ import TodoApp
 /// A row of `people` as a Fluent model.
 // Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
 // declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
-public final class PersonModel: Model, @unchecked Sendable {
+public final class PersonModel: RowModel, @unchecked Sendable {
     public static let schema = "people"
 
     @ID(custom: "id", generatedBy: .database) public var id: Int64?
@@ -20,7 +20,7 @@ public final class PersonModel: Model, @unchecked Sendable {
     ///
     /// - Throws: `FluentError.idRequired` for a model not yet saved.
     /// - Complexity: O(1).
-    public func person() throws -> Person {
+    public func row() throws -> Person {
         Person(id: try requireID(), name: name)
     }
 

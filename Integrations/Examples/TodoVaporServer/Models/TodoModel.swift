@@ -4,7 +4,7 @@ import TodoApp
 /// A row of `todos` as a Fluent model: what the Vapor example's writes go through.
 // Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
 // declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
-public final class TodoModel: Model, @unchecked Sendable {
+public final class TodoModel: RowModel, @unchecked Sendable {
     public static let schema = "todos"
 
     @ID(custom: "id", generatedBy: .database) public var id: Int64?
@@ -22,7 +22,7 @@ public final class TodoModel: Model, @unchecked Sendable {
     ///
     /// - Throws: `FluentError.idRequired` for a model not yet saved.
     /// - Complexity: O(1).
-    public func todo() throws -> Todo {
+    public func row() throws -> Todo {
         Todo(id: try requireID(), title: title, project: project, priority: priority, assigneeID: $assignee.id)
     }
 

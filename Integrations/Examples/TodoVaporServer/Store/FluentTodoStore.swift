@@ -33,68 +33,60 @@ public final class FluentTodoStore: TodoStore {
     public func checkHealth() async throws { try await base.checkHealth() }
 
     public func insert<Input: RowInput>(_ inputs: [Input]) async throws -> [Input.Row] {
-        try await write { database in
-            var rows: [Input.Row] = []
-            for input in inputs {
-                switch input {
-                case let input as TodoInput:
-                    let model = TodoModel()
-                    model.apply(input)
-                    try await model.create(on: database)
-                    rows.append(try Self.row(try model.todo()))
-                case let input as PersonInput:
-                    let model = PersonModel()
-                    model.apply(input)
-                    try await model.create(on: database)
-                    rows.append(try Self.row(try model.person()))
-                default:
-                    throw Self.unknownTable(Input.Row.self)
-                }
-            }
-            return rows
-        }
+        try await write { database in try await Self.insert(try Self.model(of: Input.Row.self), inputs, on: database) }
     }
 
     public func update<Input: RowInput>(_ query: LiveQuery<Input.Row>, with input: Input) async throws -> [Input.Row] {
         try await write { database in
-            switch input {
-            case let input as TodoInput:
-                var rows: [Input.Row] = []
-                for model in try await TodoModel.query(on: database).filter(query).sort(\.$id).all() {
-                    model.apply(input)
-                    try await model.save(on: database)
-                    rows.append(try Self.row(try model.todo()))
-                }
-                return rows
-            case let input as PersonInput:
-                var rows: [Input.Row] = []
-                for model in try await PersonModel.query(on: database).filter(query).sort(\.$id).all() {
-                    model.apply(input)
-                    try await model.save(on: database)
-                    rows.append(try Self.row(try model.person()))
-                }
-                return rows
-            default:
-                throw Self.unknownTable(Input.Row.self)
-            }
+            try await Self.update(try Self.model(of: Input.Row.self), query, with: input, on: database)
         }
     }
 
     public func delete<Row: TableRow>(_ query: LiveQuery<Row>) async throws -> [Row] {
-        try await write { database in
-            switch Row.table {
-            case Todo.table:
-                let models = try await TodoModel.query(on: database).filter(query).sort(\.$id).all()
-                try await models.delete(on: database)
-                return try models.map { try Self.row(try $0.todo()) }
-            case Person.table:
-                let models = try await PersonModel.query(on: database).filter(query).sort(\.$id).all()
-                try await models.delete(on: database)
-                return try models.map { try Self.row(try $0.person()) }
-            default:
-                throw Self.unknownTable(Row.self)
-            }
+        try await write { database in try await Self.delete(try Self.model(of: Row.self), query, on: database) }
+    }
+
+    /// The model of `row`'s table.
+    private static func model(of row: (some TableRow).Type) throws -> any RowModel.Type {
+        switch row.table {
+        case Todo.table: TodoModel.self
+        case Person.table: PersonModel.self
+        default: throw unknownTable(row)
         }
+    }
+
+    private static func insert<Model: RowModel, Input: RowInput>(
+        _ model: Model.Type, _ inputs: [Input], on database: any Database
+    ) async throws -> [Input.Row] {
+        var rows: [Input.Row] = []
+        for input in inputs {
+            let row = Model()
+            row.apply(try cast(input))
+            try await row.create(on: database)
+            rows.append(try cast(try row.row()))
+        }
+        return rows
+    }
+
+    private static func update<Model: RowModel, Input: RowInput>(
+        _ model: Model.Type, _ query: LiveQuery<Input.Row>, with input: Input, on database: any Database
+    ) async throws -> [Input.Row] {
+        let input: Model.Input = try cast(input)
+        var rows: [Input.Row] = []
+        for row in try await Model.query(on: database).filter(query).sort(\._$id).all() {
+            row.apply(input)
+            try await row.save(on: database)
+            rows.append(try cast(try row.row()))
+        }
+        return rows
+    }
+
+    private static func delete<Model: RowModel, Row: TableRow>(
+        _ model: Model.Type, _ query: LiveQuery<Row>, on database: any Database
+    ) async throws -> [Row] {
+        let rows = try await Model.query(on: database).filter(query).sort(\._$id).all()
+        try await rows.delete(on: database)
+        return try rows.map { try cast(try $0.row()) }
     }
 
     /// Runs `body` in one Fluent transaction, bounded and reported as the base store's writes are.
@@ -105,10 +97,11 @@ public final class FluentTodoStore: TodoStore {
         return try await base.boundedWrite { _ in try await database.transaction { try await body($0) } }
     }
 
-    /// `row` as the row type the caller asked for, which names the same table.
-    private static func row<Row, Wanted>(_ row: Row) throws -> Wanted {
-        guard let row = row as? Wanted else { throw unknownTable(Wanted.self) }
-        return row
+    /// `value` as the type the caller's generic parameters name: the same type, since the model was chosen by
+    /// the row's table.
+    private static func cast<Value, Wanted>(_ value: Value) throws -> Wanted {
+        guard let value = value as? Wanted else { throw unknownTable(Wanted.self) }
+        return value
     }
 
     private static func unknownTable(_ row: Any.Type) -> TodoServerError {
