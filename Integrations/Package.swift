@@ -58,11 +58,21 @@ let package = Package(
             ],
             path: "Sources/LiveResultsPostgres"
         ),
-        // PostgREST's dialect, written once for every framework adapter: `select=`, `Prefer`, `Accept`, the error
-        // body, `Content-Range`, rows as JSON objects. Foundation and the core only.
+        // The serving core, written once for every framework adapter: what a live route is (a request's query and
+        // its refusals, resume points, the encoders, Server-Sent Events, the limits, the stream slots) and
+        // PostgREST's dialect (`select=`, `Prefer`, `Accept`, the error body, `Content-Range`, rows as JSON
+        // objects). No framework: a neutral request in, a response or a stream out (HTTPTypes, NIOCore's buffers).
         .target(
             name: "LiveResultsServing",
-            dependencies: [.product(name: "LiveResults", package: "LiveResults")],
+            dependencies: [
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
             path: "Sources/LiveResultsServing"
         ),
         .target(
@@ -72,13 +82,8 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             path: "Sources/LiveResultsHummingbird"
         ),
@@ -246,6 +251,9 @@ let package = Package(
                 "LiveResultsServing",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -253,6 +261,7 @@ let package = Package(
             dependencies: [
                 "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
+                "LiveResultsServing",
                 "LiveResultsPostgres",
                 "TodoServer",
                 "LiveResultsTestSupport",
