@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
         .library(name: "LiveResultsServing", targets: ["LiveResultsServing"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
+        .library(name: "LiveResultsVapor", targets: ["LiveResultsVapor"]),
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
         .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
         .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -86,6 +88,20 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             path: "Sources/LiveResultsHummingbird"
+        ),
+        // The serving core's routes on Vapor 4: a thin adapter, as LiveResultsHummingbird is.
+        .target(
+            name: "LiveResultsVapor",
+            dependencies: [
+                "LiveResultsServing",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Sources/LiveResultsVapor"
         ),
         .target(
             name: "LiveResultsGRDB",
@@ -262,6 +278,7 @@ let package = Package(
                 "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
                 "LiveResultsServing",
+                "LiveResultsVapor",
                 "LiveResultsPostgres",
                 "TodoServer",
                 "LiveResultsTestSupport",
@@ -279,6 +296,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The wire suite's second adapter.
+                .product(name: "Vapor", package: "vapor"),
             ]
         ),
         .testTarget(

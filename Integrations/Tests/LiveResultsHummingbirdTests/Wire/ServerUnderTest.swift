@@ -56,5 +56,5 @@ enum WireRoutes {
 /// The adapters the wire suite runs against.
 enum ServersUnderTest {
     /// Every adapter.
-    static let all: [any ServerUnderTest] = [HummingbirdServer()]
+    static let all: [any ServerUnderTest] = [HummingbirdServer(), VaporServer()]
 }
