@@ -31,6 +31,17 @@ public enum TodoTables {
         return relations
     }
 
+    /// The streams' and live queries' limits `configuration` asks for, and the store's source status.
+    ///
+    /// - Complexity: O(1).
+    public static func options(_ configuration: TodoConfiguration, store: some TodoStore) -> LiveResultsOptions {
+        var options = LiveResultsOptions()
+        options.maximumLiveQueries = configuration.maximumLiveQueries
+        options.maximumStreams = configuration.maximumStreams
+        options.sourceStatus = store.sourceStatus
+        return options
+    }
+
     /// `GET /health`: `200 {"status":"ok"}` when the store can serve writes.
     ///
     /// - Throws: The store's error when it cannot (``TodoServerError/unavailable(_:)`` when its database is out

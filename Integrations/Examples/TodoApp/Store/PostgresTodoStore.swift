@@ -1,6 +1,5 @@
 import Foundation
 import LiveResults
-import LiveResultsHummingbird
 import LiveResultsPostgres
 import LiveResultsServing
 import Logging

@@ -1,5 +1,5 @@
 import LiveResults
-import LiveResultsHummingbird
+import LiveResultsServing
 
 /// Where the server keeps its to-dos and people: queryable sources the live queries of `/todos` and `/people`
 /// read, a controller of all the to-dos, and the writes.

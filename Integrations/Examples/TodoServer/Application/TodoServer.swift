@@ -34,9 +34,7 @@ public struct TodoServer: Sendable {
     private func serve(
         _ store: some TodoStore, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        var options = LiveResultsOptions()
-        options.maximumLiveQueries = configuration.maximumLiveQueries
-        options.maximumStreams = configuration.maximumStreams
+        let options = TodoTables.options(configuration, store: store)
         let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(
             store, options: options, maximumLimit: configuration.maximumLimit,
             allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)

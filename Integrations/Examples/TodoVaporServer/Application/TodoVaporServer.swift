@@ -3,7 +3,6 @@ import FluentPostgresDriver
 import Logging
 import NIOCore
 import TodoApp
-import UnixSignals
 import Vapor
 
 /// The server example on Vapor: the same configuration, routes, answers and page as the Hummingbird one,
@@ -20,8 +19,8 @@ public struct TodoVaporServer: Sendable {
         self.logger = logger
     }
 
-    /// Runs the server until SIGTERM or SIGINT, then shuts Vapor's application down: the server stops
-    /// accepting, waits for what it is answering up to the configuration's `shutdownTimeout`, and closes.
+    /// Runs the server until SIGTERM or SIGINT, then shuts Vapor's application down: the streams end, the server
+    /// stops accepting, waits for what it is answering up to the configuration's `shutdownTimeout`, and closes.
     /// `onRunning` gets the port it listens on (the one asked for, or the one the system chose for 0).
     ///
     /// With PostgreSQL, Fluent's migrations create or upgrade the tables (``CreatePeople``, ``CreateTodos``,
@@ -34,10 +33,9 @@ public struct TodoVaporServer: Sendable {
         do {
             try await serve(app, onRunning: onRunning)
         } catch {
-            try? await app.asyncShutdown()
+            if !app.didShutdown { try? await app.asyncShutdown() }
             throw error
         }
-        try await app.asyncShutdown()
     }
 
     private func serve(_ app: Application, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
@@ -74,14 +72,22 @@ public struct TodoVaporServer: Sendable {
     private func listen(
         _ app: Application, _ store: some TodoStore, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        app.http.server.configuration.idleTimeout = .nanoseconds(configuration.idleTimeoutNanoseconds)
+        let server = app.http.server
+        server.configuration.hostname = configuration.host
+        server.configuration.port = configuration.port
+        server.configuration.idleTimeout = .nanoseconds(configuration.idleTimeoutNanoseconds)
         let shutdown = configuration.shutdownTimeout.components
-        app.http.server.configuration.shutdownTimeout = .nanoseconds(
+        server.configuration.shutdownTimeout = .nanoseconds(
             shutdown.seconds * 1_000_000_000 + shutdown.attoseconds / 1_000_000_000)
         TodoVaporRoutes.register(store, on: app, configuration: configuration)
-        try await app.server.start(address: .hostname(configuration.host, port: configuration.port))
-        await onRunning(app.http.server.shared.localAddress?.port ?? 0)
-        for await _ in await UnixSignalsSequence(trapping: .sigterm, .sigint) { break }
-        await app.server.shutdown()
+        // Vapor's serve command (its default, the process's arguments being ours): it starts the server and
+        // stops running at SIGTERM or SIGINT.
+        app.environment.arguments = [app.environment.arguments.first ?? "LiveResultsVaporServer"]
+        try await app.startup()
+        await onRunning(server.shared.localAddress?.port ?? 0)
+        try await app.running?.onStop.get()
+        // Vapor's shutdown: the lifecycle's handlers first (the live queries' streams end), then the server,
+        // which waits for the requests under way up to its shutdown timeout; all while the store is open.
+        try await app.asyncShutdown()
     }
 }

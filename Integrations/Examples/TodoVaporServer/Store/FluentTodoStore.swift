@@ -1,7 +1,7 @@
 import Fluent
 import HTTPTypes
 import LiveResults
-import LiveResultsHummingbird
+import LiveResultsServing
 import LiveResultsPostgres
 import TodoApp
 
