@@ -64,12 +64,15 @@ struct DatabaseFaultTests {
         }
     }
 
-    @Test("a database down for 10 s under writes: every write answered, the outage told, the replicas equal the table")
-    func outageUnderWriters() async throws {
+    @Test(
+        "a database down for 10 s under writes: every write answered, the outage told, the replicas equal the table",
+        arguments: ServerExecutable.allCases)
+    func outageUnderWriters(executable: ServerExecutable) async throws {
         let cluster = try TemporaryPostgres()
         defer { cluster.stop() }
         let url = "postgres://\(cluster.username):\(cluster.password)@\(cluster.host):\(cluster.port)/postgres"
-        let server = try await ServerProcess(["--postgres", url, "--query-timeout", "\(Self.queryTimeout)"])
+        let server = try await ServerProcess(
+            ["--postgres", url, "--query-timeout", "\(Self.queryTimeout)"], executable: executable)
         let follower = Follower(try await EventStream.open("\(server.base)/todos/events").updates)
         let statuses = Locked<[String]>([])
         let status = try await EventStream.open("\(server.base)/todos/events")

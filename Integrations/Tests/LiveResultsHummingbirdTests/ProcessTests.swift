@@ -9,9 +9,11 @@ import TodoServer
 /// The server example as its own process: shut down by SIGTERM, and two of them on one PostgreSQL.
 @Suite("Server processes", .serialized, .timeLimit(.minutes(10)))
 struct ProcessTests {
-    @Test("SIGTERM with streams open ends the streams and the process, cleanly, within seconds")
-    func sigtermWithOpenStreams() async throws {
-        let server = try await ServerProcess()
+    @Test(
+        "SIGTERM with streams open ends the streams and the process, cleanly, within seconds",
+        arguments: ServerExecutable.allCases)
+    func sigtermWithOpenStreams(executable: ServerExecutable) async throws {
+        let server = try await ServerProcess(executable: executable)
         var streams: [EventStream] = []
         for _ in 0..<3 { streams.append(try await EventStream.open("\(server.base)/todos/events")) }
         let started = ContinuousClock.now
@@ -25,13 +27,15 @@ struct ProcessTests {
         }
     }
 
-    @Test("two servers on one database: writes through either, or into the table, reach the clients of both")
-    func twoProcessesOneDatabase() async throws {
+    @Test(
+        "two servers on one database: writes through either, or into the table, reach the clients of both",
+        arguments: ServerExecutable.pairs)
+    func twoProcessesOneDatabase(executables: [ServerExecutable]) async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, configuration in
             let url = postgres.url(database: configuration.database)
-            let first = try await ServerProcess(["--postgres", url])
-            let second = try await ServerProcess(["--postgres", url])
+            let first = try await ServerProcess(["--postgres", url], executable: executables[0])
+            let second = try await ServerProcess(["--postgres", url], executable: executables[1])
             let followers = [
                 Follower(try await EventStream.open("\(first.base)/todos/events?sections=project").updates),
                 Follower(try await EventStream.open("\(second.base)/todos/events?sections=project").updates),
@@ -78,13 +82,15 @@ struct ProcessTests {
     /// A client that follows a live query on one process reconnects, with the last version it read, to another
     /// process of the same database: that process's window of the query went through the same contents (both
     /// follow the write-ahead log in commit order), names its versions alike, and answers with one catch-up.
-    @Test("a client resumes a live query on another server process with one catch-up (the WAL feed)")
-    func resumeOnAnotherProcess() async throws {
+    @Test(
+        "a client resumes a live query on another server process with one catch-up (the WAL feed)",
+        arguments: ServerExecutable.pairs)
+    func resumeOnAnotherProcess(executables: [ServerExecutable]) async throws {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, configuration in
             let url = postgres.url(database: configuration.database)
-            let first = try await ServerProcess(["--postgres", url, "--changes", "wal"])
-            let second = try await ServerProcess(["--postgres", url, "--changes", "wal"])
+            let first = try await ServerProcess(["--postgres", url, "--changes", "wal"], executable: executables[0])
+            let second = try await ServerProcess(["--postgres", url, "--changes", "wal"], executable: executables[1])
             let query = "project=eq.Home&order=priority.desc&limit=4"
             // Another client keeps the query live on the second process.
             let other = Follower(try await EventStream.open("\(second.base)/todos/events?\(query)").updates)

@@ -74,13 +74,15 @@ struct StartTests {
         #expect(output.contains("Usage: \(executable.rawValue)"), "\(output)")
     }
 
-    @Test("--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage, status 64")
-    func maximumStreams() async throws {
-        let server = try await ServerProcess(["--maximum-streams", "2"])
+    @Test(
+        "--maximum-streams 2: two streams of /todos are served, a third gets 503; 0 is refused with usage, status 64",
+        arguments: ServerExecutable.allCases)
+    func maximumStreams(executable: ServerExecutable) async throws {
+        let server = try await ServerProcess(["--maximum-streams", "2"], executable: executable)
         let streams = try await StreamSlotTests.open(3, port: server.port)
         #expect(streams.statuses == [200: 2, 503: 1])
         #expect(await server.terminate() == 0)
-        let (status, output) = try Self.refusal(["--maximum-streams", "0"])
+        let (status, output) = try Self.refusal(["--maximum-streams", "0"], executable: executable)
         #expect(status == 64)
         #expect(output.hasPrefix("Error: --maximum-streams wants a whole number above 0, not 0\n"))
     }

@@ -10,6 +10,12 @@ enum ServerExecutable: String, CaseIterable, CustomTestStringConvertible, Sendab
 
     var testDescription: String { rawValue }
 
+    /// Two processes on one database: both of each executable, and one of each (the clients of either see the
+    /// same versions, whichever framework serves them).
+    static let pairs: [[ServerExecutable]] = [
+        [.hummingbird, .hummingbird], [.vapor, .vapor], [.hummingbird, .vapor],
+    ]
+
     /// The executable the package built beside the test bundle.
     var url: URL {
         get throws {
