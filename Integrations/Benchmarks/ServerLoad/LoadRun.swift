@@ -312,7 +312,8 @@ func run(_ store: String, options: Options, http: HTTPClient) async throws -> Ru
 func load(
     _ name: String, serving arguments: [String], options: Options, seedThroughAPI: Bool, http: HTTPClient
 ) async throws -> RunResult {
-    let server = try await ServerProcess(arguments + ["--maximum-limit", "\(maximumLimit)"])
+    let server = try await ServerProcess(
+        arguments + ["--maximum-limit", "\(maximumLimit)"], executable: options.server)
     do {
         var result = try await load(name, server: server, options: options, seedThroughAPI: seedThroughAPI, http: http)
         if let status = await server.stop(), status != 0 {

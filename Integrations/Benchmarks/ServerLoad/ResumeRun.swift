@@ -61,11 +61,12 @@ func streamClients(
 }
 
 /// How many of `clients` have a replica equal to what the database at `url` holds: the `GET` of their query from a
-/// process started now (following notifications: it creates no slot).
-func equalToDatabase(_ clients: [StreamClient], url: String, http: HTTPClient) async throws -> Int {
-    let fresh = try await ServerProcess([
-        "--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)",
-    ])
+/// process of `executable` started now (following notifications: it creates no slot).
+func equalToDatabase(
+    _ clients: [StreamClient], url: String, executable: String, http: HTTPClient
+) async throws -> Int {
+    let fresh = try await ServerProcess(
+        ["--postgres", url, "--changes", "notify", "--maximum-limit", "\(maximumLimit)"], executable: executable)
     let equal = try await equalToGET(clients, base: fresh.base, http: http, waiting: 30)
     _ = await fresh.stop()
     return equal
@@ -82,7 +83,10 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
         let arguments = [
             "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
         ]
-        let (a, b) = (try await ServerProcess(arguments), try await ServerProcess(arguments))
+        let (a, b) = (
+            try await ServerProcess(arguments, executable: options.server),
+            try await ServerProcess(arguments, executable: options.server)
+        )
         do {
             let (log, decoder, clients) = try await streamClients(options: options, base: b.base, http: http)
             let keepers = Set(clients.map(\.query)).sorted().map { StreamClient(query: $0, log: log, decoder: decoder) }
@@ -123,7 +127,7 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             let more = WriteLog(count: options.rate, rows: log.snapshot.live)
             await drive(log: more, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
             _ = try await equalToGET(clients, base: b.base, http: http)
-            let equal = try await equalToDatabase(clients, url: url, http: http)
+            let equal = try await equalToDatabase(clients, url: url, executable: options.server, http: http)
             result.lines.append(
                 "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
                     + "\(equal)/\(clients.count)")

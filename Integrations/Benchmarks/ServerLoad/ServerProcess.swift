@@ -5,7 +5,8 @@ import NIOConcurrencyHelpers
     import Glibc
 #endif
 
-/// LiveResultsServer, started from the binary beside this one.
+/// The server example (`LiveResultsServer`, or `LiveResultsVaporServer` with `--server`), started from the binary
+/// beside this one.
 final class ServerProcess: Sendable {
     let process: Process
     let port: Int
@@ -14,13 +15,11 @@ final class ServerProcess: Sendable {
     var base: String { "http://127.0.0.1:\(port)" }
     var pid: Int32 { process.processIdentifier }
 
-    init(_ arguments: [String]) async throws {
+    init(_ arguments: [String], executable name: String) async throws {
         let directory = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let executable = directory.appendingPathComponent("LiveResultsServer")
+        let executable = directory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
-            throw Failure(
-                "no LiveResultsServer beside ServerLoad in \(directory.path): build it with --product LiveResultsServer"
-            )
+            throw Failure("no \(name) beside ServerLoad in \(directory.path): build it with --product \(name)")
         }
         let process = Process()
         process.executableURL = executable
