@@ -130,6 +130,7 @@ extension TodoConfiguration {
 
 /// The server could not start on its database: the reason, as one sentence with PostgreSQL's own message.
 public struct StartFailure: Error, CustomStringConvertible {
+    /// The sentence: `the database is not ready: REASON`.
     public let description: String
 
     init(_ error: any Error, lastConnectionFailure: String?) {

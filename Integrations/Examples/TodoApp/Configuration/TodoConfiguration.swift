@@ -12,7 +12,9 @@ public struct TodoConfiguration: Sendable, Equatable {
     /// unless the configuration names another.
     public static let defaultMaximumLimit = 500
 
+    /// The address to listen on; `127.0.0.1` by default.
     public var host = "127.0.0.1"
+    /// The port to listen on (0 lets the system choose); 8080 by default.
     public var port = 8080
     /// `postgres://user:password@host:port/database`; `nil` keeps the to-dos in memory.
     public var postgresURL: String?

@@ -8,7 +8,9 @@ import Vapor
 /// The server example on Vapor: the same configuration, routes, answers and page as the Hummingbird one,
 /// with its PostgreSQL schema made by Fluent's migrations and its writes sent through Fluent's models.
 public struct TodoVaporServer: Sendable {
+    /// Where the server listens and keeps its to-dos, and its bounds.
     public var configuration: TodoConfiguration
+    /// The application's logger: its requests, its store, Vapor's and Fluent's lines.
     public var logger: Logger
 
     /// A server of `configuration`, logging to `logger`.

@@ -5,10 +5,14 @@ import TodoApp
 // Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
 // declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
 public final class PersonModel: RowModel, @unchecked Sendable {
+    /// The table, `people`.
     public static let schema = "people"
 
+    /// The id the database gives (`bigserial`).
     @ID(custom: "id", generatedBy: .database) public var id: Int64?
+    /// The name.
     @Field(key: "name") public var name: String
+    /// The to-dos assigned to this person.
     @Children(for: \.$assignee) public var todos: [TodoModel]
 
     /// An empty model, for Fluent.

@@ -5,12 +5,18 @@ import TodoApp
 // Fluent's models are classes whose property wrappers hold mutable state, which is not `Sendable`; Fluent
 // declares its own models `@unchecked Sendable` so, and each instance here lives within one write's task.
 public final class TodoModel: RowModel, @unchecked Sendable {
+    /// The table, `todos`.
     public static let schema = "todos"
 
+    /// The id the database gives (`bigserial`).
     @ID(custom: "id", generatedBy: .database) public var id: Int64?
+    /// The title.
     @Field(key: "title") public var title: String
+    /// The project, the to-do's section on the page.
     @Field(key: "project") public var project: String
+    /// The priority (`int`).
     @Field(key: "priority") public var priority: Int
+    /// The person the to-do is assigned to, if any (`assignee_id`, set to `NULL` when they are deleted).
     @OptionalParent(key: "assignee_id") public var assignee: PersonModel?
 
     /// An empty model, for Fluent.
