@@ -58,11 +58,11 @@ public struct TodoConfiguration: Sendable, Equatable {
         self.changes = changes
     }
 
-    /// The idle timeout in nanoseconds, for the frameworks' channel options.
+    /// `duration` in nanoseconds, for the frameworks' timeouts (NIO's `TimeAmount`).
     ///
     /// - Complexity: O(1).
-    public var idleTimeoutNanoseconds: Int64 {
-        let idle = idleTimeout.components
-        return idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000
+    public static func nanoseconds(_ duration: Duration) -> Int64 {
+        let components = duration.components
+        return components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
     }
 }

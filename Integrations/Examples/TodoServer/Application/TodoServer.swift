@@ -38,7 +38,7 @@ public struct TodoServer: Sendable {
         let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(
             store, options: options, maximumLimit: configuration.maximumLimit,
             allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
-        let idleTimeout = TimeAmount.nanoseconds(configuration.idleTimeoutNanoseconds)
+        let idleTimeout = TimeAmount.nanoseconds(TodoConfiguration.nanoseconds(configuration.idleTimeout))
         let webSocketResponder = router.buildResponder()
         // The idle timeout bounds the first request's head too, which Hummingbird's alone does not.
         let server = HTTPServerBuilder { responder in

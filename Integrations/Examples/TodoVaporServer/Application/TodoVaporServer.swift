@@ -77,13 +77,13 @@ public struct TodoVaporServer: Sendable {
         let server = app.http.server
         server.configuration.hostname = configuration.host
         server.configuration.port = configuration.port
-        server.configuration.idleTimeout = .nanoseconds(configuration.idleTimeoutNanoseconds)
-        let shutdown = configuration.shutdownTimeout.components
+        server.configuration.idleTimeout = .nanoseconds(TodoConfiguration.nanoseconds(configuration.idleTimeout))
         server.configuration.shutdownTimeout = .nanoseconds(
-            shutdown.seconds * 1_000_000_000 + shutdown.attoseconds / 1_000_000_000)
+            TodoConfiguration.nanoseconds(configuration.shutdownTimeout))
         TodoVaporRoutes.register(store, on: app, configuration: configuration)
-        // Vapor's serve command (its default, the process's arguments being ours): it starts the server and
-        // stops running at SIGTERM or SIGINT.
+        // Vapor reads its commands from the environment's arguments, the process's by default, whose flags are
+        // ours (swift-argument-parser's): the executable's path alone runs its default command, serve, which
+        // starts the server and stops running at SIGTERM or SIGINT.
         app.environment.arguments = [app.environment.arguments.first ?? "LiveResultsVaporServer"]
         try await app.startup()
         await onRunning(server.shared.localAddress?.port ?? 0)
