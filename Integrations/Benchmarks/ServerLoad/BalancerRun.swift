@@ -27,7 +27,7 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
         var servers: [ServerProcess] = []
         var nginx: Nginx?
         do {
-            for _ in 0..<3 { servers.append(try await ServerProcess(arguments, executable: options.server)) }
+            for _ in 0..<3 { servers.append(try await ServerProcess(arguments, executable: options.executable)) }
             let balancer = try Nginx(upstreams: servers.map(\.port))
             nginx = balancer
             try await awaitAnswer("\(balancer.base)/todos?limit=1", http: http, balancer: balancer)

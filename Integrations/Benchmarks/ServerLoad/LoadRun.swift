@@ -313,7 +313,7 @@ func load(
     _ name: String, serving arguments: [String], options: Options, seedThroughAPI: Bool, http: HTTPClient
 ) async throws -> RunResult {
     let server = try await ServerProcess(
-        arguments + ["--maximum-limit", "\(maximumLimit)"], executable: options.server)
+        arguments + ["--maximum-limit", "\(maximumLimit)"], executable: options.executable)
     do {
         var result = try await load(name, server: server, options: options, seedThroughAPI: seedThroughAPI, http: http)
         if let status = await server.stop(), status != 0 {

@@ -63,9 +63,15 @@ struct Options: ParsableCommand {
     /// The run of three server processes behind nginx, one of them killed under writes.
     @Flag(help: "Three server processes behind nginx, one killed under writes.")
     var balancer = false
-    /// The server example's executable, beside this one: Hummingbird's or Vapor's.
-    @Option(help: "The server example's executable beside this one: LiveResultsServer or LiveResultsVaporServer.")
-    var server = "LiveResultsServer"
+    /// The server example's executables, beside this one, run in turn: Hummingbird's, Vapor's, or both.
+    @Option(
+        help: """
+            The server example's executable beside this one: LiveResultsServer or LiveResultsVaporServer \
+            (repeatable: each in turn, one table).
+            """)
+    var server: [String] = ["LiveResultsServer"]
+    /// The executable of this run: the first of `server` (`main` runs each in turn).
+    var executable: String { server.first ?? "LiveResultsServer" }
     @Flag(help: "The CI smoke run: 2000 rows, 20 clients, 50 writes/s for 5 s.")
     var quick = false
 

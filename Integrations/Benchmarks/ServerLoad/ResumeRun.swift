@@ -84,8 +84,8 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
         ]
         let (a, b) = (
-            try await ServerProcess(arguments, executable: options.server),
-            try await ServerProcess(arguments, executable: options.server)
+            try await ServerProcess(arguments, executable: options.executable),
+            try await ServerProcess(arguments, executable: options.executable)
         )
         do {
             let (log, decoder, clients) = try await streamClients(options: options, base: b.base, http: http)
@@ -127,7 +127,7 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             let more = WriteLog(count: options.rate, rows: log.snapshot.live)
             await drive(log: more, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
             _ = try await equalToGET(clients, base: b.base, http: http)
-            let equal = try await equalToDatabase(clients, url: url, executable: options.server, http: http)
+            let equal = try await equalToDatabase(clients, url: url, executable: options.executable, http: http)
             result.lines.append(
                 "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
                     + "\(equal)/\(clients.count)")

@@ -1,4 +1,5 @@
-// The server example under load, as its users would load it: LiveResultsServer in a process of its own, N
+// The server example under load, as its users would load it: LiveResultsServer (or LiveResultsVaporServer) in a
+// process of its own, N
 // clients following `GET /todos/events` (Server-Sent Events) and one polling `GET /todos` every second, while
 // the REST API takes W writes per second.
 //
@@ -22,6 +23,9 @@
 // server follows the database through `--changes notify` (the default: the trigger's notifications) or `wal` (the
 // write-ahead log, read as a replication stream), or `wal-sql` (the same log read over SQL). The PostgreSQL run starts a cluster of its own with `fsync` on, PostgreSQL's default; `--fsync off`
 // uses LIVERESULTS_POSTGRES_URL or the shared temporary cluster, for a comparison.
+//
+// `--server NAME` picks the executable beside this one: `LiveResultsServer` (Hummingbird, the default) or
+// `LiveResultsVaporServer` (Vapor and Fluent); given twice, each runs in turn under the same load, in one table.
 //
 // `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
 // priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such
@@ -55,21 +59,27 @@ print(
 )
 var results: [RunResult] = []
 var failed = false
-for store in options.stores {
+for (executable, store) in options.server.flatMap({ name in options.stores.map { (name, $0) } }) {
     do {
-        let result =
+        var thisRun = options
+        thisRun.server = [executable]
+        var result =
             options.balancer
-            ? try await behindBalancer(options: options, http: http)
+            ? try await behindBalancer(options: thisRun, http: http)
             : options.resume
-                ? try await resumeOnAnotherProcess(options: options, http: http)
-                : try await run(store, options: options, http: http)
+                ? try await resumeOnAnotherProcess(options: thisRun, http: http)
+                : try await run(store, options: thisRun, http: http)
+        // Several servers in one table: each row names its framework.
+        if options.server.count > 1 {
+            result.name = (executable == "LiveResultsVaporServer" ? "Vapor: " : "Hummingbird: ") + result.name
+        }
         print("\n\(result.name):")
         for line in result.lines { print("  \(line)") }
         for failure in result.failures { print("  FAILURE: \(failure)") }
         failed = failed || !result.failures.isEmpty
         results.append(result)
     } catch {
-        print("\n\(store): FAILURE: \(error)")
+        print("\n\(executable), \(store): FAILURE: \(error)")
         failed = true
     }
 }
@@ -79,14 +89,14 @@ for store in options.stores {
 func column(_ text: String, _ width: Int) -> String { String(repeating: " ", count: max(0, width - text.count)) + text }
 
 print(
-    "\n" + "store".padding(toLength: 24, withPad: " ", startingAt: 0) + column("sent→applied p50", 18)
+    "\n" + "store".padding(toLength: 32, withPad: " ", startingAt: 0) + column("sent→applied p50", 18)
         + column("p99", 12) + column("max", 12) + column("server CPU", 12) + column("RSS warm→end", 18)
         + column("B/update", 10) + column("poll/stream", 13) + "  replicas")
 
 for result in results {
     print(
         // Wide enough for a delay of seconds and an RSS of gigabytes.
-        result.name.padding(toLength: 24, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 18)
+        result.name.padding(toLength: 32, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 18)
             + column(milliseconds(result.p99), 12) + column(milliseconds(result.max), 12)
             + String(
                 format: " %7.2f s/s %7.1f→%6.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
