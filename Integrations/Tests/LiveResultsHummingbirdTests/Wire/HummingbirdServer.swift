@@ -8,6 +8,7 @@ import TodoServer
 /// `HTTPTestServer`, their endpoints among its services (so that they end their streams before it stops).
 struct HummingbirdServer: ServerUnderTest {
     var testDescription: String { "Hummingbird" }
+    var answersRefusedUpgrades: Bool { false }
 
     func serving<Result: Sendable>(
         _ store: MemoryTodoStore, options: LiveResultsOptions,

@@ -13,6 +13,10 @@ import TodoServer
 /// - `/todos`: live queries of the store's to-dos, embedding their assignee;
 /// - `/people`: live queries of the store's people, embedding their to-dos.
 protocol ServerUnderTest: Sendable, CustomTestStringConvertible {
+    /// Whether a WebSocket upgrade the routes refuse is answered with the refusal's status, headers and body.
+    /// Hummingbird-WebSocket answers any refused upgrade with an empty `400` and closes the connection.
+    var answersRefusedUpgrades: Bool { get }
+
     /// Serves `store`'s routes with `options` on 127.0.0.1 while `body` runs, then shuts the server down
     /// gracefully (which must end its streams first), within bounds.
     func serving<Result: Sendable>(
@@ -29,6 +33,9 @@ struct ServedRoutes: Sendable {
     let results: LiveResultsEndpoint
     /// The endpoint of `/todos`.
     let todos: LiveResultsEndpoint
+
+    /// The port.
+    var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
 
     /// `ws://127.0.0.1:PORT`.
     var webSocketBase: String { "ws" + base.dropFirst("http".count) }

@@ -10,6 +10,7 @@ import Vapor
 /// stops). Its start and its shutdown are bounded: a server that does not start or stop in time fails the test.
 struct VaporServer: ServerUnderTest {
     var testDescription: String { "Vapor" }
+    var answersRefusedUpgrades: Bool { true }
 
     func serving<Result: Sendable>(
         _ store: MemoryTodoStore, options: LiveResultsOptions,
