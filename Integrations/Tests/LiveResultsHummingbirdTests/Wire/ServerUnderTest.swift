@@ -11,7 +11,8 @@ import TodoServer
 /// The routes, whatever the adapter (`WireRoutes` says what they are):
 /// - `/results`: the live results of the store's controller (`addLiveResults`/`liveResults`);
 /// - `/todos`: live queries of the store's to-dos, embedding their assignee;
-/// - `/people`: live queries of the store's people, embedding their to-dos.
+/// - `/mine`: live queries of the store's to-dos, each request's authorized to the project its `X-Project` header
+///   names (an `authorize` of the framework's, which refuses a request without it with `401`).
 protocol ServerUnderTest: Sendable, CustomTestStringConvertible {
     /// Whether a WebSocket upgrade the routes refuse is answered with the refusal's status, headers and body.
     /// Hummingbird-WebSocket answers any refused upgrade with an empty `400` and closes the connection.
@@ -49,6 +50,8 @@ enum WireRoutes {
     static let todoOrders = ["priority", "title", "id"]
     /// The largest window of a live query.
     static let maximumLimit = 50
+    /// The header that names the project a request of `/mine` may see.
+    static let projectHeader = "X-Project"
 
     /// The tables `select=` may embed: to-dos and people, a to-do's assignee a person.
     static func relations(of store: MemoryTodoStore) -> LiveRelations {
