@@ -45,14 +45,11 @@ struct LiveQueryRefusalsWireTests {
         "authorize's conditions are ANDed into every request's query; its error is the framework's answer",
         arguments: ServersUnderTest.all)
     func authorize(server: any ServerUnderTest) async throws {
-        let store = try await MemoryTodoStore([
-            Todo(id: 1, title: "milk", project: "Home", priority: 1),
-            Todo(id: 2, title: "mail", project: "Work", priority: 2),
-        ])
+        let store = try await MemoryTodoStore(WireRoutes.todos)
         try await server.serving(store, options: LiveResultsOptions()) { routes in
             let home = [(WireRoutes.projectHeader, "Home")]
             let mine = try await HTTP.send(.GET, "\(routes.base)/mine?select=id", headers: home)
-            #expect(mine.text == #"[{"id":1}]"#)
+            #expect(mine.text == #"[{"id":1},{"id":3}]"#)
             let notMine = try await HTTP.send(.GET, "\(routes.base)/mine?select=id&project=eq.Work", headers: home)
             #expect(notMine.text == "[]")
             #expect(try await HTTP.send(.GET, "\(routes.base)/mine").status == 401)

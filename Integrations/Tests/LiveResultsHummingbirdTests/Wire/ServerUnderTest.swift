@@ -50,6 +50,12 @@ enum WireRoutes {
     static let todoOrders = ["priority", "title", "id"]
     /// The largest window of a live query.
     static let maximumLimit = 50
+    /// Three to-dos, two at home and one at work, whose order by priority is not their ids'.
+    static let todos = [
+        Todo(id: 1, title: "milk", project: "Home", priority: 2),
+        Todo(id: 2, title: "mail", project: "Work", priority: 1),
+        Todo(id: 3, title: "mop", project: "Home", priority: 3),
+    ]
     /// The header that names the project a request of `/mine` may see.
     static let projectHeader = "X-Project"
 

@@ -10,12 +10,6 @@ import TodoServer
 /// Windows, live queries' streams and the source's status, against every adapter.
 @Suite("Wire: windows, live queries' streams and the source's status", .timeLimit(.minutes(5)))
 struct WindowsAndSourceWireTests {
-    static let todos = [
-        Todo(id: 1, title: "milk", project: "Home", priority: 2),
-        Todo(id: 2, title: "mail", project: "Work", priority: 1),
-        Todo(id: 3, title: "mop", project: "Home", priority: 3),
-    ]
-
     /// The ids of the whole results `update` carries.
     static func ids(_ update: ResultsUpdate<Todo>?) -> [Int64]? {
         guard case .results(let sections) = update?.content else { return nil }
@@ -24,7 +18,7 @@ struct WindowsAndSourceWireTests {
 
     @Test("?limit= and ?offset= serve a window of the results, whole and streamed", arguments: ServersUnderTest.all)
     func window(server: any ServerUnderTest) async throws {
-        let store = try await MemoryTodoStore(Self.todos)
+        let store = try await MemoryTodoStore(WireRoutes.todos)
         try await server.serving(store, options: LiveResultsOptions()) { routes in
             let all = Self.ids(try await HTTP.send(.GET, "\(routes.base)/results").decode(ResultsUpdate<Todo>.self))
             let window = try await HTTP.send(.GET, "\(routes.base)/results?limit=1&offset=1")
@@ -37,7 +31,7 @@ struct WindowsAndSourceWireTests {
 
     @Test("a live query's stream starts with its window, sectioned when it asks", arguments: ServersUnderTest.all)
     func liveQueryStream(server: any ServerUnderTest) async throws {
-        let store = try await MemoryTodoStore(Self.todos)
+        let store = try await MemoryTodoStore(WireRoutes.todos)
         try await server.serving(store, options: LiveResultsOptions()) { routes in
             let stream = try await EventStream.open(
                 "\(routes.base)/todos/events?project=eq.Home&order=priority.desc&sections=project")
