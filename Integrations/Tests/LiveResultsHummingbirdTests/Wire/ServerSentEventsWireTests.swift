@@ -136,6 +136,31 @@ struct ServerSentEventsWireTests {
         }
     }
 
+    /// A client that stops reading and then closes its side has left: its stream, stuck in a write the client
+    /// will never read, must end with it, and not only give back its slot (which let such clients pass the
+    /// streams' bound while each kept its stream, window and query).
+    @Test(
+        "a client that stops reading, then closes its side: its stream ends and its query is released",
+        arguments: ServersUnderTest.all)
+    func halfClosedStalledClient(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions(liveQueryGracePeriod: .milliseconds(100))) {
+            routes in
+            let socket = try RawSocket(port: routes.port)
+            try socket.send(
+                "GET /todos/events?project=eq.P0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(await eventually { routes.todos.openStreams == 1 && routes.todos.liveQueryCount == 1 })
+            // About 12 MB of updates of that query's window, far more than the socket buffers hold.
+            let title = String(repeating: "x", count: 30_000)
+            for index in 0..<400 {
+                _ = try await store.insert([TodoInput(title: "\(index) \(title)", project: "P0", priority: index % 3)])
+            }
+            socket.closeWriting()
+            #expect(await eventually(timeout: .seconds(30)) { routes.todos.liveQueryCount == 0 })
+            #expect(routes.todos.openStreams == 0)
+        }
+    }
+
     @Test("a graceful shutdown ends the open streams", arguments: ServersUnderTest.all)
     func shutdownEndsStreams(server: any ServerUnderTest) async throws {
         let stream = try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) {
