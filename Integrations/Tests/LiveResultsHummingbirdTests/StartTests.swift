@@ -1,8 +1,10 @@
 import Foundation
+import LiveResults
 import LiveResultsTestSupport
 import NIOHTTP1
 import PostgresNIO
 import Testing
+import TodoServer
 
 /// Starting the server example as its own process: many at once, with a database that is not there, with
 /// its settings in the environment.
@@ -134,6 +136,30 @@ struct StartTests {
         let started = ContinuousClock.now
         #expect(await eventually(timeout: .seconds(10)) { socket.readAvailable() == nil })
         #expect(started.duration(to: .now) < .seconds(10))
+        #expect(await server.terminate() == 0)
+    }
+
+    /// A stream being answered is not idle: quiet for three idle timeouts, a Server-Sent Events stream and a
+    /// WebSocket (whose client answers pings) stay open, and carry the next write.
+    @Test(
+        "--idle-timeout 1: quiet streams stay open past it and carry the next write",
+        arguments: ServerExecutable.allCases)
+    func quietStreams(executable: ServerExecutable) async throws {
+        let server = try await ServerProcess(["--idle-timeout", "1"], executable: executable)
+        let events = Follower(try await EventStream.open("\(server.base)/todos/events").updates)
+        let socket = WebSocketTests.Connection.open("ws://127.0.0.1:\(server.port)/todos/updates")
+        let updates = Follower(socket.updates)
+        #expect(await eventually { events.replica.version != nil && updates.replica.version != nil })
+        // Quiet for three idle timeouts: a sleep is the point of the test.
+        try await Task.sleep(for: .seconds(3))
+        let reply = try await HTTP.send(
+            .POST, "\(server.base)/todos", json: #"{"title": "late", "project": "P", "priority": 1}"#)
+        #expect(reply.status == 201)
+        #expect(await eventually { events.replica.fetchedObjects.map(\.title) == ["late"] }, "Server-Sent Events")
+        #expect(await eventually { updates.replica.fetchedObjects.map(\.title) == ["late"] }, "WebSocket")
+        events.stop()
+        updates.stop()
+        socket.closed.cancel()
         #expect(await server.terminate() == 0)
     }
 

@@ -20,7 +20,10 @@ public enum TodoVaporRoutes {
         app.middleware.use(OriginCheckMiddleware(policy: OriginPolicy(configuration)))
         app.get { _ in Response(RESTResponse(status: .ok, headers: TodoPage.headers, body: Data(TodoPage.html.utf8))) }
         app.get("health") { _ in Response(try await TodoTables.health(store)) }
-        let options = TodoTables.options(configuration, store: store)
+        var options = TodoTables.options(configuration, store: store)
+        // Vapor's idle timeout closes a connection that neither reads nor writes for that long, a quiet stream's
+        // too: the streams' heartbeats (a comment line, a WebSocket ping) come sooner.
+        options.heartbeatInterval = min(options.heartbeatInterval, configuration.idleTimeout / 2)
         let relations = TodoTables.relations(store)
         app.lifecycle.use(
             app.liveQueries(

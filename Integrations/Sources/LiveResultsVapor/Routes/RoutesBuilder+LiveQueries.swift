@@ -91,7 +91,7 @@ extension RoutesBuilder {
             // An application's error that makes its own response (an `Abort` of its own) is that response.
             respondsItself: { $0 is any AbortError })
         let routes = _LiveRoutes(registry: registry, route: route, options: options)
-        _addLiveRoutes(routes, at: path) { request in
+        _addLiveRoutes(routes, at: path, heartbeat: options.heartbeatInterval) { request in
             LiveResultsRequest(request) { try await authorize?(request) ?? [] }
         }
         return routes.endpoint

@@ -41,14 +41,15 @@ extension RoutesBuilder {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint {
         let routes = _LiveRoutes(controller: controller, options: options)
-        _addLiveRoutes(routes, at: path) { LiveResultsRequest($0) }
+        _addLiveRoutes(routes, at: path, heartbeat: options.heartbeatInterval) { LiveResultsRequest($0) }
         return routes.endpoint
     }
 
     /// `GET path`, `GET path/events` and `GET path/updates` of `routes`, each request read by `read` (a
-    /// WebSocket's once before the upgrade, so that a bad request is refused with its reason, and once after).
+    /// WebSocket's once before the upgrade, so that a bad request is refused with its reason, and once after);
+    /// a WebSocket is pinged every `heartbeat`.
     func _addLiveRoutes<Entity: FetchableEntity & Codable>(
-        _ routes: _LiveRoutes<Entity>, at path: [PathComponent],
+        _ routes: _LiveRoutes<Entity>, at path: [PathComponent], heartbeat: Duration,
         read: @escaping @Sendable (Request) -> LiveResultsRequest
     ) {
         let group = grouped(path)
@@ -63,7 +64,7 @@ extension RoutesBuilder {
                 try await routes.checkWebSocket(read(request))
                 return request.webSocket(shouldUpgrade: { $0.eventLoop.makeSucceededFuture([:]) }) {
                     request, socket in
-                    _WebSocketWriter.serve(routes, read(request), on: socket)
+                    _WebSocketWriter.serve(routes, read(request), on: socket, pingingEvery: heartbeat)
                 }
             }
         }
