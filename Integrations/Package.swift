@@ -59,10 +59,10 @@ let package = Package(
             path: "Sources/LiveResultsPostgres"
         ),
         // PostgREST's dialect, written once for every framework adapter: `select=`, `Prefer`, `Accept`, the error
-        // body, `Content-Range`, rows as JSON objects. Foundation and the core only.
+        // body, `Content-Range`, rows as JSON objects, embedded rows kept live. Foundation and the core only.
         .target(
             name: "LiveResultsServing",
-            dependencies: [.product(name: "LiveResults", package: "LiveResults")],
+            dependencies: ["LiveResultsWireSupport", .product(name: "LiveResults", package: "LiveResults")],
             path: "Sources/LiveResultsServing"
         ),
         .target(
@@ -244,6 +244,7 @@ let package = Package(
             name: "LiveResultsServingTests",
             dependencies: [
                 "LiveResultsServing",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
             ]
