@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "LiveResultsPostgres", targets: ["LiveResultsPostgres"]),
         .library(name: "LiveResultsServing", targets: ["LiveResultsServing"]),
         .library(name: "LiveResultsHummingbird", targets: ["LiveResultsHummingbird"]),
+        .library(name: "LiveResultsVapor", targets: ["LiveResultsVapor"]),
         .library(name: "LiveResultsGRDB", targets: ["LiveResultsGRDB"]),
         .library(name: "LiveResultsHTTP", targets: ["LiveResultsHTTP"]),
         .executable(name: "LiveResultsServer", targets: ["LiveResultsServer"]),
@@ -29,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.5.3"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -58,11 +60,23 @@ let package = Package(
             ],
             path: "Sources/LiveResultsPostgres"
         ),
-        // PostgREST's dialect, written once for every framework adapter: `select=`, `Prefer`, `Accept`, the error
-        // body, `Content-Range`, rows as JSON objects, embedded rows kept live. Foundation and the core only.
+        // The serving core, written once for every framework adapter: what a live route is (a request's query and
+        // its refusals, resume points, the encoders, Server-Sent Events, the limits, the stream slots) and
+        // PostgREST's dialect (`select=`, `Prefer`, `Accept`, the error body, `Content-Range`, rows as JSON
+        // objects, embedded rows kept live). No framework: a neutral request in, a response or a stream out
+        // (HTTPTypes, NIOCore's buffers).
         .target(
             name: "LiveResultsServing",
-            dependencies: ["LiveResultsWireSupport", .product(name: "LiveResults", package: "LiveResults")],
+            dependencies: [
+                "LiveResultsWireSupport",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
             path: "Sources/LiveResultsServing"
         ),
         .target(
@@ -72,15 +86,24 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
             path: "Sources/LiveResultsHummingbird"
+        ),
+        // The serving core's routes on Vapor 4: a thin adapter, as LiveResultsHummingbird is.
+        .target(
+            name: "LiveResultsVapor",
+            dependencies: [
+                "LiveResultsServing",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ],
+            path: "Sources/LiveResultsVapor"
         ),
         .target(
             name: "LiveResultsGRDB",
@@ -247,6 +270,9 @@ let package = Package(
                 "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
         .testTarget(
@@ -254,6 +280,8 @@ let package = Package(
             dependencies: [
                 "LiveResultsWireSupport",
                 "LiveResultsHummingbird",
+                "LiveResultsServing",
+                "LiveResultsVapor",
                 "LiveResultsPostgres",
                 "TodoServer",
                 "LiveResultsTestSupport",
@@ -271,6 +299,8 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The wire suite's second adapter.
+                .product(name: "Vapor", package: "vapor"),
             ]
         ),
         .testTarget(

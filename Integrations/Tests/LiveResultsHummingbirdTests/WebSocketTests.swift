@@ -9,7 +9,8 @@ import NIOWebSocket
 import Testing
 import TodoServer
 
-/// Replicas fed by the WebSocket route.
+/// Replicas fed by the server example's WebSocket route. The route's wire behaviour (close codes, a plain `GET`, the
+/// shutdown) is `WebSocketWireTests`', against every adapter.
 @Suite("WebSocket", .timeLimit(.minutes(5)))
 struct WebSocketTests {
     static let logger = Logger(label: "test-ws-client")
@@ -88,26 +89,6 @@ struct WebSocketTests {
             try await HTTP.create(server, title: "after", project: "Home", priority: 1)
             #expect(await follower.reach(try await server.servedVersion()))
             polite.closed.cancel()
-        }
-    }
-
-    @Test("a graceful shutdown closes WebSockets with 1001 (going away), which tells clients to reconnect")
-    func shutdownClosesWithGoingAway() async throws {
-        let connection = try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let connection = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
-            var updates = connection.updates.makeAsyncIterator()
-            _ = try await updates.next()  // the whole results: the stream is open
-            return connection
-        }
-        let frame = try await connection.closed.value
-        #expect(frame?.closeCode == .goingAway)
-    }
-
-    @Test("a plain GET of the WebSocket route is 426 Upgrade Required")
-    func plainGet() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let reply = try await HTTP.send(.GET, "\(server.base)/todos/updates?sections=project")
-            #expect(reply.status == 426)
         }
     }
 }

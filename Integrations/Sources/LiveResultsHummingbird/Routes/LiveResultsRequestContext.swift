@@ -6,8 +6,8 @@ import NIOCore
 /// so that a stream whose client goes away ends, and frees its slot, at once.
 ///
 /// Without it a Server-Sent Events stream learns that its client left only when a write fails: at the next
-/// update or heartbeat (``LiveResultsOptions/heartbeatInterval``, 15 seconds by default), and meanwhile its
-/// slot counts against ``LiveResultsOptions/maximumStreams``. ``LiveResultsRequestContext`` conforms.
+/// update or heartbeat (`LiveResultsOptions/heartbeatInterval`, 15 seconds by default), and meanwhile its
+/// slot counts against `LiveResultsOptions/maximumStreams`. ``LiveResultsRequestContext`` conforms.
 ///
 /// - Complexity: The stream watches its channel with one channel handler, added when it starts and removed
 ///   when it ends.

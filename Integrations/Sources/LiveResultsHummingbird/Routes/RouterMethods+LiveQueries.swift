@@ -1,5 +1,3 @@
-import Foundation
-import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import LiveResults
@@ -40,8 +38,8 @@ extension RouterMethods {
     /// are named by its contents (`LiveWindow.nameVersionsByContents(scope:)`), so a client that reconnects
     /// resumes from its `Last-Event-ID` with one catch-up on any process of the service that has the query
     /// live and went through those contents. A query nobody streams stays live for
-    /// ``LiveResultsOptions/liveQueryGracePeriod``, so that a client can resume within it, and at most
-    /// ``LiveResultsOptions/maximumLiveQueries`` are live (`503` with `Retry-After` beyond, when all are
+    /// `LiveResultsOptions/liveQueryGracePeriod`, so that a client can resume within it, and at most
+    /// `LiveResultsOptions/maximumLiveQueries` are live (`503` with `Retry-After` beyond, when all are
     /// streamed). A write reaches only the queries it can change: `eq` and `in` filters on the `filters`
     /// columns are indexed. A query whose results cannot be fetched (the database is out of reach) is
     /// answered `503` with `Retry-After`.
@@ -63,7 +61,7 @@ extension RouterMethods {
     ///   - relations: The tables `select=` may embed (this route's own table, named as its path's last component, among
     ///     them), read when a request asks; none by default. Whole results embed them; the streams refuse them.
     ///   - authorize: The conditions a request's queries get, or the error that refuses the request.
-    ///   - options: Limits and encoding; see ``LiveResultsOptions``.
+    ///   - options: Limits and encoding; see `LiveResultsOptions`.
     /// - Returns: The routes' stream counts.
     /// - Complexity: A request of a live query costs O(1) to find it plus the stream's cost as
     ///   `addLiveResults(_:at:options:)`; the first request of a query fetches it. PostgREST's answer costs
@@ -78,7 +76,7 @@ extension RouterMethods {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         _serveLiveQueries(
-            _liveQueryRegistry(of: source, indexing: filters, options: options), at: path, filters: filters,
+            options._liveQueryRegistry(of: source, indexing: filters), at: path, filters: filters,
             orders: orders, defaultOrder: defaultOrder, sections: sections, maximumLimit: maximumLimit,
             relations: relations, authorize: authorize, options: options)
     }
@@ -114,60 +112,35 @@ extension RouterMethods {
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         _addLiveQueries(
-            registry, at: path,
-            route: _LiveQueryRoute(
-                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
-                maximumLimit: maximumLimit, relations: relations),
-            authorize: authorize, options: options
+            registry, at: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
+            maximumLimit: maximumLimit, relations: relations, authorize: authorize, options: options
         ).endpoint
     }
 
-    /// The routes every router gets; returns what the WebSocket route shares with them.
+    /// The routes every router gets; returns the core's routes, which the WebSocket route shares.
     func _addLiveQueries<Source: QueryableSource>(
-        _ registry: LiveQueryRegistry<Source>, at path: RouterPath, route: _LiveQueryRoute,
+        _ registry: LiveQueryRegistry<Source>, at path: RouterPath, filters: [String], orders: [String],
+        defaultOrder: [LiveQueryOrdering], sections: [String], maximumLimit: Int, relations: LiveRelations,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
-    ) -> (
-        endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Source.Entity>,
-        resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity>
-    ) where Source.Entity: Codable {
-        let endpoint = LiveResultsEndpoint(
-            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
-        let encoder = _UpdateEncoder<Source.Entity>(encoder: options.encoder, keeping: 64)
-        let resolve: @Sendable (Request, Context) async throws -> _UpdatesSource<Source.Entity> = { request, context in
-            let conditions = try await authorize?(request, context) ?? []
-            return try await _LiveQueryResolution.source(
-                for: request, registry: registry, route: route, conditions: conditions)
-        }
-        let rowEncoder = options.encoder
-        let answer: @Sendable (Request, Context) async throws -> Response = { request, context in
-            let format = PostgRESTFormat(accept: request.headers[.accept])
-            guard format != .liveResults else {
-                return try await _WholeResults.response(
-                    try await resolve(request, context), to: request, encoder: encoder)
-            }
-            let conditions = try await authorize?(request, context) ?? []
-            return try await _LiveQueryResolution.answer(
-                to: request, format: format, registry: registry, route: route, conditions: conditions,
-                encoder: rowEncoder)
-        }
-        _addUpdateRoutes(
-            at: path, endpoint: endpoint, encoder: encoder, options: options, postgREST: true, answer: answer,
-            source: resolve)
-        return (endpoint, encoder, resolve)
+    ) -> _LiveRoutes<Source.Entity> where Source.Entity: Codable {
+        let route = _LiveQueryRoute(
+            path: path.description, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
+            maximumLimit: maximumLimit, relations: relations,
+            // An application's error that makes its own response (a 503 of its own) is that response.
+            respondsItself: { $0 is any HTTPResponseError })
+        let routes = _LiveRoutes(registry: registry, route: route, options: options)
+        _addUpdateRoutes(routes, at: path, read: Self._reading(authorize))
+        return routes
     }
-}
 
-/// The registry of a route of live queries of `source`, indexed by the columns clients may filter on.
-///
-/// `@inlinable`, and called from the routes' `@inlinable` entry points: so the registry is made in the module
-/// that adds the routes, where the entity type is known, and every event the routes follow runs code
-/// specialized for it (see `LiveQueryRegistry`'s initializer).
-@inlinable func _liveQueryRegistry<Source: QueryableSource>(
-    of source: Source, indexing filters: [String], options: LiveResultsOptions
-) -> LiveQueryRegistry<Source> {
-    LiveQueryRegistry(
-        source: source, indexing: Array(Set(filters)), maximumQueries: options.maximumLiveQueries,
-        gracePeriod: options.liveQueryGracePeriod)
+    /// Reads a request for the core, its conditions those `authorize` returns.
+    static func _reading(
+        _ authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?
+    ) -> @Sendable (Request, Context) -> LiveResultsRequest {
+        { request, context in
+            LiveResultsRequest(request) { try await authorize?(request, context) ?? [] }
+        }
+    }
 }
 
 extension RouterMethods where Context: WebSocketRequestContext {
@@ -177,7 +150,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// See the other overload for the query, the answers, the sharing and the limits.
     ///
     /// - Parameters: As the other overload.
-    /// - Returns: The routes' stream counts (both kinds of stream share ``LiveResultsOptions/maximumStreams``).
+    /// - Returns: The routes' stream counts (both kinds of stream share `LiveResultsOptions/maximumStreams`).
     /// - Complexity: As the other overload.
     @discardableResult
     @inlinable public func addLiveQueries<Source: QueryableSource>(
@@ -188,7 +161,7 @@ extension RouterMethods where Context: WebSocketRequestContext {
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
         _serveLiveQueriesWithWebSocket(
-            _liveQueryRegistry(of: source, indexing: filters, options: options), at: path, filters: filters,
+            options._liveQueryRegistry(of: source, indexing: filters), at: path, filters: filters,
             orders: orders, defaultOrder: defaultOrder, sections: sections, maximumLimit: maximumLimit,
             relations: relations, authorize: authorize, options: options)
     }
@@ -201,15 +174,11 @@ extension RouterMethods where Context: WebSocketRequestContext {
         defaultOrder: [LiveQueryOrdering], sections: [String], maximumLimit: Int, relations: LiveRelations,
         authorize: (@Sendable (Request, Context) async throws -> [LiveQueryFilter])?, options: LiveResultsOptions
     ) -> LiveResultsEndpoint where Source.Entity: Codable {
-        let (endpoint, encoder, resolve) = _addLiveQueries(
-            registry, at: path,
-            route: _LiveQueryRoute(
-                path: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
-                maximumLimit: maximumLimit, relations: relations),
-            authorize: authorize, options: options)
-        _addWebSocketRoute(
-            at: path, endpoint: endpoint, encoder: encoder, options: options, postgREST: true, source: resolve)
-        return endpoint
+        let routes = _addLiveQueries(
+            registry, at: path, filters: filters, orders: orders, defaultOrder: defaultOrder, sections: sections,
+            maximumLimit: maximumLimit, relations: relations, authorize: authorize, options: options)
+        _addWebSocketRoute(routes, at: path, read: Self._reading(authorize))
+        return routes.endpoint
     }
 
     /// Serves live queries of `source` at `path`, with a WebSocket stream, every request's results sectioned

@@ -1,10 +1,7 @@
-import Foundation
-import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import LiveResults
-import NIOCore
-import NIOWebSocket
+import LiveResultsServing
 
 extension RouterMethods {
     /// Serves `controller`'s results at `path`: the whole results, and a Server-Sent Events stream of
@@ -19,7 +16,7 @@ extension RouterMethods {
     ///
     /// A request with `?limit=` (and `?offset=`) gets a window of the results instead of all of them: positions
     /// `offset..<offset + limit` in the controller's order, each stream a `LiveWindow` of its own, with the
-    /// window's change sets (see ``LiveResultsOptions/maximumWindowLimit``). A window's versions are its own:
+    /// window's change sets (see `LiveResultsOptions/maximumWindowLimit`). A window's versions are its own:
     /// a reconnecting stream of a window gets the whole window (a page, not the results).
     ///
     /// The events stream starts with the whole results, or, when the request names a version the
@@ -32,7 +29,7 @@ extension RouterMethods {
     ///   - controller: The controller whose results are served; it keeps its own life (fetch it, observe
     ///     its sources).
     ///   - path: The routes' path.
-    ///   - options: Limits and encoding; see ``LiveResultsOptions``.
+    ///   - options: Limits and encoding; see `LiveResultsOptions`.
     /// - Returns: The routes' stream counts.
     /// - Complexity: O(1) to add. Each stream costs O(*n*) for the whole results it starts with (O(*k* log
     ///   *n*) when it resumes *k* changes behind), then O(*k* log *n*) per update of *k* changes, encoded
@@ -45,47 +42,30 @@ extension RouterMethods {
         _addLiveResults(controller, at: path, options: options).endpoint
     }
 
-    /// The routes every router gets; returns what the WebSocket route shares with them.
+    /// The routes every router gets; returns the core's routes, which the WebSocket route shares.
     func _addLiveResults<Entity: FetchableEntity & Codable>(
         _ controller: FetchedResultsController<Entity>, at path: RouterPath, options: LiveResultsOptions
-    ) -> (endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>) {
-        let endpoint = LiveResultsEndpoint(maximumStreams: options.maximumStreams)
-        let encoder = _UpdateEncoder<Entity>(encoder: options.encoder)
-        let maximumLimit = options.maximumWindowLimit
-        _addUpdateRoutes(at: path, endpoint: endpoint, encoder: encoder, options: options) { request, _ in
-            try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
-        }
-        return (endpoint, encoder)
+    ) -> _LiveRoutes<Entity> {
+        let routes = _LiveRoutes(controller: controller, options: options)
+        _addUpdateRoutes(routes, at: path) { request, _ in LiveResultsRequest(request) }
+        return routes
     }
 
-    /// `GET path` (the whole results, or what `answer` answers) and `GET path/events` (Server-Sent Events) of
-    /// the source each request finds with `source`; `postgREST` refuses streams with PostgREST's error body.
+    /// `GET path` and `GET path/events` of `routes`, each request read by `read`.
     func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
-        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
-        options: LiveResultsOptions, postgREST: Bool = false,
-        answer: (@Sendable (Request, Context) async throws -> Response)? = nil,
-        source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
+        _ routes: _LiveRoutes<Entity>, at path: RouterPath,
+        read: @escaping @Sendable (Request, Context) -> LiveResultsRequest
     ) {
-        let routes = group(path)
-        routes.get { request, context in
-            if let answer { return try await answer(request, context) }
-            return try await _WholeResults.response(
-                try await source(request, context), to: request, encoder: encoder)
+        let group = group(path)
+        group.get { request, context in
+            Response(try await _RefusalResponse.answering { try await routes.results(read(request, context)) })
         }
-        routes.get("events") { request, context in
-            guard endpoint.hasRoom else {
-                endpoint.countRefusal()
-                throw _StreamRefusal(postgREST: postgREST)
-            }
-            let source = try await source(request, context)
-            guard let slot = endpoint.openStream() else { throw _StreamRefusal(postgREST: postgREST) }
-            // Watched from here, before the response starts: a client that leaves meanwhile is seen too.
-            let departure = (context as? any LiveResultsChannelContext).map {
-                _ClientDeparture.watch($0.channel, slot: slot)
-            }
-            return _ServerSentEvents.response(
-                source, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot,
-                encoder: encoder, options: options, departure: departure)
+        group.get("events") { request, context in
+            let channel = (context as? any LiveResultsChannelContext)?.channel
+            return Response(
+                try await _RefusalResponse.answering {
+                    try await routes.events(read(request, context), channel: channel)
+                })
         }
     }
 }
@@ -109,57 +89,32 @@ extension RouterMethods where Context: WebSocketRequestContext {
     /// - Parameters:
     ///   - controller: The controller whose results are served.
     ///   - path: The routes' path.
-    ///   - options: Limits and encoding; see ``LiveResultsOptions``.
-    /// - Returns: The routes' stream counts (both kinds of stream share ``LiveResultsOptions/maximumStreams``).
+    ///   - options: Limits and encoding; see `LiveResultsOptions`.
+    /// - Returns: The routes' stream counts (both kinds of stream share `LiveResultsOptions/maximumStreams`).
     /// - Complexity: As the other overload.
     @discardableResult
     public func addLiveResults<Entity: FetchableEntity & Codable>(
         _ controller: FetchedResultsController<Entity>, at path: RouterPath,
         options: LiveResultsOptions = LiveResultsOptions()
     ) -> LiveResultsEndpoint {
-        let (endpoint, encoder) = _addLiveResults(controller, at: path, options: options)
-        let maximumLimit = options.maximumWindowLimit
-        _addWebSocketRoute(at: path, endpoint: endpoint, encoder: encoder, options: options) { request, _ in
-            try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
-        }
-        return endpoint
+        let routes = _addLiveResults(controller, at: path, options: options)
+        _addWebSocketRoute(routes, at: path) { request, _ in LiveResultsRequest(request) }
+        return routes.endpoint
     }
 
-    /// `GET path/updates`, a WebSocket of the source each request finds with `source` (called once before the
-    /// upgrade, so that a bad request is refused with its reason, and once after).
+    /// `GET path/updates`, the WebSocket of `routes`, each request read by `read` (once before the upgrade, so
+    /// that a bad request is refused with its reason, and once after).
     func _addWebSocketRoute<Entity: FetchableEntity & Codable>(
-        at path: RouterPath, endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>,
-        options: LiveResultsOptions, postgREST: Bool = false,
-        source: @escaping @Sendable (Request, Context) async throws -> _UpdatesSource<Entity>
+        _ routes: _LiveRoutes<Entity>, at path: RouterPath,
+        read: @escaping @Sendable (Request, Context) -> LiveResultsRequest
     ) {
         group(path).ws("updates") { request, context in
-            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                throw HTTPError(.upgradeRequired, message: "this route is a WebSocket")
-            }
-            guard endpoint.hasRoom else {
-                endpoint.countRefusal()
-                throw _StreamRefusal(postgREST: postgREST)
-            }
-            // A bad request is refused before the upgrade, with its reason; the source is found again after it.
-            _ = try await source(request, context)
+            try await _RefusalResponse.answering { try await routes.checkWebSocket(read(request, context)) }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
-            guard let slot = endpoint.openStream() else {
-                // Another stream took the last slot between the upgrade's check and now.
-                try await outbound.close(.unknown(1013), reason: "too many streams; try again later")
-                return
-            }
-            let version = _ResumePoint.version(of: context.request, header: nil)
-            let updates: _UpdatesSource<Entity>
-            do {
-                updates = try await source(context.request, context.requestContext)
-            } catch {
-                try await outbound.close(.unknown(1013), reason: "the results are not available; try again later")
-                return
-            }
-            try await _WebSocketUpdates.serve(
-                updates, since: version, slot: slot, encoder: encoder, options: options,
-                inbound: inbound, outbound: outbound)
+            try await routes.serveWebSocket(
+                read(context.request, context.requestContext), inbound: inbound.messages(maxSize: 4_096),
+                outbound: _WebSocketWriter(outbound: outbound))
         }
     }
 }

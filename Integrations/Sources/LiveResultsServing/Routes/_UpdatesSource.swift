@@ -1,11 +1,10 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
 
 /// What a request's stream or whole results follow: the controller's whole results, or, when the request
 /// asks for `?limit=` (and `?offset=`), a window of them of its own, released with the stream.
-struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
+package struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     let version: @Sendable () -> ResultsVersion
     let wholeResults: @Sendable () -> ResultsUpdate<Entity>
     let updates: @Sendable (_ since: ResultsVersion?, _ bufferLimit: Int) -> ResultsUpdates<Entity>
@@ -32,19 +31,18 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     /// - Throws: `400 Bad Request`, whose message starts with the parameter, for a value that is not a
     ///   non-negative integer or a limit above `maximumLimit`.
     static func requested(
-        by request: Request, of controller: FetchedResultsController<Entity>, maximumLimit: Int
+        by request: LiveResultsRequest, of controller: FetchedResultsController<Entity>, maximumLimit: Int
     ) throws -> Self {
-        let parameters = request.uri.queryParameters
-        guard let limitText = parameters["limit"] else {
-            guard parameters["offset"] == nil else { throw badRequest("offset", "needs a limit") }
+        guard let limitText = request.queryValue("limit") else {
+            guard request.queryValue("offset") == nil else { throw badRequest("offset", "needs a limit") }
             return .whole(controller)
         }
-        guard let limit = Int(String(limitText)), limit >= 0 else {
+        guard let limit = Int(limitText), limit >= 0 else {
             throw badRequest("limit", "must be a non-negative integer")
         }
         guard limit <= maximumLimit else { throw badRequest("limit", "must be at most \(maximumLimit)") }
-        let offset = try parameters["offset"].map { text in
-            guard let offset = Int(String(text)), offset >= 0 else {
+        let offset = try request.queryValue("offset").map { text in
+            guard let offset = Int(text), offset >= 0 else {
                 throw badRequest("offset", "must be a non-negative integer")
             }
             return offset
@@ -53,7 +51,7 @@ struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     }
 
     /// A `400` whose message starts with the parameter's name (the server's error JSON carries it).
-    private static func badRequest(_ parameter: String, _ problem: String) -> HTTPError {
-        HTTPError(.badRequest, message: "\(parameter) \(problem)")
+    private static func badRequest(_ parameter: String, _ problem: String) -> LiveResultsRefusal {
+        .message(.badRequest, "\(parameter) \(problem)")
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
 import NIOCore
 
@@ -11,29 +10,28 @@ enum _ServerSentEvents {
     static func response<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?
-    ) -> Response {
+    ) -> LiveResultsStreamResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
         // Tells nginx-style proxies not to buffer the stream.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
-        let body = ResponseBody { writer in
+        return LiveResultsStreamResponse(headers: headers) { write in
             defer { withExtendedLifetime(slot) {} }
             try await stream(
                 source, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
-                into: &writer)
+                write: write)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
 
     private static func stream<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?, slot: _StreamSlot,
-        into writer: inout any ResponseBodyWriter
+        write: (ByteBuffer) async throws -> Void
     ) async throws {
         let delay = options.reconnectionDelay.components
         let milliseconds = delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000
-        try await writer.write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
+        try await write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
         try await _StreamEvent.withEvents(
             of: source, since: version, options: options, heartbeat: options.heartbeatInterval,
             departure: departure,
@@ -42,17 +40,16 @@ enum _ServerSentEvents {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    try await writer.write(message(for: update, json: try encoder.json(update)))
+                    try await write(message(for: update, json: try encoder.json(update)))
                 case .heartbeat:
-                    try await writer.write(ByteBuffer(string: ": heartbeat\n\n"))
+                    try await write(ByteBuffer(string: ": heartbeat\n\n"))
                 case .source(let available):
-                    try await writer.write(ByteBuffer(string: "event: source\ndata: {\"available\":\(available)}\n\n"))
+                    try await write(ByteBuffer(string: "event: source\ndata: {\"available\":\(available)}\n\n"))
                 case .shutdown:
                     return
                 }
             }
         }
-        try await writer.finish(nil)
     }
 
     /// One event: `id:` and `data:` lines and the blank line that ends it. The JSON has no newline.

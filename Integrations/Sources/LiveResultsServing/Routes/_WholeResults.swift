@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
 import NIOCore
 
@@ -11,7 +10,7 @@ enum _WholeResults {
     /// would hold back every stream's update meanwhile (on two cores, half of them), which showed as the
     /// tail of the streams' latency under a poller. One at a time: a second request at the same version
     /// finds the first one's encoding.
-    private static let encoding = DispatchQueue(label: "LiveResultsHummingbird.wholeResults")
+    private static let encoding = DispatchQueue(label: "LiveResultsServing.wholeResults")
 
     /// `200` with the source's results, or `304 Not Modified` when the request's `If-None-Match` names
     /// their version.
@@ -20,11 +19,11 @@ enum _WholeResults {
     /// whole results (O(*n*)) are built and encoded only for a version not sent before, on a queue of
     /// their own.
     static func response<Entity>(
-        _ source: _UpdatesSource<Entity>, to request: Request, encoder: _UpdateEncoder<Entity>
-    ) async throws -> Response {
+        _ source: _UpdatesSource<Entity>, to request: LiveResultsRequest, encoder: _UpdateEncoder<Entity>
+    ) async throws -> LiveResultsResponse {
         let version = source.version()
         if let wanted = request.headers[.ifNoneMatch], matches(wanted, tag(version)) {
-            return Response(status: .notModified, headers: headers(version))
+            return LiveResultsResponse(status: .notModified, headers: headers(version))
         }
         if let json = encoder.cachedJSON(base: nil, version: version) {
             return ok(json, version)
@@ -43,10 +42,10 @@ enum _WholeResults {
         return ok(json, encoded)
     }
 
-    private static func ok(_ json: ByteBuffer, _ version: ResultsVersion) -> Response {
+    private static func ok(_ json: ByteBuffer, _ version: ResultsVersion) -> LiveResultsResponse {
         var headers = headers(version)
         headers[.contentType] = "application/json; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: json))
+        return LiveResultsResponse(status: .ok, headers: headers, body: json)
     }
 
     private static func tag(_ version: ResultsVersion) -> String { "\"\(version)\"" }

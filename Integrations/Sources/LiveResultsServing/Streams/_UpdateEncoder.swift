@@ -9,7 +9,7 @@ import NIOFoundationCompat
 /// The clients of one controller mostly receive the same updates at the same moment; an update is named by
 /// its base and version (two updates between the same versions describe the same change), so the last
 /// few encodings are kept and shared.
-final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
+package final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
     private struct Key: Hashable {
         var base: ResultsVersion?
         var version: ResultsVersion

@@ -1,17 +1,24 @@
-import HummingbirdWebSocket
 import LiveResults
 import NIOCore
-import NIOWebSocket
+
+/// The sending side of a WebSocket as the core drives it; each adapter wraps its framework's.
+package protocol _WebSocketOutbound: Sendable {
+    /// Sends one text message.
+    func send(text: String) async throws
+    /// Closes the WebSocket with `code` (1001 going away, 1008 policy violation, 1013 try again later) and
+    /// `reason`.
+    func close(code: Int, reason: String) async throws
+}
 
 /// A WebSocket stream of a controller's updates: one text message per update. The stream only sends: a
 /// client's data message is a policy violation, answered by closing with code 1008.
 enum _WebSocketUpdates {
     /// Sends the source's updates since `version` to `outbound` until the client or the server closes,
-    /// holding `slot` while it does.
+    /// holding `slot` while it does; `inbound` is the client's messages, which end when it closes.
     static func serve<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
-        inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter
+        inbound: some AsyncSequence, outbound: some _WebSocketOutbound
     ) async throws {
         defer { withExtendedLifetime(slot) {} }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -19,8 +26,8 @@ enum _WebSocketUpdates {
                 try await send(source, since: version, slot: slot, encoder: encoder, options: options, to: outbound)
             }
             // The client's side: it ends when the client closes; any message it sends ends the stream.
-            for try await _ in inbound.messages(maxSize: 4_096) {
-                try await outbound.close(.policyViolation, reason: "this stream only sends")
+            for try await _ in inbound {
+                try await outbound.close(code: 1008, reason: "this stream only sends")
                 break
             }
             group.cancelAll()
@@ -29,7 +36,7 @@ enum _WebSocketUpdates {
 
     private static func send<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
-        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: WebSocketOutboundWriter
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: some _WebSocketOutbound
     ) async throws {
         try await _StreamEvent.withEvents(
             of: source, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
@@ -37,13 +44,13 @@ enum _WebSocketUpdates {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    try await outbound.writeTextMessage(String(buffer: try encoder.json(update)))
+                    try await outbound.send(text: String(buffer: try encoder.json(update)))
                 case .heartbeat, .source:
                     // A WebSocket carries updates only: the automatic ping keeps it open, and the source's
                     // status has no message of its own here.
                     continue
                 case .shutdown:
-                    try await outbound.close(.goingAway, reason: "the server is shutting down")
+                    try await outbound.close(code: 1001, reason: "the server is shutting down")
                     return
                 }
             }

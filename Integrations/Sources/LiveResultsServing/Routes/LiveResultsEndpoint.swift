@@ -26,7 +26,8 @@ public final class LiveResultsEndpoint: Sendable {
 
     private let liveQueries: @Sendable () -> Int
 
-    init(maximumStreams: Int, liveQueries: @escaping @Sendable () -> Int = { 0 }) {
+    /// An endpoint of at most `maximumStreams` streams; `liveQueries` counts its live queries.
+    package init(maximumStreams: Int, liveQueries: @escaping @Sendable () -> Int = { 0 }) {
         self.maximumStreams = max(0, maximumStreams)
         self.liveQueries = liveQueries
     }
@@ -114,14 +115,31 @@ extension LiveResultsEndpoint: Service {
     public func run() async throws {
         // A cancellation ends the wait too: then the streams are cancelled with the server.
         try? await gracefulShutdown()
+        await shutDownStreams()
+    }
+
+    /// Ends the open streams, and the streams that open from now on at once, then returns once they have ended
+    /// (or the task is cancelled): what ``run()`` does on a graceful shutdown, for an adapter whose framework
+    /// shuts down in a lifecycle of its own.
+    ///
+    /// - Complexity: O(*s*) for *s* open streams.
+    package func shutDownStreams() async {
+        endStreams()
+        while openStreams > 0, !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Tells the open streams to end, and the streams that open from now on to end at once, without waiting for
+    /// them: for a framework whose shutdown cannot wait.
+    ///
+    /// - Complexity: O(*s*) for *s* open streams.
+    package func endStreams() {
         let shutdowns = counts.withLockedValue { counts in
             counts.isShuttingDown = true
             return Array(counts.shutdowns.values)
         }
         for shutdown in shutdowns { shutdown() }
-        while openStreams > 0, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 

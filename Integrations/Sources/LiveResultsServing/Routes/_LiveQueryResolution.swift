@@ -1,8 +1,7 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
-import LiveResultsServing
+import NIOCore
 
 /// How a request of a live-queries route finds its query, its results and its answer.
 enum _LiveQueryResolution {
@@ -18,7 +17,7 @@ enum _LiveQueryResolution {
     ///   `LiveQueryRequest` refuses (a column not allowed, a value not of its column's kind, a limit out of
     ///   range); `PGRST106` for an `Accept-Profile` other than `public`.
     static func asked<Entity: QueryableEntity>(
-        _ request: Request, route: _LiveQueryRoute, conditions: [LiveQueryFilter], as entity: Entity.Type
+        _ request: LiveResultsRequest, route: _LiveQueryRoute, conditions: [LiveQueryFilter], as entity: Entity.Type
     ) throws -> Asked<Entity> {
         do throws(PostgRESTError) {
             try PostgRESTProfile.check(request.headers[HTTPField.Name("Accept-Profile")!])
@@ -42,7 +41,7 @@ enum _LiveQueryResolution {
                 throw PostgRESTError.badParameter(error.description, details: "the parameter \(error.parameter)")
             }
         } catch {
-            throw _PostgRESTErrorResponse(error)
+            throw LiveResultsRefusal.postgREST(error)
         }
     }
 
@@ -50,16 +49,16 @@ enum _LiveQueryResolution {
     ///
     /// - Throws: `503` with `Retry-After` when the registry is full or the query's results cannot be fetched.
     static func results<Source: QueryableSource>(
-        of query: LiveQuery<Source.Entity>, in registry: LiveQueryRegistry<Source>
+        of query: LiveQuery<Source.Entity>, in registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute
     ) async throws -> LiveQueryResults<Source.Entity> {
         do {
             return try await registry.results(for: query)
         } catch LiveQueryRegistryError.full {
-            throw _StreamRefusal(reason: "too many live queries; try again later", postgREST: true)
-        } catch let error as HTTPResponseError {
+            throw _StreamRefusal.refusal(reason: "too many live queries; try again later", postgREST: true)
+        } catch let error where route.respondsItself(error) {
             throw error
         } catch {
-            throw _StreamRefusal(
+            throw _StreamRefusal.refusal(
                 reason: "the query's results could not be fetched; try again later", postgREST: true,
                 code: "PGRST000")
         }
@@ -67,15 +66,15 @@ enum _LiveQueryResolution {
 
     /// The window `request` asks for, of its query's results held in `registry`.
     static func source<Source: QueryableSource>(
-        for request: Request, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
+        for request: LiveResultsRequest, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
         conditions: [LiveQueryFilter]
     ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
         guard asked.query.select.embeddedResources.isEmpty else {
-            throw _PostgRESTErrorResponse(
+            throw LiveResultsRefusal.postgREST(
                 .notImplemented("a stream carries whole rows: embedded resources are answered by GET only"))
         }
-        let results = try await results(of: asked.request.query, in: registry)
+        let results = try await results(of: asked.request.query, in: registry, route: route)
         // Versions named by contents: a client that reconnects to another process of the service, following
         // the same database, resumes with one catch-up when that process's window held its contents.
         let window = results.window(asked.request.window)
@@ -85,11 +84,12 @@ enum _LiveQueryResolution {
 
     /// PostgREST's answer to `request`: the rows of its window, as an array or one object.
     static func answer<Source: QueryableSource>(
-        to request: Request, format: PostgRESTFormat, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
+        to request: LiveResultsRequest, format: PostgRESTFormat, registry: LiveQueryRegistry<Source>,
+        route: _LiveQueryRoute,
         conditions: [LiveQueryFilter], encoder: JSONEncoder
-    ) async throws -> Response where Source.Entity: Codable {
+    ) async throws -> LiveResultsResponse where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
-        let results = try await results(of: asked.request.query, in: registry)
+        let results = try await results(of: asked.request.query, in: registry, route: route)
         let objects = results.controller.snapshot.fetchedObjects
         let preferences = PostgRESTPreferences(headers: request.headers[values: HTTPField.Name("Prefer")!])
         let select = asked.query.select
@@ -104,9 +104,9 @@ enum _LiveQueryResolution {
                 answer = try await embeddedAnswer(
                     of: objects, asked: asked, route: route, format: format, preferences: preferences, encoder: encoder)
             }
-            return _PostgRESTResponse.response(answer)
+            return LiveResultsResponse(answer)
         } catch let error as PostgRESTError {
-            throw _PostgRESTErrorResponse(error)
+            throw LiveResultsRefusal.postgREST(error)
         }
     }
 
@@ -146,7 +146,7 @@ enum _LiveQueryResolution {
         } catch let error as PostgRESTError {
             throw error
         } catch {
-            throw _StreamRefusal(
+            throw _StreamRefusal.refusal(
                 reason: "the embedded rows could not be fetched; try again later", postgREST: true, code: "PGRST000")
         }
     }
@@ -163,7 +163,7 @@ enum _LiveQueryResolution {
     }
 
     /// The request's query parameters as PostgREST reads them (`+` a space, then percent-decoded), in order.
-    static func parameters(of request: Request) -> [(String, String)] {
-        PostgRESTQuery.parameters(fromQuery: request.uri.query)
+    static func parameters(of request: LiveResultsRequest) -> [(String, String)] {
+        PostgRESTQuery.parameters(fromQuery: request.query)
     }
 }

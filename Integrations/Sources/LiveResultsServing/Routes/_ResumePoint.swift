@@ -1,24 +1,23 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import LiveResults
 
 /// Where a stream request asks to resume from.
-enum _ResumePoint {
+package enum _ResumePoint {
     /// The version a request names: `header` (`Last-Event-ID`) if given and present, else `?since=`. A value
     /// that is not a version is no version: the stream starts with the whole results.
     ///
     /// The header comes first: a browser's `EventSource` keeps the URL it was made with (and its `since`)
     /// for every reconnection, but sends the id of the last event it read, which is newer.
-    static func version(of request: Request, header: HTTPField.Name?) -> ResultsVersion? {
+    package static func version(of request: LiveResultsRequest, header: HTTPField.Name?) -> ResultsVersion? {
         if let header, let value = request.headers[header] {
             return ResultsVersion(value.trimmingCharacters(in: .whitespaces))
         }
-        return request.uri.queryParameters["since"].flatMap { ResultsVersion(String($0)) }
+        return request.queryValue("since").flatMap { ResultsVersion($0) }
     }
 }
 
 extension HTTPField.Name {
     /// The header browsers send when an `EventSource` reconnects: the `id:` of the last event it read.
-    static let lastEventID = HTTPField.Name("Last-Event-ID")!
+    package static let lastEventID = HTTPField.Name("Last-Event-ID")!
 }

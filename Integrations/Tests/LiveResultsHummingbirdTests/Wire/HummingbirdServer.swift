@@ -1,0 +1,29 @@
+import Hummingbird
+import LiveResults
+import LiveResultsHummingbird
+import LiveResultsTestSupport
+import TodoServer
+
+/// `LiveResultsHummingbird` under test: the routes on a `Router` of `LiveResultsRequestContext`, served by
+/// `HTTPTestServer`, their endpoints among its services (so that they end their streams before it stops).
+struct HummingbirdServer: ServerUnderTest {
+    var testDescription: String { "Hummingbird" }
+
+    func serving<Result: Sendable>(
+        _ store: MemoryTodoStore, options: LiveResultsOptions,
+        _ body: @Sendable (ServedRoutes) async throws -> Result
+    ) async throws -> Result {
+        let router = Router(context: LiveResultsRequestContext.self)
+        let results = router.addLiveResults(store.controller, at: "results", options: options)
+        let relations = WireRoutes.relations(of: store)
+        let todos = router.addLiveQueries(
+            store.todos, at: "todos", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
+            sections: ["project"], maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
+        let people = router.addLiveQueries(
+            store.people, at: "people", filters: ["id", "name"], orders: ["name", "id"],
+            maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
+        return try await HTTPTestServer.serving(router, services: [results, todos, people]) { port in
+            try await body(ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos))
+        }
+    }
+}

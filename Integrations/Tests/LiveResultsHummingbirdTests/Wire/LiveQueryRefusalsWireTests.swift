@@ -1,0 +1,63 @@
+import Foundation
+import LiveResults
+import LiveResultsServing
+import NIOHTTP1
+import Testing
+import TodoServer
+
+/// What a live-queries route refuses, against every adapter: PostgREST's statuses, codes and bodies.
+@Suite("Wire: live queries' refusals", .timeLimit(.minutes(5)))
+struct LiveQueryRefusalsWireTests {
+    /// A request a live-queries route refuses, and what PostgREST answers it.
+    struct Refused: Sendable, CustomTestStringConvertible {
+        let path: String
+        var headers: [(String, String)] = []
+        let status: Int
+        let code: String
+
+        var testDescription: String { "\(path) → \(status) \(code)" }
+    }
+
+    static let refused = [
+        Refused(path: "/todos?nope=eq.1", status: 400, code: "42703"),
+        Refused(path: "/todos?priority=eq.high", status: 400, code: "PGRST100"),
+        Refused(path: "/todos?limit=51", status: 400, code: "PGRST100"),
+        Refused(path: "/todos?sections=title", status: 400, code: "PGRST100"),
+        Refused(path: "/todos?select=title,owner:users(name)", status: 400, code: "PGRST200"),
+        Refused(path: "/todos/events?select=title,assignee:people(name)", status: 400, code: "PGRST127"),
+        Refused(path: "/todos/events?limit=51", status: 400, code: "PGRST100"),
+        Refused(path: "/todos", headers: [("Accept-Profile", "private")], status: 406, code: "PGRST106"),
+    ]
+
+    @Test("each refusal is PostgREST's status, code and body", arguments: ServersUnderTest.all)
+    func refusals(server: any ServerUnderTest) async throws {
+        try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) { routes in
+            for refused in Self.refused {
+                let reply = try await HTTP.send(.GET, routes.base + refused.path, headers: refused.headers)
+                #expect(reply.status == refused.status, "\(refused.testDescription): \(reply.text)")
+                #expect(reply.code == refused.code, "\(refused.testDescription): \(reply.text)")
+                #expect(reply.header("Content-Type")?.hasPrefix("application/json") == true)
+            }
+        }
+    }
+
+    @Test("every adapter answers the same bytes", .enabled(if: ServersUnderTest.all.count > 1))
+    func sameBytes() async throws {
+        var answers: [[String]] = []
+        for server in ServersUnderTest.all {
+            let store = try await MemoryTodoStore([Todo(id: 1, title: "milk", project: "Home", priority: 1)])
+            answers.append(
+                try await server.serving(store, options: LiveResultsOptions()) { routes in
+                    var answers: [String] = []
+                    for refused in Self.refused {
+                        let reply = try await HTTP.send(.GET, routes.base + refused.path, headers: refused.headers)
+                        answers.append("\(reply.status) \(reply.header("Proxy-Status") ?? "") \(reply.text)")
+                    }
+                    let rows = try await HTTP.send(.GET, "\(routes.base)/todos?select=id,title,project")
+                    answers.append("\(rows.status) \(rows.header("Content-Range") ?? "") \(rows.text)")
+                    return answers
+                })
+        }
+        for other in answers.dropFirst() { #expect(other == answers[0]) }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import LiveResults
+import LiveResultsServing
+import Testing
+import TodoServer
+
+/// A framework adapter under test: it serves a store's live routes on a loopback port while a test runs. The wire
+/// suite runs each case against every adapter (`@Test(arguments: ServersUnderTest.all)`), so that they send the
+/// same bytes, with the same limits and refusals.
+///
+/// The routes, whatever the adapter (`WireRoutes` says what they are):
+/// - `/results`: the live results of the store's controller (`addLiveResults`/`liveResults`);
+/// - `/todos`: live queries of the store's to-dos, embedding their assignee;
+/// - `/people`: live queries of the store's people, embedding their to-dos.
+protocol ServerUnderTest: Sendable, CustomTestStringConvertible {
+    /// Serves `store`'s routes with `options` on 127.0.0.1 while `body` runs, then shuts the server down
+    /// gracefully (which must end its streams first), within bounds.
+    func serving<Result: Sendable>(
+        _ store: MemoryTodoStore, options: LiveResultsOptions,
+        _ body: @Sendable (ServedRoutes) async throws -> Result
+    ) async throws -> Result
+}
+
+/// The routes an adapter serves, as a test reaches them.
+struct ServedRoutes: Sendable {
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    /// The endpoint of `/results`.
+    let results: LiveResultsEndpoint
+    /// The endpoint of `/todos`.
+    let todos: LiveResultsEndpoint
+
+    /// `ws://127.0.0.1:PORT`.
+    var webSocketBase: String { "ws" + base.dropFirst("http".count) }
+}
+
+/// What the wire suite's routes are, the same for every adapter.
+enum WireRoutes {
+    /// The columns of `/todos` a query may filter on.
+    static let todoFilters = ["id", "project", "priority", "title", "assignee_id"]
+    /// The columns of `/todos` a query may order by.
+    static let todoOrders = ["priority", "title", "id"]
+    /// The largest window of a live query.
+    static let maximumLimit = 50
+
+    /// The tables `select=` may embed: to-dos and people, a to-do's assignee a person.
+    static func relations(of store: MemoryTodoStore) -> LiveRelations {
+        var relations = LiveRelations()
+        relations.addTable("todos", source: store.todos)
+        relations.addTable("people", source: store.people)
+        relations.addForeignKey(from: "todos", column: "assignee_id", to: "people")
+        return relations
+    }
+}
+
+/// The adapters the wire suite runs against.
+enum ServersUnderTest {
+    /// Every adapter.
+    static let all: [any ServerUnderTest] = [HummingbirdServer(), VaporServer()]
+}

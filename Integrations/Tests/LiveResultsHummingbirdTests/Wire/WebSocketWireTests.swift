@@ -1,0 +1,70 @@
+import Foundation
+import HummingbirdWSClient
+import LiveResults
+import LiveResultsServing
+import LiveResultsTestSupport
+import NIOHTTP1
+import NIOWebSocket
+import Testing
+import TodoServer
+
+/// `GET …/updates`, against every adapter: one update per text message, `?since=`, the client's messages, a plain
+/// `GET`, the shutdown.
+@Suite("Wire: WebSocket", .timeLimit(.minutes(5)))
+struct WebSocketWireTests {
+    typealias Connection = WebSocketTests.Connection
+
+    @Test("the whole results, then each change; since= resumes with one catch-up", arguments: ServersUnderTest.all)
+    func updatesAndResume(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions()) { routes in
+            let connection = Connection.open("\(routes.webSocketBase)/results/updates")
+            var updates = connection.updates.makeAsyncIterator()
+            let whole = try #require(try await updates.next())
+            #expect(whole.base == nil)
+            _ = try await store.insert([TodoInput(title: "a", project: "Home", priority: 1)])
+            let change = try #require(try await updates.next())
+            #expect(change.base == whole.version)
+            _ = try await store.insert([TodoInput(title: "b", project: "Work", priority: 2)])
+            let resumed = Connection.open("\(routes.webSocketBase)/results/updates?since=\(change.version)")
+            var resumedUpdates = resumed.updates.makeAsyncIterator()
+            let catchUp = try #require(try await resumedUpdates.next())
+            #expect(catchUp.base == change.version)
+            #expect(catchUp.version == store.controller.version)
+            connection.closed.cancel()
+            resumed.closed.cancel()
+        }
+    }
+
+    @Test("a client that sends a message is closed with 1008 and frees its slot", arguments: ServersUnderTest.all)
+    func clientMessageCloses(server: any ServerUnderTest) async throws {
+        try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) { routes in
+            let rude = Connection.open("\(routes.webSocketBase)/results/updates", send: "hello")
+            let frame = try await rude.closed.value
+            #expect(frame?.closeCode == .policyViolation)
+            #expect(await eventually { routes.results.openStreams == 0 })
+        }
+    }
+
+    @Test("a plain GET of the WebSocket route is 426 Upgrade Required", arguments: ServersUnderTest.all)
+    func plainGet(server: any ServerUnderTest) async throws {
+        try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) { routes in
+            let reply = try await HTTP.send(.GET, "\(routes.base)/results/updates")
+            #expect(reply.status == 426)
+            #expect(reply.text == #"{"error":{"message":"this route is a WebSocket"}}"#)
+        }
+    }
+
+    @Test("a graceful shutdown closes WebSockets with 1001 (going away)", arguments: ServersUnderTest.all)
+    func shutdownClosesWithGoingAway(server: any ServerUnderTest) async throws {
+        let connection = try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) {
+            routes in
+            let connection = Connection.open("\(routes.webSocketBase)/todos/updates")
+            var updates = connection.updates.makeAsyncIterator()
+            _ = try await updates.next()  // the whole results: the stream is open
+            return connection
+        }
+        let frame = try await connection.closed.value
+        #expect(frame?.closeCode == .goingAway)
+    }
+}
