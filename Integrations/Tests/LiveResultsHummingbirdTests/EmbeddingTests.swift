@@ -2,6 +2,7 @@ import Foundation
 import LiveResults
 import LiveResultsTestSupport
 import NIOHTTP1
+import PostgresNIO
 import Testing
 import TodoServer
 
@@ -223,6 +224,50 @@ struct EmbeddingTests {
             #expect(await eventually { follower.replica.fetchedObjects.map(\.id) == [4] })
             #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
             #expect(follower.failure == nil)
+        }
+    }
+
+    @Test("over PostgreSQL's WAL feed (both tables on one feed): one update per transaction of related rows")
+    func liveOverTheWALFeed() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { client, _ in
+            let store = try await PostgresTodoStore(client: client, changes: .walSQL)
+            try await client.query("INSERT INTO people (name) VALUES ('Ann'), ('Bo'), ('Cy')")
+            try await client.query(
+                """
+                INSERT INTO todos (title, project, priority, assignee_id) VALUES ('Milk', 'Home', 2, 1), \
+                ('Deck', 'Work', 5, 1), ('Bins', 'Home', 1, NULL), ('Call', 'Work', 3, 2)
+                """)
+            try await RunningServer.with(store) { server in
+                let todos = "todos?select=id,title,assignee:people(id,name)&order=priority.desc&limit=3"
+                let people = "people?select=id,name,todos(id,priority)&order=id.asc&todos.order=priority.desc"
+                let assigned = Follower(
+                    try await EventStream.open("\(server.base)/\(todos.replacing("todos?", with: "todos/events?"))")
+                        .updates(of: LiveAssigned.self))
+                let owners = Follower(
+                    try await EventStream.open("\(server.base)/\(people.replacing("people?", with: "people/events?"))")
+                        .updates(of: LiveOwner.self))
+                #expect(await eventually { await Self.replica(of: assigned, equalsGET: todos, at: server.base) })
+                #expect(await eventually { await Self.replica(of: owners, equalsGET: people, at: server.base) })
+                let (assignedBefore, ownersBefore) = (assigned.bases.count, owners.bases.count)
+
+                // One transaction renames Ann and Bo: one update of the three to-dos that show them.
+                try await client.query("UPDATE people SET name = name || '!' WHERE id IN (1, 2)")
+                #expect(
+                    await eventually {
+                        assigned.replica.fetchedObjects.compactMap(\.assignee?.name) == ["Ann!", "Bo!", "Ann!"]
+                    })
+                #expect(assigned.bases.count == assignedBefore + 1, "one update for the transaction")
+                // One transaction gives Cy two to-dos: one update of Cy's array.
+                try await client.query(
+                    "INSERT INTO todos (title, project, priority, assignee_id) VALUES ('A', 'P', 4, 3), ('B', 'P', 0, 3)"
+                )
+                #expect(await eventually { owners.replica.fetchedObjects.last?.todos.count == 2 })
+                #expect(owners.bases.count == ownersBefore + 2, "the rename, then the insert: one update each")
+                #expect(await Self.replica(of: assigned, equalsGET: todos, at: server.base))
+                #expect(await Self.replica(of: owners, equalsGET: people, at: server.base))
+                #expect(assigned.failure == nil && owners.failure == nil)
+            }
         }
     }
 
