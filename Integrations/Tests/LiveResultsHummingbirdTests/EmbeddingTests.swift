@@ -164,13 +164,20 @@ struct EmbeddingTests {
             let follower = Follower(
                 try await EventStream.open("\(server.base)/\(query.replacing("todos?", with: "todos/events?"))")
                     .updates(of: LiveAssigned.self))
+            // A stream of the same query's next rows (Bins, no one's), in the same route: the rename is not its.
+            let rest = Follower(
+                try await EventStream.open(
+                    "\(server.base)/todos/events?select=id,title,assignee:people(id,name)&order=priority.desc&offset=3&limit=3"
+                ).updates(of: LiveAssigned.self))
             // Deck (Ann), Call (Bo), Milk (Ann): Bins (no one) is out of the window.
             #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            #expect(await eventually { rest.replica.fetchedObjects.map(\.title) == ["Bins"] })
             let before = follower.bases.count
 
             _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Ann B."}"#)
             #expect(await eventually { follower.replica.fetchedObjects.first?.assignee?.name == "Ann B." })
             #expect(follower.bases.count == before + 1, "one update for the rename")
+            #expect(rest.bases.count == 1, "nothing for a window that shows no one renamed")
             #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
 
             _ = try await HTTP.send(.PATCH, "\(server.base)/people/3", json: #"{"name":"Cyd"}"#)  // no one's

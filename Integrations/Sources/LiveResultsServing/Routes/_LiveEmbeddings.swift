@@ -3,7 +3,8 @@ import LiveResults
 import Synchronization
 
 /// The live embeddings of a live-queries route: one ``LiveEmbedding`` per query and `select=`, shared by the
-/// streams that ask for it, released with the last of them.
+/// streams that ask for it, released with the last of them. Their related tables are followed once, and each
+/// related event goes to the embeddings that read the row it changes.
 package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Source.Entity: Codable {
     /// An embedding, held weakly (its streams hold it), and its first fetch.
     private struct Entry: Sendable {
@@ -13,11 +14,14 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
 
     private let source: Source
     private let route: _LiveQueryRoute
+    /// The route's related tables, followed once for all its embeddings.
+    private let router: _RelatedRouter
     private let entries = Mutex<[String: Entry]>([:])
 
     init(source: Source, route: _LiveQueryRoute) {
         self.source = source
         self.route = route
+        router = _RelatedRouter(relations: route.relations)
     }
 
     /// The embedding of `select` in the rows of `query`, fetched: the one streams of the same query and
@@ -32,7 +36,8 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
             entries = entries.filter { $0.value.embedding != nil }
             if let entry = entries[key], let embedding = entry.embedding { return (embedding, entry.fetched) }
             let embedding = try LiveEmbedding(
-                query: query, select: select, table: route.table, source: source, relations: route.relations)
+                query: query, select: select, table: route.table, source: source, relations: route.relations,
+                router: router)
             let fetched = Task { try await embedding.fetch() }
             entries[key] = Entry(embedding: embedding, fetched: fetched)
             return (embedding, fetched)

@@ -24,7 +24,7 @@ struct LiveQueryRefusalsWireTests {
         Refused(path: "/todos?limit=51", status: 400, code: "PGRST100"),
         Refused(path: "/todos?sections=title", status: 400, code: "PGRST100"),
         Refused(path: "/todos?select=title,owner:users(name)", status: 400, code: "PGRST200"),
-        Refused(path: "/todos/events?select=title,assignee:people(name)", status: 400, code: "PGRST127"),
+        Refused(path: "/todos/events?select=title,owner:users(name)", status: 400, code: "PGRST200"),
         Refused(path: "/todos/events?limit=51", status: 400, code: "PGRST100"),
         Refused(path: "/todos", headers: [("Accept-Profile", "private")], status: 406, code: "PGRST106"),
     ]

@@ -45,7 +45,9 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     public let controller: FetchedResultsController<EmbeddedRow<Parent>>
 
     private let run: _EmbeddingRun<Source>
-    private let subscriptions: [EventSubscription]
+    private let subscription: EventSubscription
+    private let router: _RelatedRouter
+    private let follower: Int
     private let work: AsyncStream<_EmbeddingRun<Source>.Work>.Continuation
 
     /// Embeds `select` in the rows of `query`, read from `source`, a table that `relations` declares as
@@ -59,26 +61,38 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     ///   - relations: The tables `select` embeds, and their foreign keys.
     /// - Throws: `PGRST200` or `PGRST201` for a resource that names no relationship, or several.
     /// - Complexity: O(*r*) for *r* embedded resources.
-    public init(
+    public convenience init(
         query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations
+    ) throws(PostgRESTError) {
+        try self.init(
+            query: query, select: select, table: table, source: source, relations: relations,
+            router: _RelatedRouter(relations: relations))
+    }
+
+    /// An embedding whose related tables' events come through `router`, shared with the other embeddings of a
+    /// route (see ``init(query:select:table:source:relations:)``).
+    init(
+        query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations,
+        router: _RelatedRouter
     ) throws(PostgRESTError) {
         let tables = try Self.tables(of: select, from: table, relations: relations)
         let (stream, work) = AsyncStream.makeStream(of: _EmbeddingRun<Source>.Work.self)
+        // The query's own table comes through one subscription of its own: its events are its parents' and,
+        // when the table is embedded too, related rows', in one change set.
+        let parents = source.subscribe(EventSubscriber { events in work.yield(.parents(events)) })
+        let follower = router.add(following: tables.subtracting([table])) { events, table in
+            work.yield(.related(events, table: table))
+        }
         let run = _EmbeddingRun(
             query: query, select: select, table: table, source: source, relations: relations,
-            relatedTables: tables)
-        // One subscription per table: the query's own events are its parents' and, when the table is embedded
-        // too, related rows', in one change set.
-        var subscriptions = [source.subscribe(EventSubscriber { events in work.yield(.parents(events)) })]
-        for name in tables where name != table {
-            guard let related = relations.tables[name] else { continue }
-            subscriptions.append(related.subscribe { events in work.yield(.related(events, table: name)) })
-        }
+            relatedTables: tables, router: router, follower: follower)
         self.query = query
         self.select = select
         self.controller = run.controller
         self.run = run
-        self.subscriptions = subscriptions
+        self.subscription = parents
+        self.router = router
+        self.follower = follower
         self.work = work
         Task { [run] in
             for await item in stream { await run.perform(item) }
@@ -86,7 +100,8 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     }
 
     deinit {
-        for subscription in subscriptions { subscription.cancel() }
+        subscription.cancel()
+        router.remove(follower)
         work.finish()
     }
 

@@ -9,6 +9,9 @@ struct _EmbeddingIndex<Parent: QueryableEntity>: Sendable {
     private var readers: [_ReadKey: Set<Parent.ID>] = [:]
     /// The columns of each table that embeddings looked rows up by: a changed row is looked up by each.
     private var lookupColumns: [String: Set<String>] = [:]
+    /// The keys some parent reads now and none did at the last ``takeKeyChanges()``, and the reverse: what the
+    /// router of related events learns.
+    private var keyChanges = (added: Set<_ReadKey>(), removed: Set<_ReadKey>())
 
     /// Records `parent`, whose embedding read `keys`, instead of what it read before.
     ///
@@ -18,6 +21,7 @@ struct _EmbeddingIndex<Parent: QueryableEntity>: Sendable {
         let previous = reads[id] ?? []
         for key in previous.subtracting(keys) { forget(key, of: id) }
         for key in keys.subtracting(previous) {
+            if readers[key] == nil, keyChanges.removed.remove(key) == nil { keyChanges.added.insert(key) }
             readers[key, default: []].insert(id)
             if case .lookup(let table, let column, _) = key { lookupColumns[table, default: []].insert(column) }
         }
@@ -35,8 +39,21 @@ struct _EmbeddingIndex<Parent: QueryableEntity>: Sendable {
 
     /// Forgets every parent.
     ///
+    /// - Complexity: O(*k*) for the *k* keys read.
+    mutating func removeAll() {
+        var changes = keyChanges
+        for key in readers.keys where changes.added.remove(key) == nil { changes.removed.insert(key) }
+        self = Self()
+        keyChanges = changes
+    }
+
+    /// The keys that some parent reads now and none did at the last call, and those no parent reads any more.
+    ///
     /// - Complexity: O(1).
-    mutating func removeAll() { self = Self() }
+    mutating func takeKeyChanges() -> (added: Set<_ReadKey>, removed: Set<_ReadKey>) {
+        defer { keyChanges = ([], []) }
+        return keyChanges
+    }
 
     /// The parents whose embedding a change of `table` can change: those that read the row, and those that
     /// looked rows up by a value the changed row has. `nil` when it can change any (an invalidation, or a
@@ -63,5 +80,6 @@ struct _EmbeddingIndex<Parent: QueryableEntity>: Sendable {
         guard var ids = readers[key] else { return }
         ids.remove(id)
         readers[key] = ids.isEmpty ? nil : ids
+        if ids.isEmpty, keyChanges.added.remove(key) == nil { keyChanges.removed.insert(key) }
     }
 }

@@ -22,10 +22,13 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
     private let embedder: _Embedder
     private let relatedTables: Set<String>
     private let index: _EmbeddingIndexBox<Parent>
+    private let router: _RelatedRouter
+    /// The run's id in `router`.
+    private let follower: Int
 
     init(
         query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations,
-        relatedTables: Set<String>
+        relatedTables: Set<String>, router: _RelatedRouter, follower: Int
     ) {
         let embedder = _Embedder(relations: relations)
         let index = _EmbeddingIndexBox<Parent>()
@@ -37,16 +40,23 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
         self.embedder = embedder
         self.relatedTables = relatedTables
         self.index = index
+        self.router = router
+        self.follower = follower
         let definition = FetchDefinition<EmbeddedRow<Parent>>(
             request: {
+                router.beginReading(follower)
+                var keys = (added: Set<_ReadKey>(), removed: Set<_ReadKey>())
+                defer { router.endReading(follower, keys: keys) }
                 let parents = try await source.fetchDefinition(for: query).request().filter(query.isIncluded)
                 let embeddings = try await Self.embeddings(of: parents, select: select, table: table, by: embedder)
                 return index.state.withLock { index in
                     index.removeAll()
-                    return zip(parents, embeddings).map { parent, embedding in
+                    let rows = zip(parents, embeddings).map { parent, embedding in
                         index.record(parent, reads: embedding.reads)
                         return Self.row(parent, embedding, sectionName: sectionName)
                     }
+                    keys = index.takeKeyChanges()
+                    return rows
                 }
             },
             isIncluded: { row in row.object != nil && query.isIncluded(row.parent) })
@@ -107,14 +117,19 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
         guard !changes.refetch else { return await refetch() }
         guard !changes.embed.isEmpty || !changes.removed.isEmpty else { return }
         let parents = Array(changes.embed.values)
+        router.beginReading(follower)
+        var keys = (added: Set<_ReadKey>(), removed: Set<_ReadKey>())
+        defer { router.endReading(follower, keys: keys) }
         do {
             let embeddings = try await Self.embeddings(of: parents, select: select, table: table, by: embedder)
             let sectionName = query.sectionNameKeyPath
             var events: [EntityEvent<EmbeddedRow<Parent>>] = index.state.withLock { index in
-                zip(parents, embeddings).map { parent, embedding in
+                let events = zip(parents, embeddings).map { parent, embedding in
                     index.record(parent, reads: embedding.reads)
-                    return .updated(Self.row(parent, embedding, sectionName: sectionName))
+                    return EntityEvent.updated(Self.row(parent, embedding, sectionName: sectionName))
                 }
+                keys = index.takeKeyChanges()
+                return events
             }
             events += changes.removed.map { .deleted($0) }
             _ = controller.apply(events)
