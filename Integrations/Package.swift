@@ -235,6 +235,12 @@ let package = Package(
             ],
             path: "Benchmarks/ServerLoad"
         ),
+        // A rename with 1,000 live queries embedding people against 10 (the serving core's embeddings).
+        .executableTarget(
+            name: "EmbeddingRatios",
+            dependencies: ["LiveResultsServing", .product(name: "LiveResults", package: "LiveResults")],
+            path: "Benchmarks/EmbeddingRatios"
+        ),
         .executableTarget(
             name: "GRDBLatency",
             dependencies: [

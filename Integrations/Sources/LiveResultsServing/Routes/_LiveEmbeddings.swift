@@ -18,7 +18,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     private let router: _RelatedRouter
     private let entries = Mutex<[String: Entry]>([:])
 
-    init(source: Source, route: _LiveQueryRoute) {
+    package init(source: Source, route: _LiveQueryRoute) {
         self.source = source
         self.route = route
         router = _RelatedRouter(relations: route.relations)
@@ -30,7 +30,9 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// - Throws: PostgREST's error for a relationship; the fetch's error.
     /// - Complexity: O(*e*) for the *e* embeddings the route holds (the released ones are let go), plus the
     ///   first fetch of a new one.
-    func embedding(of select: SelectList, in query: LiveQuery<Source.Entity>) async throws -> LiveEmbedding<Source> {
+    package func embedding(of select: SelectList, in query: LiveQuery<Source.Entity>) async throws -> LiveEmbedding<
+        Source
+    > {
         let key = query.key + "\u{1}" + select.description
         let (embedding, fetched) = try entries.withLock { entries throws(PostgRESTError) in
             entries = entries.filter { $0.value.embedding != nil }
