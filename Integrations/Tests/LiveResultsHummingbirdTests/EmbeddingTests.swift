@@ -189,6 +189,23 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("the WebSocket stream of an embedding query follows a rename as the Server-Sent Events do")
+    func liveOverWebSocket() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query = "todos?select=id,title,assignee:people(id,name)&order=id.asc"
+            let (updates, closed) = WebSocketTests.updates(
+                of: LiveAssigned.self,
+                at: "ws://127.0.0.1:\(server.port)/\(query.replacing("todos?", with: "todos/updates?"))")
+            let follower = Follower(updates)
+            #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/2", json: #"{"name":"Bob"}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.last?.assignee?.name == "Bob" })
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+            closed.cancel()
+        }
+    }
+
     @Test("a stream of people with their to-dos: a child's insert, update and delete update its parent's array")
     func liveOneToMany() async throws {
         try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in

@@ -21,22 +21,31 @@ struct WebSocketTests {
         let closed: Task<WebSocketCloseFrame?, any Error>
 
         static func open(_ url: String, send message: String? = nil) -> Connection {
-            let (updates, continuation) = AsyncThrowingStream<ResultsUpdate<Todo>, any Error>.makeStream()
-            let closed = Task {
-                var configuration = WebSocketClientConfiguration()
-                configuration.maxFrameSize = 1 << 16
-                defer { continuation.finish() }
-                return try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
-                    inbound, outbound, _ in
-                    if let message { try await outbound.write(.text(message)) }
-                    for try await message in inbound.messages(maxSize: 64 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        continuation.yield(try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: Data(text.utf8)))
-                    }
-                }
-            }
+            let (updates, closed) = WebSocketTests.updates(of: Todo.self, at: url, send: message)
             return Connection(updates: updates, closed: closed)
         }
+    }
+
+    /// The updates of rows of `type` on a WebSocket connection to `url` (after sending `message`, if any), and
+    /// how it was closed once it is.
+    static func updates<Entity: FetchableEntity & Codable>(
+        of type: Entity.Type, at url: String, send message: String? = nil
+    ) -> (AsyncThrowingStream<ResultsUpdate<Entity>, any Error>, Task<WebSocketCloseFrame?, any Error>) {
+        let (updates, continuation) = AsyncThrowingStream<ResultsUpdate<Entity>, any Error>.makeStream()
+        let closed = Task {
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxFrameSize = 1 << 16
+            defer { continuation.finish() }
+            return try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, outbound, _ in
+                if let message { try await outbound.write(.text(message)) }
+                for try await message in inbound.messages(maxSize: 64 << 20) {
+                    guard case .text(let text) = message else { continue }
+                    continuation.yield(try JSONDecoder().decode(ResultsUpdate<Entity>.self, from: Data(text.utf8)))
+                }
+            }
+        }
+        return (updates, closed)
     }
 
     @Test("a replica over WebSocket equals the controller after randomized writes through the API")
