@@ -16,11 +16,13 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     private let route: _LiveQueryRoute
     /// The route's related tables, followed once for all its embeddings.
     private let router: _RelatedRouter
+    private let encoder: JSONEncoder
     private let entries = Mutex<[String: Entry]>([:])
 
-    package init(source: Source, route: _LiveQueryRoute) {
+    package init(source: Source, route: _LiveQueryRoute, encoder: JSONEncoder = JSONEncoder()) {
         self.source = source
         self.route = route
+        self.encoder = encoder
         router = _RelatedRouter(relations: route.relations)
     }
 
@@ -39,7 +41,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
             if let entry = entries[key], let embedding = entry.embedding { return (embedding, entry.fetched) }
             let embedding = try LiveEmbedding(
                 query: query, select: select, table: route.table, source: source, relations: route.relations,
-                router: router)
+                router: router, encoder: encoder)
             let fetched = Task { try await embedding.fetch() }
             entries[key] = Entry(embedding: embedding, fetched: fetched)
             return (embedding, fetched)

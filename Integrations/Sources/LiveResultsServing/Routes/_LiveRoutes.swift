@@ -53,7 +53,8 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
         let endpoint = LiveResultsEndpoint(
             maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
         let embedded = _LiveRoutes<EmbeddedRow<Entity>>(
-            embeddings: _LiveEmbeddings(source: registry.source, route: route), route: route, endpoint: endpoint,
+            embeddings: _LiveEmbeddings(source: registry.source, route: route, encoder: options.encoder), route: route,
+            endpoint: endpoint,
             options: options)
         let embeds: @Sendable (LiveResultsRequest) -> Bool = { _LiveQueryResolution.embeds($0, route: route) }
         let rowEncoder = options.encoder

@@ -59,21 +59,23 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     ///   - table: The name of the query's table in `relations`.
     ///   - source: The query's source.
     ///   - relations: The tables `select` embeds, and their foreign keys.
+    ///   - encoder: Encodes the query's rows (the route's encoder, so that the objects are those `GET` answers).
     /// - Throws: `PGRST200` or `PGRST201` for a resource that names no relationship, or several.
     /// - Complexity: O(*r*) for *r* embedded resources.
     public convenience init(
-        query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations
+        query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations,
+        encoder: JSONEncoder = JSONEncoder()
     ) throws(PostgRESTError) {
         try self.init(
             query: query, select: select, table: table, source: source, relations: relations,
-            router: _RelatedRouter(relations: relations))
+            router: _RelatedRouter(relations: relations), encoder: encoder)
     }
 
     /// An embedding whose related tables' events come through `router`, shared with the other embeddings of a
-    /// route (see ``init(query:select:table:source:relations:)``).
+    /// route (see ``init(query:select:table:source:relations:encoder:)``).
     init(
         query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations,
-        router: _RelatedRouter
+        router: _RelatedRouter, encoder: JSONEncoder
     ) throws(PostgRESTError) {
         let tables = try Self.tables(of: select, from: table, relations: relations)
         let (stream, work) = AsyncStream.makeStream(of: _EmbeddingRun<Source>.Work.self)
@@ -85,7 +87,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
         }
         let run = _EmbeddingRun(
             query: query, select: select, table: table, source: source, relations: relations,
-            relatedTables: tables, router: router, follower: follower)
+            relatedTables: tables, router: router, follower: follower, encoder: encoder)
         self.query = query
         self.select = select
         self.controller = run.controller

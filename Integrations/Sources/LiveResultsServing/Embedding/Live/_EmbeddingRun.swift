@@ -23,12 +23,14 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
     private let relatedTables: Set<String>
     private let index: _EmbeddingIndexBox<Parent>
     private let router: _RelatedRouter
+    /// Encodes the parents (the embedded rows are their sources' own JSON, as on `GET`).
+    private let encoder: JSONEncoder
     /// The run's id in `router`.
     private let follower: Int
 
     init(
         query: LiveQuery<Parent>, select: SelectList, table: String, source: Source, relations: LiveRelations,
-        relatedTables: Set<String>, router: _RelatedRouter, follower: Int
+        relatedTables: Set<String>, router: _RelatedRouter, follower: Int, encoder: JSONEncoder
     ) {
         let embedder = _Embedder(relations: relations)
         let index = _EmbeddingIndexBox<Parent>()
@@ -42,13 +44,15 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
         self.index = index
         self.router = router
         self.follower = follower
+        self.encoder = encoder
         let definition = FetchDefinition<EmbeddedRow<Parent>>(
             request: {
                 router.beginReading(follower)
                 var keys = (added: Set<_ReadKey>(), removed: Set<_ReadKey>())
                 defer { router.endReading(follower, keys: keys) }
                 let parents = try await source.fetchDefinition(for: query).request().filter(query.isIncluded)
-                let embeddings = try await Self.embeddings(of: parents, select: select, table: table, by: embedder)
+                let embeddings = try await Self.embeddings(
+                    of: parents, select: select, table: table, by: embedder, encoder: encoder)
                 return index.state.withLock { index in
                     index.removeAll()
                     let rows = zip(parents, embeddings).map { parent, embedding in
@@ -121,7 +125,8 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
         var keys = (added: Set<_ReadKey>(), removed: Set<_ReadKey>())
         defer { router.endReading(follower, keys: keys) }
         do {
-            let embeddings = try await Self.embeddings(of: parents, select: select, table: table, by: embedder)
+            let embeddings = try await Self.embeddings(
+                of: parents, select: select, table: table, by: embedder, encoder: encoder)
             let sectionName = query.sectionNameKeyPath
             var events: [EntityEvent<EmbeddedRow<Parent>>] = index.state.withLock { index in
                 let events = zip(parents, embeddings).map { parent, embedding in
@@ -174,9 +179,8 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
 
     /// The embeddings of `parents`, in order.
     private static func embeddings(
-        of parents: [Parent], select: SelectList, table: String, by embedder: _Embedder
+        of parents: [Parent], select: SelectList, table: String, by embedder: _Embedder, encoder: JSONEncoder
     ) async throws -> [_Embedding] {
-        let encoder = JSONEncoder()
         let rows = try parents.map { try _EmbeddedRow($0, encoder: encoder) }
         return try await embedder.embeddings(of: rows, select: select, table: table)
     }
