@@ -45,12 +45,21 @@ struct LiveEmbeddingRandomTests {
         let holding: any Sendable
     }
 
+    /// Follows the request's window: of an embedding of its own, or of one of `route`'s embeddings, which
+    /// share their related tables' subscriptions.
     static func follow<Source: QueryableSource>(
         _ parameters: [(String, String)], table: String, source: Source, rows: @escaping () -> [Source.Entity],
-        relations: LiveRelations
+        relations: LiveRelations, route: _LiveEmbeddings<Source>?
     ) async throws -> Followed where Source.Entity: Codable {
-        let (embedding, range) = try await LiveEmbeddingTests.embedding(
-            parameters, table: table, source: source, relations: relations)
+        let embedding: LiveEmbedding<Source>
+        let range: WindowRange
+        if let route {
+            let asked = try Assignments.request(parameters, table: table, as: Source.Entity.self, relations: relations)
+            (embedding, range) = (try await route.embedding(of: asked.select, in: asked.query), asked.window)
+        } else {
+            (embedding, range) = try await LiveEmbeddingTests.embedding(
+                parameters, table: table, source: source, relations: relations)
+        }
         let window = embedding.controller.window(range)
         let recorder = ChangeRecorder(window)
         return Followed(
@@ -62,8 +71,9 @@ struct LiveEmbeddingRandomTests {
             }, holding: (embedding, window))
     }
 
-    @Test(arguments: 0..<6)
-    func windowsEqualTheEmbeddingFromScratchAfterEveryBatch(seed: UInt64) async throws {
+    /// Each seed twice: embeddings of their own, and a route's embeddings (one subscription per related table).
+    @Test(arguments: 0..<6, [false, true])
+    func windowsEqualTheEmbeddingFromScratchAfterEveryBatch(seed: UInt64, shared: Bool) async throws {
         var random = SeededRandom(seed: seed)
         let people = (1...5).map { Person(id: Int64($0), name: Self.names.randomElement(using: &random)!) }
         let todos = (1...30).map { id in
@@ -72,17 +82,26 @@ struct LiveEmbeddingRandomTests {
                 assignee_id: Bool.random(using: &random) ? nil : Int64.random(in: 1...6, using: &random))
         }
         let data = Assignments(people: people, todos: todos)
+        let relations = data.relations
+        func route<Source: QueryableSource>(_ source: Source, _ table: String) -> _LiveEmbeddings<Source>? {
+            let route = _LiveQueryRoute(
+                path: table, filters: [], orders: [], defaultOrder: [], sections: [], maximumLimit: 500,
+                relations: relations, respondsItself: { _ in false })
+            return shared ? _LiveEmbeddings(source: source, route: route) : nil
+        }
+        let (todoRoute, peopleRoute) = (route(data.todos, "todos"), route(data.people, "people"))
         var followed: [Followed] = []
         for request in Self.todoRequests {
             followed.append(
                 try await Self.follow(
-                    request, table: "todos", source: data.todos, rows: { data.todos.all }, relations: data.relations))
+                    request, table: "todos", source: data.todos, rows: { data.todos.all }, relations: relations,
+                    route: todoRoute))
         }
         for request in Self.peopleRequests {
             followed.append(
                 try await Self.follow(
-                    request, table: "people", source: data.people, rows: { data.people.all },
-                    relations: data.relations))
+                    request, table: "people", source: data.people, rows: { data.people.all }, relations: relations,
+                    route: peopleRoute))
         }
         var nextTodo: Int64 = 31
         var nextPerson: Int64 = 6
@@ -121,7 +140,7 @@ struct LiveEmbeddingRandomTests {
             }
             for (index, request) in followed.enumerated() {
                 let converged = await eventually(timeout: .seconds(5)) { (try? await request.matches()) == true }
-                #expect(converged, "seed \(seed), batch \(batch), request \(index)")
+                #expect(converged, "seed \(seed), shared \(shared), batch \(batch), request \(index)")
                 guard converged else { return }
             }
         }
