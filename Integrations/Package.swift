@@ -277,6 +277,7 @@ let package = Package(
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]

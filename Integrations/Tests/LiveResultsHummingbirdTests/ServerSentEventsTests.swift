@@ -7,7 +7,8 @@ import NIOHTTP1
 import Testing
 import TodoServer
 
-/// Replicas fed by the Server-Sent Events route, as a browser or a Swift client reads it.
+/// Replicas fed by the server example's Server-Sent Events route, as a browser or a Swift client reads it. The
+/// route's wire behaviour against every adapter is `ServerSentEventsWireTests`'.
 @Suite("Server-Sent Events", .timeLimit(.minutes(5)))
 struct ServerSentEventsTests {
     @Test("a replica over SSE equals the controller after randomized writes through the API")
@@ -145,21 +146,6 @@ struct ServerSentEventsTests {
             try await HTTP.create(server, title: "b", project: "Home", priority: 1)
             #expect(await eventually { server.endpoint.openStreams == 0 })
         }
-    }
-
-    @Test("a graceful shutdown ends the open streams")
-    func shutdownEndsStreams() async throws {
-        let store = try await MemoryTodoStore()
-        let stream = try await RunningServer.with(store) { server in
-            let stream = try await EventStream.open("\(server.base)/todos/events?sections=project")
-            var events = stream.events.makeAsyncIterator()
-            _ = try await events.next()
-            return stream
-        }
-        // `with` returned: its graceful shutdown finished with the stream open, and the stream ended.
-        var rest = stream.events.makeAsyncIterator()
-        let after = try? await rest.next()
-        #expect(after == nil)
     }
 
     @Test("GET of the results is the whole results with their version as ETag; If-None-Match gives 304")

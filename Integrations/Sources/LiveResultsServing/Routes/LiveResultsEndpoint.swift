@@ -143,8 +143,9 @@ extension LiveResultsEndpoint: Service {
     }
 }
 
-/// One open stream of an endpoint. Released when the last reference goes (a response body that is never
-/// written, because the client left first, releases its slot too), or earlier by ``release()``.
+/// One open stream of an endpoint. Released by ``release()`` when its stream ends or its client leaves, or when the
+/// last reference goes (a response body that is never written, because the client left first, releases its slot
+/// too).
 final class _StreamSlot: Sendable {
     /// The endpoint whose stream this is.
     let endpoint: LiveResultsEndpoint

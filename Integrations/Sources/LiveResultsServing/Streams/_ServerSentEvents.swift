@@ -17,7 +17,8 @@ enum _ServerSentEvents {
         // Tells nginx-style proxies not to buffer the stream.
         headers[HTTPField.Name("X-Accel-Buffering")!] = "no"
         return LiveResultsStreamResponse(headers: headers) { write in
-            defer { withExtendedLifetime(slot) {} }
+            // The stream has ended: its slot is free now, whoever still holds this response.
+            defer { slot.release() }
             try await stream(
                 source, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
                 write: write)

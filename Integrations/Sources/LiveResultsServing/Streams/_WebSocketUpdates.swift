@@ -20,7 +20,8 @@ enum _WebSocketUpdates {
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions,
         inbound: some AsyncSequence, outbound: some _WebSocketOutbound
     ) async throws {
-        defer { withExtendedLifetime(slot) {} }
+        // The stream has ended: its slot is free now, whoever still holds the upgrade's handler.
+        defer { slot.release() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 try await send(source, since: version, slot: slot, encoder: encoder, options: options, to: outbound)

@@ -15,11 +15,14 @@ struct EventStream: Sendable {
     let contentType: String?
     let events: AsyncThrowingStream<Event, any Error>
 
-    /// Opens `url`, reading its events in a task that ends when the stream ends or the returned stream
-    /// is released.
-    static func open(_ url: String, lastEventID: String? = nil) async throws -> EventStream {
+    /// Opens `url` (with `headers`), reading its events in a task that ends when the stream ends or the returned
+    /// stream is released.
+    static func open(
+        _ url: String, lastEventID: String? = nil, headers: [(String, String)] = []
+    ) async throws -> EventStream {
         var request = HTTPClientRequest(url: url)
         if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .hours(1))
         let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
         let reader = Task {

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import LiveResults
 import LiveResultsHummingbird
@@ -8,6 +9,7 @@ import TodoServer
 /// `HTTPTestServer`, their endpoints among its services (so that they end their streams before it stops).
 struct HummingbirdServer: ServerUnderTest {
     var testDescription: String { "Hummingbird" }
+    var answersRefusedUpgrades: Bool { false }
 
     func serving<Result: Sendable>(
         _ store: MemoryTodoStore, options: LiveResultsOptions,
@@ -19,10 +21,16 @@ struct HummingbirdServer: ServerUnderTest {
         let todos = router.addLiveQueries(
             store.todos, at: "todos", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
             sections: ["project"], maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
-        let people = router.addLiveQueries(
-            store.people, at: "people", filters: ["id", "name"], orders: ["name", "id"],
-            maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
-        return try await HTTPTestServer.serving(router, services: [results, todos, people]) { port in
+        let mine = router.addLiveQueries(
+            store.todos, at: "mine", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
+            maximumLimit: WireRoutes.maximumLimit,
+            authorize: { request, _ in
+                guard let project = request.headers[HTTPField.Name(WireRoutes.projectHeader)!] else {
+                    throw HTTPError(.unauthorized)
+                }
+                return [.equal("project", project)]
+            }, options: options)
+        return try await HTTPTestServer.serving(router, services: [results, todos, mine]) { port in
             try await body(ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos))
         }
     }

@@ -41,6 +41,24 @@ struct LiveQueryRefusalsWireTests {
         }
     }
 
+    @Test(
+        "authorize's conditions are ANDed into every request's query; its error is the framework's answer",
+        arguments: ServersUnderTest.all)
+    func authorize(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore(WireRoutes.todos)
+        try await server.serving(store, options: LiveResultsOptions()) { routes in
+            let home = [(WireRoutes.projectHeader, "Home")]
+            let mine = try await HTTP.send(.GET, "\(routes.base)/mine?select=id", headers: home)
+            #expect(mine.text == #"[{"id":1},{"id":3}]"#)
+            let notMine = try await HTTP.send(.GET, "\(routes.base)/mine?select=id&project=eq.Work", headers: home)
+            #expect(notMine.text == "[]")
+            #expect(try await HTTP.send(.GET, "\(routes.base)/mine").status == 401)
+            #expect(try await HTTP.send(.GET, "\(routes.base)/mine/events").status == 401)
+            let stream = try await EventStream.open("\(routes.base)/mine/events?select=id", headers: home)
+            #expect(stream.status == 200)
+        }
+    }
+
     @Test("every adapter answers the same bytes", .enabled(if: ServersUnderTest.all.count > 1))
     func sameBytes() async throws {
         var answers: [[String]] = []

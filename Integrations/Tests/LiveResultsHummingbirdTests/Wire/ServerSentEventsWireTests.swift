@@ -3,6 +3,7 @@ import Foundation
 import LiveResults
 import LiveResultsServing
 import LiveResultsTestSupport
+import LiveResultsWireSupport
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -96,6 +97,67 @@ struct ServerSentEventsWireTests {
                 #expect(routes.results.openStreams == 1)
             }
             #expect(await eventually(timeout: .seconds(10)) { routes.results.openStreams == 0 })
+        }
+    }
+
+    @Test(
+        "a client that stops reading is collapsed to one catch-up and then follows again",
+        arguments: ServersUnderTest.all)
+    func stalledClientCatchesUp(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions(bufferLimit: 16)) { routes in
+            let socket = try RawSocket(port: routes.port)
+            try socket.send("GET /results/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(await eventually { routes.results.openStreams == 1 })
+            // About 12 MB of updates, far more than the socket buffers hold, while the client does not read.
+            let title = String(repeating: "x", count: 30_000)
+            let writes = 400
+            for index in 0..<writes {
+                _ = try await store.insert([
+                    TodoInput(title: "\(index) \(title)", project: "P\(index % 7)", priority: index % 3)
+                ])
+            }
+            // Reads again: the replica reaches the results in far fewer updates than the writes.
+            let replica = ResultsReplica<Todo>()
+            var response = ChunkedResponse()
+            var parser = ServerSentEventParser()
+            var events = 0
+            let reached = await eventually(timeout: .seconds(60)) {
+                guard let bytes = socket.readAvailable() else { return true }
+                for event in (try? parser.feed(Data(response.feed(bytes)))) ?? [] {
+                    events += 1
+                    if let update = try? event.update() { _ = try? replica.apply(update) }
+                }
+                return Array(replica.fetchedObjects) == Array(store.controller.fetchedObjects)
+            }
+            #expect(reached)
+            #expect(response.head.hasPrefix("HTTP/1.1 200"))
+            #expect(events < writes, "\(events) updates for \(writes) writes")
+        }
+    }
+
+    /// A client that stops reading and then closes its side has left: its stream, stuck in a write the client
+    /// will never read, must end with it, and not only give back its slot (which let such clients pass the
+    /// streams' bound while each kept its stream, window and query).
+    @Test(
+        "a client that stops reading, then closes its side: its stream ends and its query is released",
+        arguments: ServersUnderTest.all)
+    func halfClosedStalledClient(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions(liveQueryGracePeriod: .milliseconds(100))) {
+            routes in
+            let socket = try RawSocket(port: routes.port)
+            try socket.send(
+                "GET /todos/events?project=eq.P0 HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(await eventually { routes.todos.openStreams == 1 && routes.todos.liveQueryCount == 1 })
+            // About 12 MB of updates of that query's window, far more than the socket buffers hold.
+            let title = String(repeating: "x", count: 30_000)
+            for index in 0..<400 {
+                _ = try await store.insert([TodoInput(title: "\(index) \(title)", project: "P0", priority: index % 3)])
+            }
+            socket.closeWriting()
+            #expect(await eventually(timeout: .seconds(30)) { routes.todos.liveQueryCount == 0 })
+            #expect(routes.todos.openStreams == 0)
         }
     }
 

@@ -11,8 +11,13 @@ import TodoServer
 /// The routes, whatever the adapter (`WireRoutes` says what they are):
 /// - `/results`: the live results of the store's controller (`addLiveResults`/`liveResults`);
 /// - `/todos`: live queries of the store's to-dos, embedding their assignee;
-/// - `/people`: live queries of the store's people, embedding their to-dos.
+/// - `/mine`: live queries of the store's to-dos, each request's authorized to the project its `X-Project` header
+///   names (an `authorize` of the framework's, which refuses a request without it with `401`).
 protocol ServerUnderTest: Sendable, CustomTestStringConvertible {
+    /// Whether a WebSocket upgrade the routes refuse is answered with the refusal's status, headers and body.
+    /// Hummingbird-WebSocket answers any refused upgrade with an empty `400` and closes the connection.
+    var answersRefusedUpgrades: Bool { get }
+
     /// Serves `store`'s routes with `options` on 127.0.0.1 while `body` runs, then shuts the server down
     /// gracefully (which must end its streams first), within bounds.
     func serving<Result: Sendable>(
@@ -30,6 +35,9 @@ struct ServedRoutes: Sendable {
     /// The endpoint of `/todos`.
     let todos: LiveResultsEndpoint
 
+    /// The port.
+    var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
+
     /// `ws://127.0.0.1:PORT`.
     var webSocketBase: String { "ws" + base.dropFirst("http".count) }
 }
@@ -42,6 +50,14 @@ enum WireRoutes {
     static let todoOrders = ["priority", "title", "id"]
     /// The largest window of a live query.
     static let maximumLimit = 50
+    /// Three to-dos, two at home and one at work, whose order by priority is not their ids'.
+    static let todos = [
+        Todo(id: 1, title: "milk", project: "Home", priority: 2),
+        Todo(id: 2, title: "mail", project: "Work", priority: 1),
+        Todo(id: 3, title: "mop", project: "Home", priority: 3),
+    ]
+    /// The header that names the project a request of `/mine` may see.
+    static let projectHeader = "X-Project"
 
     /// The tables `select=` may embed: to-dos and people, a to-do's assignee a person.
     static func relations(of store: MemoryTodoStore) -> LiveRelations {

@@ -10,6 +10,7 @@ import Vapor
 /// stops). Its start and its shutdown are bounded: a server that does not start or stop in time fails the test.
 struct VaporServer: ServerUnderTest {
     var testDescription: String { "Vapor" }
+    var answersRefusedUpgrades: Bool { true }
 
     func serving<Result: Sendable>(
         _ store: MemoryTodoStore, options: LiveResultsOptions,
@@ -25,10 +26,16 @@ struct VaporServer: ServerUnderTest {
         let todos = app.liveQueries(
             store.todos, at: "todos", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
             sections: ["project"], maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
-        let people = app.liveQueries(
-            store.people, at: "people", filters: ["id", "name"], orders: ["name", "id"],
-            maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
-        for endpoint in [results, todos, people] { app.lifecycle.use(endpoint) }
+        let mine = app.liveQueries(
+            store.todos, at: "mine", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
+            maximumLimit: WireRoutes.maximumLimit,
+            authorize: { request in
+                guard let project = request.headers.first(name: WireRoutes.projectHeader) else {
+                    throw Abort(.unauthorized)
+                }
+                return [.equal("project", project)]
+            }, options: options)
+        for endpoint in [results, todos, mine] { app.lifecycle.use(endpoint) }
         let server = app.http.server.shared
         let outcome: Swift.Result<Result, any Error>
         do {

@@ -55,6 +55,45 @@ struct WebSocketWireTests {
         }
     }
 
+    /// The answer to a WebSocket upgrade of `path`, as a client reads it on its socket.
+    static func upgrade(_ routes: ServedRoutes, _ path: String) async throws -> String {
+        let socket = try RawSocket(port: routes.port)
+        try socket.send(
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        var received: [UInt8] = []
+        // A refusal's body is one JSON object, whose closing brace ends the answer; an empty 400 closes.
+        _ = await eventually(timeout: .seconds(10)) {
+            guard let bytes = socket.readAvailable() else { return true }
+            received += bytes
+            return received.last == UInt8(ascii: "}")
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
+
+    @Test(
+        "a full route refuses the upgrade with 503 and Retry-After, a bad live query with PostgREST's error",
+        arguments: ServersUnderTest.all)
+    func upgradeRefused(server: any ServerUnderTest) async throws {
+        try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions(maximumStreams: 0)) {
+            routes in
+            let full = try await Self.upgrade(routes, "/results/updates")
+            #expect(routes.results.refusedStreams == 1)
+            if server.answersRefusedUpgrades {
+                #expect(full.hasPrefix("HTTP/1.1 503"), "\(full)")
+                #expect(full.lowercased().contains("retry-after: 1\r\n"), "\(full)")
+                #expect(full.hasSuffix(#"{"error":"too many open streams; try again later"}"#), "\(full)")
+            } else {
+                #expect(full.hasPrefix("HTTP/1.1 400"), "\(full)")
+            }
+        }
+        try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) { routes in
+            let bad = try await Self.upgrade(routes, "/todos/updates?nope=eq.1")
+            #expect(bad.hasPrefix("HTTP/1.1 400"), "\(bad)")
+            if server.answersRefusedUpgrades { #expect(bad.contains(#""code":"42703""#), "\(bad)") }
+        }
+    }
+
     @Test("a graceful shutdown closes WebSockets with 1001 (going away)", arguments: ServersUnderTest.all)
     func shutdownClosesWithGoingAway(server: any ServerUnderTest) async throws {
         let connection = try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) {

@@ -47,11 +47,7 @@ struct WholeResultsWireTests {
         "GET of a live query answers as PostgREST: the window's rows, their columns, Content-Range",
         arguments: ServersUnderTest.all)
     func postgRESTAnswer(server: any ServerUnderTest) async throws {
-        let store = try await MemoryTodoStore([
-            Todo(id: 1, title: "milk", project: "Home", priority: 2),
-            Todo(id: 2, title: "mail", project: "Work", priority: 1),
-            Todo(id: 3, title: "mop", project: "Home", priority: 3),
-        ])
+        let store = try await MemoryTodoStore(WireRoutes.todos)
         try await server.serving(store, options: LiveResultsOptions()) { routes in
             let reply = try await HTTP.send(.GET, "\(routes.base)/todos?select=id,title&order=id&limit=2")
             #expect(reply.status == 200)
