@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import LiveResultsServing
 import LiveResultsTestSupport
 import NIOHTTP1
 import PostgresNIO
@@ -203,6 +204,28 @@ struct EmbeddingTests {
             #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
             #expect(follower.failure == nil)
             closed.cancel()
+        }
+    }
+
+    @Test("a stream that embeds resumes from its Last-Event-ID with one catch-up while its query is live")
+    func liveResume() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let url = "\(server.base)/todos/events?select=id,title,assignee:people(id,name)&order=id.asc"
+            let holder = Follower(try await EventStream.open(url).updates(of: LiveAssigned.self))  // keeps it live
+            let first = Follower(try await EventStream.open(url).updates(of: LiveAssigned.self))
+            #expect(await eventually { first.replica.fetchedObjects.count == 4 && holder.replica.version != nil })
+            let seen = try #require(first.replica.version)
+            first.stop()
+            #expect(await eventually { server.endpoint.openStreams == 1 }, "the dropped stream is closed")
+
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Ann B."}"#)
+            #expect(await eventually { holder.replica.fetchedObjects.first?.assignee?.name == "Ann B." })
+            let resumed = try await EventStream.open(url, lastEventID: seen.description)
+            var updates = resumed.updates(of: LiveAssigned.self).makeAsyncIterator()
+            let catchUp = try #require(try await updates.next())
+            #expect(catchUp.base == seen, "one catch-up from the version read")
+            _ = try first.replica.apply(catchUp)
+            #expect(Array(first.replica.fetchedObjects) == Array(holder.replica.fetchedObjects))
         }
     }
 

@@ -102,7 +102,7 @@ enum _LiveQueryResolution {
                 reason: "the query's embedded rows could not be fetched; try again later", postgREST: true,
                 code: "PGRST000")
         }
-        let window = embedding.controller.window(asked.request.window)
+        let window = embedding.window(asked.request.window)
         window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.description)
         return .window(window, holding: embedding)
     }

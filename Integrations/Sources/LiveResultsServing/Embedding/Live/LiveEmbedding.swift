@@ -49,6 +49,11 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     private let router: _RelatedRouter
     private let follower: Int
     private let work: AsyncStream<_EmbeddingRun<Source>.Work>.Continuation
+    /// The windows shared by range (see ``window(_:)``).
+    private let windows = Mutex<[WindowRange: LiveWindow<EmbeddedRow<Parent>>]>([:])
+
+    /// How many ranges ``window(_:)`` shares.
+    static var maximumSharedWindows: Int { 32 }
 
     /// Embeds `select` in the rows of `query`, read from `source`, a table that `relations` declares as
     /// `table`; nothing is read before ``fetch()``.
@@ -117,6 +122,20 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     public func fetch() async throws {
         try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
             work.yield(.fetch(done))
+        }
+    }
+
+    /// A window of the embedded rows at `range`, shared with the other callers that ask for the same range while
+    /// the embedding lives (so a client that reconnects finds its window's versions, and resumes with one
+    /// catch-up), up to 32 ranges; beyond them a window of the caller's own, closed when released.
+    ///
+    /// - Complexity: O(1) for a shared window; O(log *W*) to make one over *W* windows.
+    public func window(_ range: WindowRange) -> LiveWindow<EmbeddedRow<Parent>> {
+        windows.withLock { windows in
+            if let window = windows[range] { return window }
+            let window = controller.window(range)
+            if windows.count < Self.maximumSharedWindows { windows[range] = window }
+            return window
         }
     }
 
