@@ -7,7 +7,7 @@ import TodoServer
 /// `GET /todos?QUERY` answers as PostgREST does: rows in the query's order, `Content-Range`, one object, counts.
 @Suite("PostgREST's answers", .timeLimit(.minutes(5)))
 struct PostgRESTAnswersTests {
-    static let todos = LiveQueriesTests.todos
+    static let todos = LiveQueriesWireTests.todos
 
     private static func get(_ server: RunningServer, _ query: String, _ headers: [(String, String)] = [])
         async throws -> HTTP.Reply

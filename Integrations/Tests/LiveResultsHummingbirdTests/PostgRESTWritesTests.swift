@@ -63,7 +63,7 @@ struct PostgRESTWritesTests {
 
     @Test("PATCH and DELETE by filter change the rows the filters select; without a filter 400 21000")
     func updatesAndDeletes() async throws {
-        try await RunningServer.with(try await MemoryTodoStore(LiveQueriesTests.todos)) { server in
+        try await RunningServer.with(try await MemoryTodoStore(LiveQueriesWireTests.todos)) { server in
             let patched = try await Self.send(
                 server, .PATCH, "todos?project=eq.Home&priority=gte.2", #"{"priority":7}"#,
                 prefer: "return=representation,count=exact")
