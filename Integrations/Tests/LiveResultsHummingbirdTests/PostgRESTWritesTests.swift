@@ -5,7 +5,9 @@ import NIOHTTP1
 import Testing
 import TodoServer
 
-/// The example's writes in PostgREST's form: inserts of one or several rows, updates and deletes by filter.
+/// The example's writes in PostgREST's form: inserts of one or several rows, updates and deletes by filter. They are
+/// the example's own routes, on Hummingbird only: no adapter serves writes, so they are not among the wire suite's
+/// cases.
 @Suite("PostgREST's writes", .timeLimit(.minutes(5)))
 struct PostgRESTWritesTests {
     private static func send(
