@@ -20,7 +20,7 @@ extension RoutesBuilder {
     /// request names a version the controller still holds (`Last-Event-ID`, else `?since=`), with one catch-up
     /// update from it. The WebSocket stream only sends: a message from the client closes it with code 1008; a
     /// plain `GET` of it is answered `426 Upgrade Required`. WebSocketKit's close frames carry their code but no
-    /// reason.
+    /// reason. A `HEAD` of the routes is answered `404` with no body, as Hummingbird answers it.
     ///
     /// A stream whose client went away is noticed when a write to it fails: at the next update or heartbeat
     /// (`LiveResultsOptions/heartbeatInterval`), which frees its slot. Vapor does not give a route its
