@@ -67,10 +67,12 @@ let package = Package(
         // The serving core, written once for every framework adapter: what a live route is (a request's query and
         // its refusals, resume points, the encoders, Server-Sent Events, the limits, the stream slots) and
         // PostgREST's dialect (`select=`, `Prefer`, `Accept`, the error body, `Content-Range`, rows as JSON
-        // objects). No framework: a neutral request in, a response or a stream out (HTTPTypes, NIOCore's buffers).
+        // objects, embedded rows kept live). No framework: a neutral request in, a response or a stream out
+        // (HTTPTypes, NIOCore's buffers).
         .target(
             name: "LiveResultsServing",
             dependencies: [
+                "LiveResultsWireSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
@@ -276,6 +278,12 @@ let package = Package(
             ],
             path: "Benchmarks/ServerLoad"
         ),
+        // A rename with 1,000 live queries embedding people against 10 (the serving core's embeddings).
+        .executableTarget(
+            name: "EmbeddingRatios",
+            dependencies: ["LiveResultsServing", .product(name: "LiveResults", package: "LiveResults")],
+            path: "Benchmarks/EmbeddingRatios"
+        ),
         .executableTarget(
             name: "GRDBLatency",
             dependencies: [
@@ -308,6 +316,7 @@ let package = Package(
             name: "LiveResultsServingTests",
             dependencies: [
                 "LiveResultsServing",
+                "LiveResultsTestSupport",
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,9 @@
 import Foundation
 import LiveResults
+import LiveResultsServing
+import LiveResultsTestSupport
 import NIOHTTP1
+import PostgresNIO
 import Testing
 import TodoServer
 
@@ -107,7 +110,7 @@ struct EmbeddingTests {
         }
     }
 
-    @Test("an unknown relation, a column the embedded table lacks, and a stream that embeds: PostgREST's errors")
+    @Test("an unknown relation, a column the embedded table lacks, on GET and on a stream: PostgREST's errors")
     func refusals() async throws {
         try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
             let unknown = try await server.send(.GET, "/todos?select=id,owner:owners(name)")
@@ -118,9 +121,200 @@ struct EmbeddingTests {
             #expect(column.error == "column people.age does not exist")
             let childColumn = try await server.send(.GET, "/people?select=id,todos(id)&todos.size=eq.1")
             #expect(childColumn.code == "42703" && childColumn.error == "column todos.size does not exist")
-            let stream = try await server.send(.GET, "/todos/events?select=id,people(name)")
-            #expect(stream.status == 501 || stream.status == 400, "\(stream.status)")
-            #expect(stream.code == "PGRST127")
+            let stream = try await server.send(.GET, "/todos/events?select=id,owner:owners(name)")
+            #expect(stream.status == 400 && stream.code == "PGRST200")
+        }
+    }
+
+    /// A row of a stream that embeds each to-do's assignee, as a client reads it.
+    struct LiveAssigned: FetchableEntity, Codable {
+        struct Assignee: Codable, Equatable, Sendable {
+            let id: Int64
+            let name: String
+        }
+        let id: Int64
+        let title: String
+        let assignee: Assignee?
+    }
+
+    /// A person with their to-dos, as a client of a stream reads it.
+    struct LiveOwner: FetchableEntity, Codable {
+        struct Item: Codable, Equatable, Sendable {
+            let id: Int64
+            let priority: Int
+        }
+        let id: Int64
+        let name: String
+        let todos: [Item]
+    }
+
+    /// Whether `follower`'s replica holds the rows `GET path?query` answers now.
+    static func replica<Entity: FetchableEntity & Codable>(
+        of follower: Follower<Entity>, equalsGET query: String, at base: String
+    ) async -> Bool {
+        guard let reply = try? await HTTP.send(.GET, "\(base)/\(query)"), reply.status == 200,
+            let rows = try? JSONDecoder().decode([Entity].self, from: reply.body)
+        else { return false }
+        return Array(follower.replica.fetchedObjects) == rows
+    }
+
+    @Test("a stream that embeds stays live: a rename is one update of the window's to-dos showing the person")
+    func liveManyToOne() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query = "todos?select=id,title,assignee:people(id,name)&order=priority.desc&limit=3"
+            let follower = Follower(
+                try await EventStream.open("\(server.base)/\(query.replacing("todos?", with: "todos/events?"))")
+                    .updates(of: LiveAssigned.self))
+            // A stream of the same query's next rows (Bins, no one's), in the same route: the rename is not its.
+            let rest = Follower(
+                try await EventStream.open(
+                    "\(server.base)/todos/events?select=id,title,assignee:people(id,name)&order=priority.desc&offset=3&limit=3"
+                ).updates(of: LiveAssigned.self))
+            // Deck (Ann), Call (Bo), Milk (Ann): Bins (no one) is out of the window.
+            #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            #expect(await eventually { rest.replica.fetchedObjects.map(\.title) == ["Bins"] })
+            let before = follower.bases.count
+
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Ann B."}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.first?.assignee?.name == "Ann B." })
+            #expect(follower.bases.count == before + 1, "one update for the rename")
+            #expect(rest.bases.count == 1, "nothing for a window that shows no one renamed")
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/3", json: #"{"name":"Cyd"}"#)  // no one's
+            _ = try await HTTP.send(.PATCH, "\(server.base)/todos/1", json: #"{"assignee_id":2}"#)  // Milk to Bo
+            #expect(await eventually { follower.replica.fetchedObjects.last?.assignee?.name == "Bo" })
+            #expect(follower.bases.count == before + 2, "nothing for Cy's rename, one update for Milk")
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+        }
+    }
+
+    @Test("the WebSocket stream of an embedding query follows a rename as the Server-Sent Events do")
+    func liveOverWebSocket() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query = "todos?select=id,title,assignee:people(id,name)&order=id.asc"
+            let (updates, closed) = WebSocketTests.updates(
+                of: LiveAssigned.self,
+                at: "ws://127.0.0.1:\(server.port)/\(query.replacing("todos?", with: "todos/updates?"))")
+            let follower = Follower(updates)
+            #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/2", json: #"{"name":"Bob"}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.last?.assignee?.name == "Bob" })
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+            closed.cancel()
+        }
+    }
+
+    @Test("a stream that embeds resumes from its Last-Event-ID with one catch-up while its query is live")
+    func liveResume() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let url = "\(server.base)/todos/events?select=id,title,assignee:people(id,name)&order=id.asc"
+            let holder = Follower(try await EventStream.open(url).updates(of: LiveAssigned.self))  // keeps it live
+            let first = Follower(try await EventStream.open(url).updates(of: LiveAssigned.self))
+            #expect(await eventually { first.replica.fetchedObjects.count == 4 && holder.replica.version != nil })
+            let seen = try #require(first.replica.version)
+            first.stop()
+            #expect(await eventually { server.endpoint.openStreams == 1 }, "the dropped stream is closed")
+
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Ann B."}"#)
+            #expect(await eventually { holder.replica.fetchedObjects.first?.assignee?.name == "Ann B." })
+            let resumed = try await EventStream.open(url, lastEventID: seen.description)
+            var updates = resumed.updates(of: LiveAssigned.self).makeAsyncIterator()
+            let catchUp = try #require(try await updates.next())
+            #expect(catchUp.base == seen, "one catch-up from the version read")
+            _ = try first.replica.apply(catchUp)
+            #expect(Array(first.replica.fetchedObjects) == Array(holder.replica.fetchedObjects))
+        }
+    }
+
+    @Test("a stream of people with their to-dos: a child's insert, update and delete update its parent's array")
+    func liveOneToMany() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query =
+                "people?select=id,name,todos(id,priority)&order=name.asc&todos.order=priority.desc&todos.limit=1"
+            let follower = Follower(
+                try await EventStream.open("\(server.base)/\(query.replacing("people?", with: "people/events?"))")
+                    .updates(of: LiveOwner.self))
+            #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            #expect(
+                follower.replica.fetchedObjects.map(\.todos) == [
+                    [.init(id: 2, priority: 5)], [.init(id: 4, priority: 3)], [],
+                ])
+
+            let created = try await HTTP.send(
+                .POST, "\(server.base)/todos", json: #"{"title":"Fix","project":"Work","priority":4,"assignee_id":3}"#)
+            #expect(created.status == 201)
+            #expect(await eventually { follower.replica.fetchedObjects.last?.todos.count == 1 })
+            // Deck drops below Milk: Milk is Ann's first now.
+            _ = try await HTTP.send(.PATCH, "\(server.base)/todos/2", json: #"{"priority":0}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.first?.todos.first?.id == 1 })
+            _ = try await HTTP.send(.DELETE, "\(server.base)/todos/4")
+            #expect(await eventually { follower.replica.fetchedObjects[1].todos.isEmpty })
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+        }
+    }
+
+    @Test("a stream with !inner and a filter on the embedded name: to-dos enter and leave as people are renamed")
+    func liveInner() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query = "todos?select=id,title,assignee:people!inner(id,name)&assignee.name=eq.Ann&order=id.asc"
+            let follower = Follower(
+                try await EventStream.open("\(server.base)/\(query.replacing("todos?", with: "todos/events?"))")
+                    .updates(of: LiveAssigned.self))
+            #expect(await eventually { follower.replica.fetchedObjects.map(\.id) == [1, 2] })
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/2", json: #"{"name":"Ann"}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.map(\.id) == [1, 2, 4] })
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Zed"}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.map(\.id) == [4] })
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+        }
+    }
+
+    @Test("over PostgreSQL's WAL feed (both tables on one feed): one update per transaction of related rows")
+    func liveOverTheWALFeed() async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { client, _ in
+            let store = try await PostgresTodoStore(client: client, changes: .walSQL)
+            try await client.query("INSERT INTO people (name) VALUES ('Ann'), ('Bo'), ('Cy')")
+            try await client.query(
+                """
+                INSERT INTO todos (title, project, priority, assignee_id) VALUES ('Milk', 'Home', 2, 1), \
+                ('Deck', 'Work', 5, 1), ('Bins', 'Home', 1, NULL), ('Call', 'Work', 3, 2)
+                """)
+            try await RunningServer.with(store) { server in
+                let todos = "todos?select=id,title,assignee:people(id,name)&order=priority.desc&limit=3"
+                let people = "people?select=id,name,todos(id,priority)&order=id.asc&todos.order=priority.desc"
+                let assigned = Follower(
+                    try await EventStream.open("\(server.base)/\(todos.replacing("todos?", with: "todos/events?"))")
+                        .updates(of: LiveAssigned.self))
+                let owners = Follower(
+                    try await EventStream.open("\(server.base)/\(people.replacing("people?", with: "people/events?"))")
+                        .updates(of: LiveOwner.self))
+                #expect(await eventually { await Self.replica(of: assigned, equalsGET: todos, at: server.base) })
+                #expect(await eventually { await Self.replica(of: owners, equalsGET: people, at: server.base) })
+                let (assignedBefore, ownersBefore) = (assigned.bases.count, owners.bases.count)
+
+                // One transaction renames Ann and Bo: one update of the three to-dos that show them.
+                try await client.query("UPDATE people SET name = name || '!' WHERE id IN (1, 2)")
+                #expect(
+                    await eventually {
+                        assigned.replica.fetchedObjects.compactMap(\.assignee?.name) == ["Ann!", "Bo!", "Ann!"]
+                    })
+                #expect(assigned.bases.count == assignedBefore + 1, "one update for the transaction")
+                // One transaction gives Cy two to-dos: one update of Cy's array.
+                try await client.query(
+                    "INSERT INTO todos (title, project, priority, assignee_id) VALUES ('A', 'P', 4, 3), ('B', 'P', 0, 3)"
+                )
+                #expect(await eventually { owners.replica.fetchedObjects.last?.todos.count == 2 })
+                #expect(owners.bases.count == ownersBefore + 2, "the rename, then the insert: one update each")
+                #expect(await Self.replica(of: assigned, equalsGET: todos, at: server.base))
+                #expect(await Self.replica(of: owners, equalsGET: people, at: server.base))
+                #expect(assigned.failure == nil && owners.failure == nil)
+            }
         }
     }
 

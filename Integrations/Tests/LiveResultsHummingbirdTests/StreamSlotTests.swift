@@ -7,6 +7,10 @@ import TodoServer
 /// Stream slots of clients that went away come back at once, not at the next heartbeat: a reconnect storm
 /// after a network blip is served. `LIVERESULTS_SLOT_STREAMS` sets the number of streams (1,000 by
 /// default, the default `maximumStreams`; lower it when the file-descriptor limit is below about 4,500).
+///
+/// Hummingbird only: it sees a client's FIN as it comes, while Vapor gives a route no connection to watch, so
+/// there a departed client's slot comes back at its stream's next write (a heartbeat), which this bound excludes.
+/// Both adapters free the slot of a client that goes away (`ServerSentEventsWireTests`).
 @Suite("Stream slots", .serialized, .timeLimit(.minutes(10)))
 struct StreamSlotTests {
     static var count: Int {

@@ -9,8 +9,9 @@ import NIOWebSocket
 import Testing
 import TodoServer
 
-/// Replicas fed by the server example's WebSocket route. The route's wire behaviour (close codes, a plain `GET`, the
-/// shutdown) is `WebSocketWireTests`', against every adapter.
+/// Replicas fed by the server example's WebSocket route. The route's wire behaviour (resuming, close codes, a plain
+/// `GET`, the shutdown) is `WebSocketWireTests`', against every adapter. The replica here is written to through the
+/// example's REST writes, which only its Hummingbird server has.
 @Suite("WebSocket", .timeLimit(.minutes(5)))
 struct WebSocketTests {
     static let logger = Logger(label: "test-ws-client")
@@ -21,22 +22,31 @@ struct WebSocketTests {
         let closed: Task<WebSocketCloseFrame?, any Error>
 
         static func open(_ url: String, send message: String? = nil) -> Connection {
-            let (updates, continuation) = AsyncThrowingStream<ResultsUpdate<Todo>, any Error>.makeStream()
-            let closed = Task {
-                var configuration = WebSocketClientConfiguration()
-                configuration.maxFrameSize = 1 << 16
-                defer { continuation.finish() }
-                return try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
-                    inbound, outbound, _ in
-                    if let message { try await outbound.write(.text(message)) }
-                    for try await message in inbound.messages(maxSize: 64 << 20) {
-                        guard case .text(let text) = message else { continue }
-                        continuation.yield(try JSONDecoder().decode(ResultsUpdate<Todo>.self, from: Data(text.utf8)))
-                    }
-                }
-            }
+            let (updates, closed) = WebSocketTests.updates(of: Todo.self, at: url, send: message)
             return Connection(updates: updates, closed: closed)
         }
+    }
+
+    /// The updates of rows of `type` on a WebSocket connection to `url` (after sending `message`, if any), and
+    /// how it was closed once it is.
+    static func updates<Entity: FetchableEntity & Codable>(
+        of type: Entity.Type, at url: String, send message: String? = nil
+    ) -> (AsyncThrowingStream<ResultsUpdate<Entity>, any Error>, Task<WebSocketCloseFrame?, any Error>) {
+        let (updates, continuation) = AsyncThrowingStream<ResultsUpdate<Entity>, any Error>.makeStream()
+        let closed = Task {
+            var configuration = WebSocketClientConfiguration()
+            configuration.maxFrameSize = 1 << 16
+            defer { continuation.finish() }
+            return try await WebSocketClient.connect(url: url, configuration: configuration, logger: logger) {
+                inbound, outbound, _ in
+                if let message { try await outbound.write(.text(message)) }
+                for try await message in inbound.messages(maxSize: 64 << 20) {
+                    guard case .text(let text) = message else { continue }
+                    continuation.yield(try JSONDecoder().decode(ResultsUpdate<Entity>.self, from: Data(text.utf8)))
+                }
+            }
+        }
+        return (updates, closed)
     }
 
     @Test("a replica over WebSocket equals the controller after randomized writes through the API")
@@ -51,44 +61,6 @@ struct WebSocketTests {
             #expect(Array(follower.replica.fetchedObjects) == Array(server.controller.fetchedObjects))
             #expect(follower.bases.first == .some(nil))
             connection.closed.cancel()
-        }
-    }
-
-    @Test("since= resumes a WebSocket stream with one catch-up")
-    func resume() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
-            // The controller keeps versions while a stream is open: this first client's.
-            let earlier = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
-            let follower = Follower(earlier.updates)
-            try await HTTP.create(server, title: "a", project: "Home", priority: 1)
-            #expect(await follower.reach(try await server.servedVersion()))
-            let seen = try #require(follower.replica.version)
-            earlier.closed.cancel()
-            try await HTTP.create(server, title: "b", project: "Work", priority: 2)
-            let connection = Connection.open(
-                "ws://127.0.0.1:\(server.port)/todos/updates?sections=project&since=\(seen)")
-            var updates = connection.updates.makeAsyncIterator()
-            let first = try #require(try await updates.next())
-            #expect(first.base == seen)
-            let served = try await server.servedVersion()
-            #expect(first.version == served)
-            connection.closed.cancel()
-        }
-    }
-
-    @Test("a client that sends a message is closed with a policy violation; the server goes on")
-    func garbageFromTheClientClosesItsStream() async throws {
-        try await RunningServer.with(try await MemoryTodoStore()) { server in
-            let rude = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates", send: "\u{0}garbage{{")
-            let frame = try await rude.closed.value
-            #expect(frame?.closeCode == .policyViolation)
-            #expect(await eventually { server.endpoint.openStreams == 0 })
-
-            let polite = Connection.open("ws://127.0.0.1:\(server.port)/todos/updates?sections=project")
-            let follower = Follower(polite.updates)
-            try await HTTP.create(server, title: "after", project: "Home", priority: 1)
-            #expect(await follower.reach(try await server.servedVersion()))
-            polite.closed.cancel()
         }
     }
 }

@@ -59,7 +59,8 @@ extension RouterMethods {
     ///     default.
     ///   - maximumLimit: The largest window; 500 by default.
     ///   - relations: The tables `select=` may embed (this route's own table, named as its path's last component, among
-    ///     them), read when a request asks; none by default. Whole results embed them; the streams refuse them.
+    ///     them), read when a request asks; none by default. Whole results embed them, and the streams keep the
+    ///     embedded rows live (see `LiveEmbedding`).
     ///   - authorize: The conditions a request's queries get, or the error that refuses the request.
     ///   - options: Limits and encoding; see `LiveResultsOptions`.
     /// - Returns: The routes' stream counts.

@@ -12,6 +12,8 @@ struct _EmbeddableTable: Sendable {
     let fetch:
         @Sendable (_ column: String, _ values: [QueryValue], _ parameters: EmbeddedParameters) async throws
             -> [_EmbeddedRow]
+    /// Subscribes to the source's events, erased.
+    let subscribe: @Sendable (_ receive: @escaping @Sendable ([_RelatedEvent]) -> Void) -> EventSubscription
 
     /// How many values one read of the source carries: a list of parents longer than that is read in parts.
     static let valuesPerRead = 1_000
@@ -30,6 +32,9 @@ struct _EmbeddableTable: Sendable {
             }
             let encoder = JSONEncoder()
             return try entities.sorted(using: query.sortDescriptors).map { try _EmbeddedRow($0, encoder: encoder) }
+        }
+        subscribe = { receive in
+            source.subscribe(EventSubscriber { events in receive(events.map(_RelatedEvent.init)) })
         }
     }
 

@@ -12,50 +12,73 @@ struct _Embedder: Sendable {
     /// - Complexity: One read of each embedded table per level, of the values the level's rows join on, plus
     ///   O(*r* log *r*) to order the *r* rows read.
     func objects(of rows: [_EmbeddedRow], select: SelectList, table: String) async throws -> [Data?] {
+        try await embeddings(of: rows, select: select, table: table).map(\.object)
+    }
+
+    /// Each row's object, as ``objects(of:select:table:)``, with the rows and lookups it was made of at every
+    /// depth: a change to one of them is what can change the object.
+    ///
+    /// - Complexity: As ``objects(of:select:table:)``, plus O(*k*) for the *k* keys read.
+    func embeddings(of rows: [_EmbeddedRow], select: SelectList, table: String) async throws -> [_Embedding] {
         guard let columnOrder = relations.tables[table]?.columns else {
             preconditionFailure("embedding from \(table), a table the relations do not declare")
         }
         var embedded = Array(repeating: [String: Data](), count: rows.count)
         var kept = Array(repeating: true, count: rows.count)
+        var reads = Array(repeating: Set<_ReadKey>(), count: rows.count)
         for resource in select.embeddedResources {
             let relationship = try relations.relationship(from: table, for: resource)
             let values = try await self.values(of: resource, by: relationship, for: rows)
             for index in rows.indices {
                 let value = values[index]
-                if resource.join == .inner, value == nil { kept[index] = false }
-                embedded[index][resource.key] = value ?? Data(relationship.isToOne ? "null".utf8 : "[]".utf8)
+                reads[index].formUnion(value.reads)
+                if resource.join == .inner, value.object == nil { kept[index] = false }
+                embedded[index][resource.key] = value.object ?? Data(relationship.isToOne ? "null".utf8 : "[]".utf8)
             }
         }
         return rows.indices.map { index in
-            guard kept[index] else { return nil }
-            return _RowObject.write(
+            guard kept[index] else { return _Embedding(object: nil, reads: reads[index]) }
+            let object = _RowObject.write(
                 members: rows[index].members, select: select, columnOrder: columnOrder, embedded: embedded[index])
+            return _Embedding(object: object, reads: reads[index])
         }
     }
 
-    /// What `resource` embeds in each row: an object, or an array of at least one object; `nil` when the row
-    /// has no related row.
+    /// What `resource` embeds in each row: an object, or an array of at least one object; no object when the
+    /// row has no related row. Its reads are the lookup of the row's join value and every related row it
+    /// matched (those the resource's window leaves out too, since a change to one can bring it in), with
+    /// their own reads.
     private func values(
         of resource: EmbeddedResource, by relationship: LiveRelations.Relationship, for rows: [_EmbeddedRow]
-    ) async throws -> [Data?] {
+    ) async throws -> [_Embedding] {
+        let target = relationship.target.name
         let parentValues = rows.map { $0.values[relationship.parentColumn] ?? .null }
         let distinct = Array(Set(parentValues.filter { $0 != .null }))
         let related =
             distinct.isEmpty
             ? []
             : try await relationship.target.fetch(relationship.targetColumn, distinct, resource.parameters)
-        let objects = try await self.objects(of: related, select: resource.select, table: relationship.target.name)
-        var byValue: [QueryValue: [Data]] = [:]
-        for (row, object) in zip(related, objects) {
-            guard let object, let value = row.values[relationship.targetColumn] else { continue }
-            byValue[value, default: []].append(object)
+        let nested = try await embeddings(of: related, select: resource.select, table: target)
+        var byValue: [QueryValue: [Int]] = [:]
+        for (index, row) in related.enumerated() {
+            guard let value = row.values[relationship.targetColumn], value != .null else { continue }
+            byValue[value, default: []].append(index)
         }
         let (offset, limit) = try window(of: resource)
         return parentValues.map { value in
-            let matches = (byValue[value] ?? []).dropFirst(offset).prefix(limit)
-            guard let first = matches.first else { return nil }
-            return relationship.isToOne
+            guard value != .null else { return _Embedding(object: nil, reads: []) }
+            let matched = byValue[value] ?? []
+            var reads: Set<_ReadKey> = [.lookup(table: target, column: relationship.targetColumn, value: value)]
+            for index in matched {
+                reads.insert(.row(table: target, id: related[index].id))
+                reads.formUnion(nested[index].reads)
+            }
+            let matches = matched.compactMap { nested[$0].object }.dropFirst(offset).prefix(limit)
+            guard let first = matches.first else { return _Embedding(object: nil, reads: reads) }
+            let object =
+                relationship.isToOne
                 ? first : Data("[".utf8) + Data(matches.joined(separator: Data(",".utf8))) + Data("]".utf8)
+            return _Embedding(object: object, reads: reads)
         }
     }
 

@@ -64,22 +64,56 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The window `request` asks for, of its query's results held in `registry`.
+    /// The window `request` asks for, of its query's results held in `registry` (a request whose `select=`
+    /// embeds resources is served by ``embeddedSource(for:embeddings:route:conditions:)``).
     static func source<Source: QueryableSource>(
         for request: LiveResultsRequest, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
         conditions: [LiveQueryFilter]
     ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
-        guard asked.query.select.embeddedResources.isEmpty else {
-            throw LiveResultsRefusal.postgREST(
-                .notImplemented("a stream carries whole rows: embedded resources are answered by GET only"))
-        }
         let results = try await results(of: asked.request.query, in: registry, route: route)
         // Versions named by contents: a client that reconnects to another process of the service, following
         // the same database, resumes with one catch-up when that process's window held its contents.
         let window = results.window(asked.request.window)
         window.nameVersionsByContents(scope: asked.request.query.key)
         return .window(window, holding: results)
+    }
+
+    /// The window `request` asks for of its embedded rows, kept live by the `LiveEmbedding` of its query and
+    /// `select=` (shared by the streams that ask for both).
+    ///
+    /// - Throws: PostgREST's error for the query; `503` with `Retry-After` when its rows or an embedded table
+    ///   cannot be read.
+    static func embeddedSource<Source: QueryableSource>(
+        for request: LiveResultsRequest, embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute,
+        conditions: [LiveQueryFilter]
+    ) async throws -> _UpdatesSource<EmbeddedRow<Source.Entity>> where Source.Entity: Codable {
+        let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
+        let select = asked.query.select
+        let embedding: LiveEmbedding<Source>
+        do {
+            embedding = try await embeddings.embedding(of: select, in: asked.request.query)
+        } catch let error as PostgRESTError {
+            throw LiveResultsRefusal.postgREST(error)
+        } catch let error where route.respondsItself(error) {
+            throw error
+        } catch {
+            throw _StreamRefusal.refusal(
+                reason: "the query's embedded rows could not be fetched; try again later", postgREST: true,
+                code: "PGRST000")
+        }
+        let window = embedding.window(asked.request.window)
+        window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.description)
+        return .window(window, holding: embedding)
+    }
+
+    /// Whether `request`'s `select=` embeds resources (a `select=` that does not parse is refused by the
+    /// routes of the rows).
+    static func embeds(_ request: LiveResultsRequest, route: _LiveQueryRoute) -> Bool {
+        guard let query = try? PostgRESTQuery(parameters: parameters(of: request), table: route.table) else {
+            return false
+        }
+        return !query.select.embeddedResources.isEmpty
     }
 
     /// PostgREST's answer to `request`: the rows of its window, as an array or one object.

@@ -9,7 +9,7 @@ import NIOCore
 ///
 /// Every method throws ``LiveResultsRefusal`` for what the routes refuse; an error of the adapter's (its
 /// `authorize`, a source's error that makes its own response) passes through as it is.
-package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
+package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
     /// The routes' stream counts, slots and shutdown.
     package let endpoint: LiveResultsEndpoint
     private let encoder: _UpdateEncoder<Entity>
@@ -20,6 +20,9 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
     private let answer: (@Sendable (LiveResultsRequest) async throws -> LiveResultsResponse)?
     /// The results a request follows.
     private let source: @Sendable (LiveResultsRequest) async throws -> _UpdatesSource<Entity>
+    /// The routes of the requests whose `select=` embeds resources (their streams carry embedded rows), and
+    /// which requests those are; `nil` for routes that do not embed.
+    private let embedded: (routes: any _AnyLiveRoutes, embeds: @Sendable (LiveResultsRequest) -> Bool)?
 
     /// The routes of `controller`'s results: the whole results or a window of them (`?limit=`, `?offset=`).
     ///
@@ -47,28 +50,51 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
             try await _LiveQueryResolution.source(
                 for: request, registry: registry, route: route, conditions: try await request.conditions())
         }
+        let endpoint = LiveResultsEndpoint(
+            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
+        let embedded = _LiveRoutes<EmbeddedRow<Entity>>(
+            embeddings: _LiveEmbeddings(source: registry.source, route: route, encoder: options.encoder), route: route,
+            endpoint: endpoint,
+            options: options)
+        let embeds: @Sendable (LiveResultsRequest) -> Bool = { _LiveQueryResolution.embeds($0, route: route) }
         let rowEncoder = options.encoder
         self.init(
-            endpoint: LiveResultsEndpoint(
-                maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount }),
-            encoder: encoder, options: options, postgREST: true,
+            endpoint: endpoint, encoder: encoder, options: options, postgREST: true,
             answer: { request in
                 let format = PostgRESTFormat(accept: request.headers[.accept])
                 guard format != .liveResults else {
+                    if embeds(request) { return try await embedded.results(request) }
                     return try await _WholeResults.response(try await source(request), to: request, encoder: encoder)
                 }
                 return try await _LiveQueryResolution.answer(
                     to: request, format: format, registry: registry, route: route,
                     conditions: try await request.conditions(), encoder: rowEncoder)
             },
-            source: source)
+            source: source, embedded: (embedded, embeds))
+    }
+
+    /// The routes of the embedded rows of the live queries of a route: their streams, and their versioned whole
+    /// results, in the endpoint of the route's own (one count of streams and slots for both).
+    init<Parent: QueryableEntity & Codable, Source: QueryableSource>(
+        embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute, endpoint: LiveResultsEndpoint,
+        options: LiveResultsOptions
+    ) where Entity == EmbeddedRow<Parent>, Source.Entity == Parent {
+        let encoder = _UpdateEncoder<Entity>(encoder: options.encoder, keeping: 64)
+        self.init(
+            endpoint: endpoint, encoder: encoder, options: options, postgREST: true, answer: nil,
+            source: { request in
+                try await _LiveQueryResolution.embeddedSource(
+                    for: request, embeddings: embeddings, route: route, conditions: try await request.conditions())
+            })
     }
 
     private init(
         endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, postgREST: Bool,
         answer: (@Sendable (LiveResultsRequest) async throws -> LiveResultsResponse)?,
-        source: @escaping @Sendable (LiveResultsRequest) async throws -> _UpdatesSource<Entity>
+        source: @escaping @Sendable (LiveResultsRequest) async throws -> _UpdatesSource<Entity>,
+        embedded: (routes: any _AnyLiveRoutes, embeds: @Sendable (LiveResultsRequest) -> Bool)? = nil
     ) {
+        self.embedded = embedded
         self.endpoint = endpoint
         self.encoder = encoder
         self.options = options
@@ -94,6 +120,7 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
     package func events(_ request: LiveResultsRequest, channel: (any Channel)?) async throws
         -> LiveResultsStreamResponse
     {
+        if let embedded, embedded.embeds(request) { return try await embedded.routes.events(request, channel: channel) }
         guard endpoint.hasRoom else {
             endpoint.countRefusal()
             throw _StreamRefusal.refusal(postgREST: postgREST)
@@ -112,6 +139,7 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
     ///
     /// - Complexity: O(1), plus what resolving the request's source costs.
     package func checkWebSocket(_ request: LiveResultsRequest) async throws {
+        if let embedded, embedded.embeds(request) { return try await embedded.routes.checkWebSocket(request) }
         guard request.headers[.upgrade]?.lowercased() == "websocket" else {
             throw LiveResultsRefusal.message(.upgradeRequired, "this route is a WebSocket")
         }
@@ -130,6 +158,9 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: Sendable {
     package func serveWebSocket(
         _ request: LiveResultsRequest, inbound: some AsyncSequence, outbound: some _WebSocketOutbound
     ) async throws {
+        if let embedded, embedded.embeds(request) {
+            return try await embedded.routes.serveWebSocket(request, inbound: inbound, outbound: outbound)
+        }
         guard let slot = endpoint.openStream() else {
             // Another stream took the last slot between the upgrade's check and now.
             try await outbound.close(code: 1013, reason: "too many streams; try again later")

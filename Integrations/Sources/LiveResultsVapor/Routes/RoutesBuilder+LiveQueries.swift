@@ -34,8 +34,8 @@ extension RoutesBuilder {
     ///   - defaultOrder: The order of a query that names none; by the id alone by default.
     ///   - sections: The text columns a request may section its results by (`sections=COLUMN`); none by default.
     ///   - maximumLimit: The largest window; 500 by default.
-    ///   - relations: The tables `select=` may embed; none by default. Whole results embed them; the streams
-    ///     refuse them.
+    ///   - relations: The tables `select=` may embed; none by default. Whole results embed them, and the
+    ///     streams keep the embedded rows live (see `LiveEmbedding`).
     ///   - authorize: The conditions a request's queries get, or the error that refuses the request.
     ///   - options: Limits and encoding; see `LiveResultsOptions`.
     /// - Returns: The routes' stream counts; register it with `app.lifecycle.use(_:)`.

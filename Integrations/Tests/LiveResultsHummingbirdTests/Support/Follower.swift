@@ -5,9 +5,10 @@ import LiveResultsWireSupport
 import NIOConcurrencyHelpers
 import TodoServer
 
-/// A replica that follows a stream of updates in a task of its own, as a client would.
-final class Follower: Sendable {
-    let replica = ResultsReplica<Todo>()
+/// A replica that follows a stream of updates in a task of its own, as a client would: of to-dos, or of rows
+/// of the client's own type (embedded rows, say).
+final class Follower<Entity: FetchableEntity & Codable>: Sendable {
+    let replica = ResultsReplica<Entity>()
     private let record = Locked(Record())
     private let reader = Locked<Task<Void, Never>?>(nil)
 
@@ -19,7 +20,7 @@ final class Follower: Sendable {
     }
 
     /// Follows `updates`, applying each to the replica.
-    init(_ updates: some AsyncSequence<ResultsUpdate<Todo>, any Error> & Sendable) {
+    init(_ updates: some AsyncSequence<ResultsUpdate<Entity>, any Error> & Sendable) {
         let task = Task { [replica, record] in
             do {
                 for try await update in updates {
@@ -62,7 +63,14 @@ final class Follower: Sendable {
 
 extension EventStream {
     /// The stream's updates, decoded; events of other kinds (`event: source`) are left out.
-    var updates: some AsyncSequence<ResultsUpdate<Todo>, any Error> & Sendable {
-        events.compactMap { $0.name == nil ? try $0.update() : nil }
+    var updates: some AsyncSequence<ResultsUpdate<Todo>, any Error> & Sendable { updates(of: Todo.self) }
+
+    /// The stream's updates of rows of `type`, decoded.
+    func updates<Entity: FetchableEntity & Codable>(
+        of type: Entity.Type
+    ) -> some AsyncSequence<ResultsUpdate<Entity>, any Error> & Sendable {
+        events.compactMap {
+            $0.name == nil ? try JSONDecoder().decode(ResultsUpdate<Entity>.self, from: Data($0.data.utf8)) : nil
+        }
     }
 }

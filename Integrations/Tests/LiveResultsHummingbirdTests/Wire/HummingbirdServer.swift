@@ -20,7 +20,8 @@ struct HummingbirdServer: ServerUnderTest {
         let relations = WireRoutes.relations(of: store)
         let todos = router.addLiveQueries(
             store.todos, at: "todos", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
-            sections: ["project"], maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
+            defaultOrder: WireRoutes.todoDefaultOrder, sections: ["project"], maximumLimit: WireRoutes.maximumLimit,
+            relations: relations, options: options)
         let mine = router.addLiveQueries(
             store.todos, at: "mine", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
             maximumLimit: WireRoutes.maximumLimit,
@@ -30,8 +31,12 @@ struct HummingbirdServer: ServerUnderTest {
                 }
                 return [.equal("project", project)]
             }, options: options)
-        return try await HTTPTestServer.serving(router, services: [results, todos, mine]) { port in
-            try await body(ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos))
+        let people = router.addLiveQueries(
+            store.people, at: "people", filters: WireRoutes.personFilters, orders: WireRoutes.personOrders,
+            maximumLimit: WireRoutes.maximumLimit, options: options)
+        return try await HTTPTestServer.serving(router, services: [results, todos, mine, people]) { port in
+            try await body(
+                ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos, mine: mine))
         }
     }
 }

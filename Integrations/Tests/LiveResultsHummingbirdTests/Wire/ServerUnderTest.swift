@@ -10,7 +10,8 @@ import TodoServer
 ///
 /// The routes, whatever the adapter (`WireRoutes` says what they are):
 /// - `/results`: the live results of the store's controller (`addLiveResults`/`liveResults`);
-/// - `/todos`: live queries of the store's to-dos, embedding their assignee;
+/// - `/todos`: live queries of the store's to-dos, embedding their assignee, by priority unless they name an order;
+/// - `/people`: live queries of the store's people;
 /// - `/mine`: live queries of the store's to-dos, each request's authorized to the project its `X-Project` header
 ///   names (an `authorize` of the framework's, which refuses a request without it with `401`).
 protocol ServerUnderTest: Sendable, CustomTestStringConvertible {
@@ -34,6 +35,8 @@ struct ServedRoutes: Sendable {
     let results: LiveResultsEndpoint
     /// The endpoint of `/todos`.
     let todos: LiveResultsEndpoint
+    /// The endpoint of `/mine`.
+    let mine: LiveResultsEndpoint
 
     /// The port.
     var port: Int { Int(base.split(separator: ":").last ?? "") ?? 0 }
@@ -48,6 +51,12 @@ enum WireRoutes {
     static let todoFilters = ["id", "project", "priority", "title", "assignee_id"]
     /// The columns of `/todos` a query may order by.
     static let todoOrders = ["priority", "title", "id"]
+    /// The order of a query of `/todos` that names none: by priority (then by id, as every order ends).
+    static let todoDefaultOrder = [LiveQueryOrdering(column: "priority")]
+    /// The columns of `/people` a query may filter on.
+    static let personFilters = ["id", "name"]
+    /// The columns of `/people` a query may order by.
+    static let personOrders = ["name", "id"]
     /// The largest window of a live query.
     static let maximumLimit = 50
     /// Three to-dos, two at home and one at work, whose order by priority is not their ids'.

@@ -25,7 +25,8 @@ struct VaporServer: ServerUnderTest {
         let relations = WireRoutes.relations(of: store)
         let todos = app.liveQueries(
             store.todos, at: "todos", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
-            sections: ["project"], maximumLimit: WireRoutes.maximumLimit, relations: relations, options: options)
+            defaultOrder: WireRoutes.todoDefaultOrder, sections: ["project"], maximumLimit: WireRoutes.maximumLimit,
+            relations: relations, options: options)
         let mine = app.liveQueries(
             store.todos, at: "mine", filters: WireRoutes.todoFilters, orders: WireRoutes.todoOrders,
             maximumLimit: WireRoutes.maximumLimit,
@@ -35,7 +36,10 @@ struct VaporServer: ServerUnderTest {
                 }
                 return [.equal("project", project)]
             }, options: options)
-        for endpoint in [results, todos, mine] { app.lifecycle.use(endpoint) }
+        let people = app.liveQueries(
+            store.people, at: "people", filters: WireRoutes.personFilters, orders: WireRoutes.personOrders,
+            maximumLimit: WireRoutes.maximumLimit, options: options)
+        for endpoint in [results, todos, mine, people] { app.lifecycle.use(endpoint) }
         let server = app.http.server.shared
         let outcome: Swift.Result<Result, any Error>
         do {
@@ -45,7 +49,8 @@ struct VaporServer: ServerUnderTest {
             }
             guard let port = server.localAddress?.port else { throw TestFailure("the server has no port") }
             outcome = .success(
-                try await body(ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos)))
+                try await body(
+                    ServedRoutes(base: "http://127.0.0.1:\(port)", results: results, todos: todos, mine: mine)))
         } catch {
             outcome = .failure(error)
         }

@@ -46,6 +46,46 @@ struct WebSocketWireTests {
         }
     }
 
+    @Test("since= resumes a live query's WebSocket stream with one catch-up", arguments: ServersUnderTest.all)
+    func liveQueryResume(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions()) { routes in
+            // The controller keeps versions while a stream is open: this first client's.
+            let earlier = Connection.open("\(routes.webSocketBase)/todos/updates?sections=project")
+            let follower = Follower(earlier.updates)
+            _ = try await store.insert([TodoInput(title: "a", project: "Home", priority: 1)])
+            #expect(await follower.reach(try await LiveQueryStreamsWireTests.servedVersion(routes)))
+            let seen = try #require(follower.replica.version)
+            earlier.closed.cancel()
+            _ = try await store.insert([TodoInput(title: "b", project: "Work", priority: 2)])
+            let connection = Connection.open("\(routes.webSocketBase)/todos/updates?sections=project&since=\(seen)")
+            var updates = connection.updates.makeAsyncIterator()
+            let first = try #require(try await updates.next())
+            #expect(first.base == seen)
+            #expect(first.version == (try await LiveQueryStreamsWireTests.servedVersion(routes)))
+            connection.closed.cancel()
+        }
+    }
+
+    @Test(
+        "a client that sends garbage to a live query's WebSocket is closed with 1008; the route serves on",
+        arguments: ServersUnderTest.all)
+    func liveQueryGarbageCloses(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore()
+        try await server.serving(store, options: LiveResultsOptions()) { routes in
+            let rude = Connection.open("\(routes.webSocketBase)/todos/updates", send: "\u{0}garbage{{")
+            let frame = try await rude.closed.value
+            #expect(frame?.closeCode == .policyViolation)
+            #expect(await eventually { routes.todos.openStreams == 0 })
+
+            let polite = Connection.open("\(routes.webSocketBase)/todos/updates?sections=project")
+            let follower = Follower(polite.updates)
+            _ = try await store.insert([TodoInput(title: "after", project: "Home", priority: 1)])
+            #expect(await follower.reach(try await LiveQueryStreamsWireTests.servedVersion(routes)))
+            polite.closed.cancel()
+        }
+    }
+
     @Test("a plain GET of the WebSocket route is 426 Upgrade Required", arguments: ServersUnderTest.all)
     func plainGet(server: any ServerUnderTest) async throws {
         try await server.serving(try await MemoryTodoStore(), options: LiveResultsOptions()) { routes in

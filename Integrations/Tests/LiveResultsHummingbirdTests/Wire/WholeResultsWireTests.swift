@@ -44,6 +44,27 @@ struct WholeResultsWireTests {
     }
 
     @Test(
+        "HEAD of the routes is 404 with no body, as of a path with no route; it opens no stream and keeps the connection",
+        arguments: ServersUnderTest.all)
+    func headIsNotRouted(server: any ServerUnderTest) async throws {
+        try await server.serving(try await MemoryTodoStore(WireRoutes.todos), options: LiveResultsOptions()) {
+            routes in
+            for route in ["results", "todos"] {
+                for path in ["/\(route)", "/\(route)/events", "/\(route)/updates"] {
+                    // One connection for them all: a HEAD answered as a stream once broke it.
+                    let reply = try await HTTP.send(.HEAD, routes.base + path, timeout: .seconds(10))
+                    #expect(reply.status == 404, "HEAD \(path)")
+                    #expect(reply.header("Content-Length") == "0", "HEAD \(path)")
+                    #expect(reply.header("Content-Type") == nil, "HEAD \(path)")
+                }
+            }
+            #expect(routes.results.servedStreams == 0 && routes.todos.servedStreams == 0)
+            #expect(routes.todos.liveQueryCount == 0)
+            #expect(try await HTTP.send(.GET, "\(routes.base)/todos").status == 200)
+        }
+    }
+
+    @Test(
         "GET of a live query answers as PostgREST: the window's rows, their columns, Content-Range",
         arguments: ServersUnderTest.all)
     func postgRESTAnswer(server: any ServerUnderTest) async throws {
