@@ -405,3 +405,28 @@ let package = Package(
 for target in package.targets {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
 }
+
+// `LIVERESULTS_WITHOUT_VAPOR=1` leaves out what is built on Vapor: its adapter, the Vapor example and their tests
+// (the wire suite then runs against Hummingbird alone). CI's build under ThreadSanitizer sets it: Vapor, Fluent and
+// their drivers would add about ten minutes to it, while the concurrency of the Vapor adapter's routes is the serving
+// core's, which the sanitizer checks through the Hummingbird adapter's tests.
+let vaporTargets: Set = ["LiveResultsVapor", "TodoVaporServer", "LiveResultsVaporServer", "TodoVaporServerTests"]
+let vaporPackages: Set = ["vapor", "fluent", "fluent-postgres-driver"]
+if Context.environment["LIVERESULTS_WITHOUT_VAPOR"] != nil {
+    package.targets.removeAll { vaporTargets.contains($0.name) }
+    package.products.removeAll { ["LiveResultsVapor", "LiveResultsVaporServer"].contains($0.name) }
+    for target in package.targets {
+        target.dependencies.removeAll { dependency in
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): vaporTargets.contains(name)
+            case .productItem(_, let dependencyPackage, _, _): vaporPackages.contains(dependencyPackage ?? "")
+            @unknown default: false
+            }
+        }
+    }
+} else {
+    // The wire suite's cases run against the Vapor adapter too.
+    for target in package.targets where target.name == "LiveResultsHummingbirdTests" {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.define("LIVERESULTS_VAPOR")]
+    }
+}
