@@ -133,6 +133,9 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
 
     /// Releases idle live queries, the registry's first, then the embeddings' (into `evicted`), until the route
     /// holds at most `most`; whether it does.
+    ///
+    /// Called under the embeddings' lock, which the registry's comes after: the registry never calls back into
+    /// the embeddings, and a query it releases is idle, so no stream of it ends meanwhile.
     private func makeRoom(in state: inout State, leaving most: Int, evicted: inout [Entry]) -> Bool {
         while state.entries.count + registry.liveQueryCount > most {
             if registry.releaseIdleLongest() { continue }
