@@ -109,14 +109,15 @@ func measure(queries: Int, renames: Int) async throws -> Duration {
     let route = _LiveQueryRoute(
         path: "todos", filters: ["priority"], orders: ["id"], defaultOrder: [], sections: [], maximumLimit: 500,
         relations: relations, respondsItself: { _ in false })
-    let embeddings = _LiveEmbeddings(source: todos, route: route)
+    let embeddings = _LiveEmbeddings(registry: LiveQueryRegistry(source: todos), route: route)
     let select = try SelectList(parsing: "id,title,assignee:people(id,name)")
     let arrivals = Arrivals()
     var held: [Any] = []
     for query in 0..<queries {
         let live = try LiveQuery<Todo>(filters: [.equal("priority", query)], order: [LiveQueryOrdering(column: "id")])
-        let embedding = try await embeddings.embedding(of: select, in: live)
-        held.append(embedding)
+        let hold = try await embeddings.embedding(of: select, in: live)
+        let embedding = hold.embedding
+        held.append(hold)
         if showing.contains(query) {
             let (_, subscription) = embedding.controller.observeChanges { _, _ in arrivals.arrived() }
             held.append(subscription)

@@ -229,6 +229,56 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("a stream that embeds, reconnecting after every stream of its query closed, resumes with one catch-up")
+    func resumeWithinTheGracePeriod() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let url = "\(server.base)/todos/events?select=id,title,assignee:people(id,name)&order=id.asc"
+            let first = Follower(try await EventStream.open(url).updates(of: LiveAssigned.self))
+            #expect(await eventually { first.replica.fetchedObjects.count == 4 })
+            let seen = try #require(first.replica.version)
+            first.stop()
+            #expect(await eventually { server.endpoint.openStreams == 0 }, "no stream of the query is open")
+
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/1", json: #"{"name":"Ann B."}"#)
+            let resumed = try await EventStream.open(url, lastEventID: seen.description)
+            var updates = resumed.updates(of: LiveAssigned.self).makeAsyncIterator()
+            let catchUp = try #require(try await updates.next())
+            #expect(catchUp.base == seen, "one catch-up from the version read, not the whole results")
+            _ = try first.replica.apply(catchUp)
+            // The rename comes in the catch-up, or in an update after it when the catch-up came first.
+            for _ in 0..<3 where first.replica.fetchedObjects.first?.assignee?.name != "Ann B." {
+                _ = try first.replica.apply(try #require(try await updates.next()))
+            }
+            #expect(first.replica.fetchedObjects.first?.assignee?.name == "Ann B.")
+        }
+    }
+
+    @Test("a stream that embeds counts as a live query: beyond the limit it is refused as a plain query is")
+    func liveQueryLimit() async throws {
+        var options = LiveResultsOptions()
+        options.maximumLiveQueries = 2
+        options.liveQueryGracePeriod = .milliseconds(100)
+        try await RunningServer.with(
+            try await MemoryTodoStore(Self.todos, people: Self.people), options: options
+        ) { server in
+            let embedding = "select=id,title,assignee:people(id,name)"
+            let plain = try await EventStream.open("\(server.base)/todos/events?project=eq.Home")
+            let embedded = try await EventStream.open("\(server.base)/todos/events?\(embedding)&project=eq.Work")
+            #expect(plain.status == 200 && embedded.status == 200)
+
+            let refusedPlain = try await HTTP.send(.GET, "\(server.base)/todos/events?priority=eq.1")
+            let refusedEmbedding = try await HTTP.send(.GET, "\(server.base)/todos/events?\(embedding)&priority=eq.1")
+            for refused in [refusedPlain, refusedEmbedding] {
+                #expect(refused.status == 503 && refused.code == "PGRST003", "\(refused.text)")
+                #expect(refused.header("Retry-After") == "1")
+            }
+            #expect(refusedEmbedding.body == refusedPlain.body)
+            #expect(refusedEmbedding.header("Proxy-Status") == refusedPlain.header("Proxy-Status"))
+            #expect(refusedEmbedding.header("Content-Type") == refusedPlain.header("Content-Type"))
+            withExtendedLifetime((plain, embedded)) {}
+        }
+    }
+
     @Test("a stream of people with their to-dos: a child's insert, update and delete update its parent's array")
     func liveOneToMany() async throws {
         try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in

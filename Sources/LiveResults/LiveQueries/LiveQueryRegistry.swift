@@ -42,6 +42,15 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     private struct State: Sendable {
         var entries: [String: Entry] = [:]
         var nextSerial = 0
+
+        /// Removes the entry idle longest, if any entry is idle.
+        mutating func removeIdleLongest() -> Entry? {
+            guard
+                let idle = entries.filter({ $0.value.holders == 0 })
+                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+            else { return nil }
+            return entries.removeValue(forKey: idle.key)
+        }
     }
 
     /// The most windows of distinct ranges a query shares; beyond them, each window asked for is its holder's own.
@@ -121,6 +130,17 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
         return results
     }
 
+    /// Releases the query idle longest, if a query is idle: room for something else that counts toward the
+    /// same limit as the registry's queries (a route's embedded rows, kept live beside them).
+    ///
+    /// - Returns: Whether a query was released.
+    /// - Complexity: O(*q*) for the *q* live queries.
+    @discardableResult public func releaseIdleLongest() -> Bool {
+        let released = state.withLock { $0.removeIdleLongest() }
+        released.map(close)
+        return released != nil
+    }
+
     // MARK: Entries
 
     /// The entry of `query`, made if needed, with one more holder.
@@ -135,11 +155,10 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
                 return entry
             }
             if state.entries.count >= maximumQueries {
-                guard
-                    let idle = state.entries.filter({ $0.value.holders == 0 })
-                        .min(by: { $0.value.idleSince! < $1.value.idleSince! })
-                else { throw LiveQueryRegistryError.full(maximum: maximumQueries) }
-                evicted = state.entries.removeValue(forKey: idle.key)
+                guard let idle = state.removeIdleLongest() else {
+                    throw LiveQueryRegistryError.full(maximum: maximumQueries)
+                }
+                evicted = idle
             }
             defer { state.nextSerial += 1 }
             var entry = makeEntry(for: query, serial: state.nextSerial)

@@ -197,6 +197,32 @@ struct LiveQueryRegistryTests {
         withExtendedLifetime((a, b, c)) {}
     }
 
+    @Test("releaseIdleLongest releases the query idle longest, and never a held one")
+    func releaseIdleLongest() async throws {
+        let store = QueryRowStore()
+        let registry = LiveQueryRegistry(source: store, gracePeriod: .seconds(60))
+        let (a, b, c) = (
+            try LiveQuery<QueryRow>(filters: [.equal("project", "a")]),
+            try LiveQuery<QueryRow>(filters: [.equal("project", "b")]),
+            try LiveQuery<QueryRow>(filters: [.equal("project", "c")])
+        )
+        let held = try await registry.results(for: a)
+        var first: LiveQueryResults? = try await registry.results(for: b)
+        var second: LiveQueryResults? = try await registry.results(for: c)
+        let (firstController, secondController) = (try #require(first).controller, try #require(second).controller)
+        first = nil
+        second = nil
+
+        #expect(registry.releaseIdleLongest())
+        #expect(registry.liveQueryCount == 2)
+        let again = try await registry.results(for: c)
+        #expect(again.controller === secondController, "the query idle for less time stays")
+        #expect(!registry.releaseIdleLongest(), "no query is idle")
+        #expect(registry.liveQueryCount == 2)
+        #expect(try await registry.results(for: b).controller !== firstController, "the one idle longest went")
+        withExtendedLifetime((held, first, second)) {}
+    }
+
     @Test("a failed fetch is thrown and forgotten: the next request fetches again")
     func failedFetch() async throws {
         let store = QueryRowStore()

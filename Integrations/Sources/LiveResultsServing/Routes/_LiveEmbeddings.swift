@@ -3,57 +3,187 @@ import LiveResults
 import Synchronization
 
 /// The live embeddings of a live-queries route: one ``LiveEmbedding`` per query and `select=`, shared by the
-/// streams that ask for it, released with the last of them. Their related tables are followed once, and each
-/// related event goes to the embeddings that read the row it changes.
+/// streams that hold it. Their related tables are followed once, and each related event goes to the embeddings
+/// that read the row it changes.
+///
+/// Each embedding counts as one live query toward the route's limit, beside the registry's queries (its
+/// `maximumQueries`): a new one, when every live query of either kind is held, is refused as the registry
+/// refuses one. When its last stream ends it stays for the registry's grace period, so that a client that
+/// reconnects meanwhile finds its windows and their versions, and resumes with one catch-up.
 package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Source.Entity: Codable {
-    /// An embedding, held weakly (its streams hold it), and its first fetch.
-    private struct Entry: Sendable {
-        weak var embedding: LiveEmbedding<Source>?
-        let fetched: Task<Void, any Error>
+    /// A stream's hold on an embedding: the embedding stays while a hold exists, and for the grace period after
+    /// the last one is released.
+    package final class Hold: Sendable {
+        /// The embedding held.
+        package let embedding: LiveEmbedding<Source>
+        private let release: @Sendable () -> Void
+
+        fileprivate init(embedding: LiveEmbedding<Source>, release: @escaping @Sendable () -> Void) {
+            self.embedding = embedding
+            self.release = release
+        }
+
+        deinit { release() }
     }
 
-    private let source: Source
+    private struct Entry: Sendable {
+        let serial: Int
+        let embedding: LiveEmbedding<Source>
+        let fetched: Task<Void, any Error>
+        var holders = 0
+        /// Counts the releases to zero holders: a grace period that ended finds whether it is still the last.
+        var idleGeneration = 0
+        var idleSince: ContinuousClock.Instant?
+    }
+
+    private struct State: Sendable {
+        var entries: [String: Entry] = [:]
+        var nextSerial = 0
+    }
+
+    /// The route's queries, whose limit and grace period the embeddings share.
+    private let registry: LiveQueryRegistry<Source>
     private let route: _LiveQueryRoute
     /// The route's related tables, followed once for all its embeddings.
     private let router: _RelatedRouter
     private let encoder: JSONEncoder
-    private let entries = Mutex<[String: Entry]>([:])
+    private let state = Mutex(State())
 
-    package init(source: Source, route: _LiveQueryRoute, encoder: JSONEncoder = JSONEncoder()) {
-        self.source = source
+    /// The embeddings of `route`'s queries, read from `registry`'s source, within its limit and grace period.
+    ///
+    /// - Complexity: O(1).
+    package init(registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute, encoder: JSONEncoder = JSONEncoder()) {
+        self.registry = registry
         self.route = route
         self.encoder = encoder
         router = _RelatedRouter(relations: route.relations)
     }
 
-    /// The embedding of `select` in the rows of `query`, fetched: the one streams of the same query and
-    /// `select=` share, or a new one.
+    /// The embeddings live now, held or in their grace period.
     ///
-    /// - Throws: PostgREST's error for a relationship; the fetch's error.
-    /// - Complexity: O(*e*) for the *e* embeddings the route holds (the released ones are let go), plus the
-    ///   first fetch of a new one.
-    package func embedding(of select: SelectList, in query: LiveQuery<Source.Entity>) async throws -> LiveEmbedding<
-        Source
-    > {
+    /// - Complexity: O(1).
+    package var count: Int { state.withLock { $0.entries.count } }
+
+    /// The embedding of `select` in the rows of `query`, fetched and held: the one streams of the same query
+    /// and `select=` share, or a new one.
+    ///
+    /// - Throws: PostgREST's error for a relationship; `LiveQueryRegistryError.full(maximum:)` when the route
+    ///   holds its most live queries, every one of them in use; the fetch's error.
+    /// - Complexity: O(1) for a live embedding; otherwise O(*q*) for the route's *q* live queries, plus the
+    ///   first fetch.
+    package func embedding(of select: SelectList, in query: LiveQuery<Source.Entity>) async throws -> Hold {
         let key = query.key + "\u{1}" + select.description
-        let (embedding, fetched) = try entries.withLock { entries throws(PostgRESTError) in
-            entries = entries.filter { $0.value.embedding != nil }
-            if let entry = entries[key], let embedding = entry.embedding { return (embedding, entry.fetched) }
-            let embedding = try LiveEmbedding(
-                query: query, select: select, table: route.table, source: source, relations: route.relations,
-                router: router, encoder: encoder)
-            let fetched = Task { try await embedding.fetch() }
-            entries[key] = Entry(embedding: embedding, fetched: fetched)
-            return (embedding, fetched)
+        let entry = try hold(key) { () throws(PostgRESTError) in
+            try LiveEmbedding(
+                query: query, select: select, table: route.table, source: registry.source,
+                relations: route.relations, router: router, encoder: encoder)
         }
+        let hold = Hold(embedding: entry.embedding) { [weak self] in self?.release(key, serial: entry.serial) }
         do {
-            try await fetched.value
+            try await entry.fetched.value
         } catch {
-            entries.withLock { entries in
-                if entries[key]?.embedding === embedding { entries[key] = nil }
-            }
+            discard(key, serial: entry.serial)
             throw error
         }
-        return embedding
+        return hold
+    }
+
+    /// The registry's results of `query`, the route's embeddings counted toward its limit: when a new query
+    /// takes the route past it, idle queries or embeddings make room, else the query is refused.
+    ///
+    /// - Throws: `LiveQueryRegistryError.full(maximum:)` when the route holds its most live queries, every one of
+    ///   them in use; the fetch's error.
+    /// - Complexity: As `LiveQueryRegistry.results(for:)`, plus O(*q*) for *q* live queries when the route is full.
+    package func results(for query: LiveQuery<Source.Entity>) async throws -> LiveQueryResults<Source.Entity> {
+        let results = try await registry.results(for: query)
+        // The registry counts only its own queries: a new one that the embeddings make one too many is let go
+        // (idle, so the next query may release it) unless idle ones make room.
+        var evicted: [Entry] = []
+        guard state.withLock({ makeRoom(in: &$0, leaving: registry.maximumQueries, evicted: &evicted) }) else {
+            throw LiveQueryRegistryError.full(maximum: registry.maximumQueries)
+        }
+        return results
+    }
+
+    // MARK: Entries
+
+    /// The entry of `key`, made by `make` if needed (room made first), with one more holder.
+    private func hold(_ key: String, make: () throws(PostgRESTError) -> LiveEmbedding<Source>) throws -> Entry {
+        // Let go when this returns, outside the lock: an embedding stops following its tables as it deinitializes.
+        var evicted: [Entry] = []
+        return try state.withLock { state in
+            if var entry = state.entries[key] {
+                entry.holders += 1
+                entry.idleSince = nil
+                state.entries[key] = entry
+                return entry
+            }
+            guard makeRoom(in: &state, leaving: registry.maximumQueries - 1, evicted: &evicted) else {
+                throw LiveQueryRegistryError.full(maximum: registry.maximumQueries)
+            }
+            let embedding = try make()
+            let entry = Entry(
+                serial: state.nextSerial, embedding: embedding, fetched: Task { try await embedding.fetch() },
+                holders: 1)
+            state.nextSerial += 1
+            state.entries[key] = entry
+            return entry
+        }
+    }
+
+    /// Releases idle live queries, the registry's first, then the embeddings' (into `evicted`), until the route
+    /// holds at most `most`; whether it does.
+    ///
+    /// Called under the embeddings' lock, which the registry's comes after: the registry never calls back into
+    /// the embeddings, and a query it releases is idle, so no stream of it ends meanwhile.
+    private func makeRoom(in state: inout State, leaving most: Int, evicted: inout [Entry]) -> Bool {
+        while state.entries.count + registry.liveQueryCount > most {
+            if registry.releaseIdleLongest() { continue }
+            guard
+                let idle = state.entries.filter({ $0.value.holders == 0 })
+                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+            else { return false }
+            evicted.append(state.entries.removeValue(forKey: idle.key)!)
+        }
+        return true
+    }
+
+    /// One holder of entry `serial` of `key` left; the last starts the grace period.
+    private func release(_ key: String, serial: Int) {
+        let generation = state.withLock { state -> Int? in
+            guard var entry = state.entries[key], entry.serial == serial else { return nil }
+            entry.holders -= 1
+            if entry.holders == 0 {
+                entry.idleGeneration += 1
+                entry.idleSince = .now
+            }
+            state.entries[key] = entry
+            return entry.holders == 0 ? entry.idleGeneration : nil
+        }
+        guard let generation else { return }
+        let gracePeriod = registry.gracePeriod
+        Task { [weak self] in
+            try? await Task.sleep(for: gracePeriod)
+            self?.expire(key, serial: serial, generation: generation)
+        }
+    }
+
+    /// Releases entry `serial` of `key` if nobody held it since its grace period began.
+    private func expire(_ key: String, serial: Int, generation: Int) {
+        // The entry removed is let go after the lock (see `hold(_:make:)`).
+        _ = state.withLock { state -> Entry? in
+            guard let entry = state.entries[key], entry.serial == serial, entry.holders == 0,
+                entry.idleGeneration == generation
+            else { return nil }
+            return state.entries.removeValue(forKey: key)
+        }
+    }
+
+    /// Removes entry `serial` of `key`, whose fetch failed: the next request makes a new one.
+    private func discard(_ key: String, serial: Int) {
+        _ = state.withLock { state -> Entry? in
+            guard state.entries[key]?.serial == serial else { return nil }
+            return state.entries.removeValue(forKey: key)
+        }
     }
 }

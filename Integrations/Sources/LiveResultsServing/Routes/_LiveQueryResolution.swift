@@ -45,16 +45,16 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The results of `query`, held in `registry`.
+    /// The results of `query`, held in the registry of `embeddings` (which count toward its limit).
     ///
-    /// - Throws: `503` with `Retry-After` when the registry is full or the query's results cannot be fetched.
+    /// - Throws: `503` with `Retry-After` when the route is full or the query's results cannot be fetched.
     static func results<Source: QueryableSource>(
-        of query: LiveQuery<Source.Entity>, in registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute
+        of query: LiveQuery<Source.Entity>, in embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute
     ) async throws -> LiveQueryResults<Source.Entity> {
         do {
-            return try await registry.results(for: query)
+            return try await embeddings.results(for: query)
         } catch LiveQueryRegistryError.full {
-            throw _StreamRefusal.refusal(reason: "too many live queries; try again later", postgREST: true)
+            throw full
         } catch let error where route.respondsItself(error) {
             throw error
         } catch {
@@ -64,14 +64,19 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The window `request` asks for, of its query's results held in `registry` (a request whose `select=`
-    /// embeds resources is served by ``embeddedSource(for:embeddings:route:conditions:)``).
+    /// The refusal of a query when the route holds its most live queries, plain or embedding, all in use.
+    static var full: LiveResultsRefusal {
+        _StreamRefusal.refusal(reason: "too many live queries; try again later", postgREST: true)
+    }
+
+    /// The window `request` asks for, of its query's results held in the registry of `embeddings` (a request
+    /// whose `select=` embeds resources is served by ``embeddedSource(for:embeddings:route:conditions:)``).
     static func source<Source: QueryableSource>(
-        for request: LiveResultsRequest, registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute,
+        for request: LiveResultsRequest, embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute,
         conditions: [LiveQueryFilter]
     ) async throws -> _UpdatesSource<Source.Entity> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
-        let results = try await results(of: asked.request.query, in: registry, route: route)
+        let results = try await results(of: asked.request.query, in: embeddings, route: route)
         // Versions named by contents: a client that reconnects to another process of the service, following
         // the same database, resumes with one catch-up when that process's window held its contents.
         let window = results.window(asked.request.window)
@@ -80,21 +85,23 @@ enum _LiveQueryResolution {
     }
 
     /// The window `request` asks for of its embedded rows, kept live by the `LiveEmbedding` of its query and
-    /// `select=` (shared by the streams that ask for both).
+    /// `select=` (shared by the streams that ask for both, and counted as one live query).
     ///
-    /// - Throws: PostgREST's error for the query; `503` with `Retry-After` when its rows or an embedded table
-    ///   cannot be read.
+    /// - Throws: PostgREST's error for the query; `503` with `Retry-After` when the route is full, or its rows
+    ///   or an embedded table cannot be read.
     static func embeddedSource<Source: QueryableSource>(
         for request: LiveResultsRequest, embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute,
         conditions: [LiveQueryFilter]
     ) async throws -> _UpdatesSource<EmbeddedRow<Source.Entity>> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
         let select = asked.query.select
-        let embedding: LiveEmbedding<Source>
+        let held: _LiveEmbeddings<Source>.Hold
         do {
-            embedding = try await embeddings.embedding(of: select, in: asked.request.query)
+            held = try await embeddings.embedding(of: select, in: asked.request.query)
         } catch let error as PostgRESTError {
             throw LiveResultsRefusal.postgREST(error)
+        } catch LiveQueryRegistryError.full {
+            throw full
         } catch let error where route.respondsItself(error) {
             throw error
         } catch {
@@ -102,9 +109,9 @@ enum _LiveQueryResolution {
                 reason: "the query's embedded rows could not be fetched; try again later", postgREST: true,
                 code: "PGRST000")
         }
-        let window = embedding.window(asked.request.window)
+        let window = held.embedding.window(asked.request.window)
         window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.description)
-        return .window(window, holding: embedding)
+        return .window(window, holding: held)
     }
 
     /// Whether `request`'s `select=` embeds resources (a `select=` that does not parse is refused by the
@@ -118,12 +125,12 @@ enum _LiveQueryResolution {
 
     /// PostgREST's answer to `request`: the rows of its window, as an array or one object.
     static func answer<Source: QueryableSource>(
-        to request: LiveResultsRequest, format: PostgRESTFormat, registry: LiveQueryRegistry<Source>,
+        to request: LiveResultsRequest, format: PostgRESTFormat, embeddings: _LiveEmbeddings<Source>,
         route: _LiveQueryRoute,
         conditions: [LiveQueryFilter], encoder: JSONEncoder
     ) async throws -> LiveResultsResponse where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
-        let results = try await results(of: asked.request.query, in: registry, route: route)
+        let results = try await results(of: asked.request.query, in: embeddings, route: route)
         let objects = results.controller.snapshot.fetchedObjects
         let preferences = PostgRESTPreferences(headers: request.headers[values: HTTPField.Name("Prefer")!])
         let select = asked.query.select

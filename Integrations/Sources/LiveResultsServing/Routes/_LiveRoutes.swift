@@ -46,16 +46,15 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
         registry: LiveQueryRegistry<Source>, route: _LiveQueryRoute, options: LiveResultsOptions
     ) where Source.Entity == Entity {
         let encoder = _UpdateEncoder<Entity>(encoder: options.encoder, keeping: 64)
+        let embeddings = _LiveEmbeddings(registry: registry, route: route, encoder: options.encoder)
         let source: @Sendable (LiveResultsRequest) async throws -> _UpdatesSource<Entity> = { request in
             try await _LiveQueryResolution.source(
-                for: request, registry: registry, route: route, conditions: try await request.conditions())
+                for: request, embeddings: embeddings, route: route, conditions: try await request.conditions())
         }
         let endpoint = LiveResultsEndpoint(
-            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount })
+            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount + embeddings.count })
         let embedded = _LiveRoutes<EmbeddedRow<Entity>>(
-            embeddings: _LiveEmbeddings(source: registry.source, route: route, encoder: options.encoder), route: route,
-            endpoint: endpoint,
-            options: options)
+            embeddings: embeddings, route: route, endpoint: endpoint, options: options)
         let embeds: @Sendable (LiveResultsRequest) -> Bool = { _LiveQueryResolution.embeds($0, route: route) }
         let rowEncoder = options.encoder
         self.init(
@@ -67,7 +66,7 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
                     return try await _WholeResults.response(try await source(request), to: request, encoder: encoder)
                 }
                 return try await _LiveQueryResolution.answer(
-                    to: request, format: format, registry: registry, route: route,
+                    to: request, format: format, embeddings: embeddings, route: route,
                     conditions: try await request.conditions(), encoder: rowEncoder)
             },
             source: source, embedded: (embedded, embeds))

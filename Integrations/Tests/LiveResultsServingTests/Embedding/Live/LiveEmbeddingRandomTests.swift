@@ -53,9 +53,12 @@ struct LiveEmbeddingRandomTests {
     ) async throws -> Followed where Source.Entity: Codable {
         let embedding: LiveEmbedding<Source>
         let range: WindowRange
+        // A route's embedding stays while held.
+        var held: _LiveEmbeddings<Source>.Hold?
         if let route {
             let asked = try Assignments.request(parameters, table: table, as: Source.Entity.self, relations: relations)
-            (embedding, range) = (try await route.embedding(of: asked.select, in: asked.query), asked.window)
+            held = try await route.embedding(of: asked.select, in: asked.query)
+            (embedding, range) = (held!.embedding, asked.window)
         } else {
             (embedding, range) = try await LiveEmbeddingTests.embedding(
                 parameters, table: table, source: source, relations: relations)
@@ -68,7 +71,7 @@ struct LiveEmbeddingRandomTests {
                 let expected = try await LiveEmbeddingTests.expected(
                     parameters, table: table, rows: rows(), as: Source.self, relations: relations)
                 return LiveEmbeddingTests.objects(of: window) == expected
-            }, holding: (embedding, window))
+            }, holding: (embedding, window, held))
     }
 
     /// Each seed twice: embeddings of their own, and a route's embeddings (one subscription per related table).
@@ -87,7 +90,7 @@ struct LiveEmbeddingRandomTests {
             let route = _LiveQueryRoute(
                 path: table, filters: [], orders: [], defaultOrder: [], sections: [], maximumLimit: 500,
                 relations: relations, respondsItself: { _ in false })
-            return shared ? _LiveEmbeddings(source: source, route: route) : nil
+            return shared ? _LiveEmbeddings(registry: LiveQueryRegistry(source: source), route: route) : nil
         }
         let (todoRoute, peopleRoute) = (route(data.todos, "todos"), route(data.people, "people"))
         var followed: [Followed] = []
