@@ -51,16 +51,28 @@ enum _LiveQueryResolution {
     static func results<Source: QueryableSource>(
         of query: LiveQuery<Source.Entity>, in embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute
     ) async throws -> LiveQueryResults<Source.Entity> {
+        try await refusingFailures(of: "the query's results", route: route) {
+            try await embeddings.results(for: query)
+        }
+    }
+
+    /// What `body` returns; its error as the route's refusal: PostgREST's error for the query, ``full`` when the
+    /// route holds its most live queries, the application's own response as it is, and any other failure as `503`
+    /// saying that `what` could not be fetched.
+    private static func refusingFailures<Value>(
+        of what: String, route: _LiveQueryRoute, _ body: () async throws -> Value
+    ) async throws -> Value {
         do {
-            return try await embeddings.results(for: query)
+            return try await body()
+        } catch let error as PostgRESTError {
+            throw LiveResultsRefusal.postgREST(error)
         } catch LiveQueryRegistryError.full {
             throw full
         } catch let error where route.respondsItself(error) {
             throw error
         } catch {
             throw _StreamRefusal.refusal(
-                reason: "the query's results could not be fetched; try again later", postgREST: true,
-                code: "PGRST000")
+                reason: "\(what) could not be fetched; try again later", postgREST: true, code: "PGRST000")
         }
     }
 
@@ -95,19 +107,8 @@ enum _LiveQueryResolution {
     ) async throws -> _UpdatesSource<EmbeddedRow<Source.Entity>> where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
         let select = asked.query.select
-        let held: _LiveEmbeddings<Source>.Hold
-        do {
-            held = try await embeddings.embedding(of: select, in: asked.request.query)
-        } catch let error as PostgRESTError {
-            throw LiveResultsRefusal.postgREST(error)
-        } catch LiveQueryRegistryError.full {
-            throw full
-        } catch let error where route.respondsItself(error) {
-            throw error
-        } catch {
-            throw _StreamRefusal.refusal(
-                reason: "the query's embedded rows could not be fetched; try again later", postgREST: true,
-                code: "PGRST000")
+        let held = try await refusingFailures(of: "the query's embedded rows", route: route) {
+            try await embeddings.embedding(of: select, in: asked.request.query)
         }
         let window = held.embedding.window(asked.request.window)
         window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.description)
