@@ -20,19 +20,13 @@ struct DatabaseFaultTests {
     static let margin: Duration = .seconds(6)
     static let shutdownTimeout = 4
 
-    /// The executables these tests run: Hummingbird's alone. The Vapor example's writes go through Fluent's pool
-    /// (postgres-kit's, one connection per event loop), which keeps a connection whose query postgres-nio 1.33
-    /// never completes once PostgreSQL restarts under writes (the hang `withTimeout` bounds for its own client):
-    /// every later write then times out with `503` until the process restarts. Seen on a second restart.
-    static let executables: [ServerExecutable] = [.hummingbird]
-
     static var runs: Int {
         ProcessInfo.processInfo.environment["LIVERESULTS_FAULT_RUNS"].flatMap { Int($0) } ?? 2
     }
 
     @Test(
         "a restart under three writers leaves no request unanswered, and SIGTERM ends the server in time",
-        arguments: executables, TemporaryPostgres.ShutdownMode.allCases)
+        arguments: ServerExecutable.allCases, TemporaryPostgres.ShutdownMode.allCases)
     func restartUnderWriters(executable: ServerExecutable, mode: TemporaryPostgres.ShutdownMode) async throws {
         let cluster = try TemporaryPostgres()
         defer { cluster.stop() }
@@ -72,7 +66,7 @@ struct DatabaseFaultTests {
 
     @Test(
         "a database down for 10 s under writes: every write answered, the outage told, the replicas equal the table",
-        arguments: executables)
+        arguments: ServerExecutable.allCases)
     func outageUnderWriters(executable: ServerExecutable) async throws {
         let cluster = try TemporaryPostgres()
         defer { cluster.stop() }

@@ -94,7 +94,8 @@ extension TodoConfiguration {
         }
     }
 
-    /// A client configuration for `url`; plain connections only (the example's database is local).
+    /// A client configuration for `url`, the store's and an application's own client (Fluent's); plain
+    /// connections only (the example's database is local).
     ///
     /// - Complexity: O(*n*) for a URL of *n* characters.
     public static func postgresConfiguration(_ url: String) throws -> PostgresClient.Configuration {
@@ -103,8 +104,7 @@ extension TodoConfiguration {
             host: host, port: port, username: user, password: password, database: database, tls: .disable)
     }
 
-    /// A connection configuration for `url`: the change feed's replication stream (`--changes wal`), and the
-    /// connections of an application's own client (Fluent's).
+    /// A connection configuration for `url`: the change feed's replication stream (`--changes wal`).
     ///
     /// - Complexity: O(*n*) for a URL of *n* characters.
     public static func connectionConfiguration(_ url: String) throws -> PostgresConnection.Configuration {

@@ -47,11 +47,20 @@ public struct TodoVaporServer: Sendable {
 
     /// Makes `url`'s database `app`'s Fluent database, with the example's migrations.
     ///
+    /// Fluent's database runs on a postgres-nio `PostgresClient` of its own (Fluent's driver runs and shuts it
+    /// down), not on the default configuration's AsyncKit pool. When PostgreSQL restarts, a connection the pool
+    /// has just lent can be closed before a query is written to it: postgres-nio 1.33 then never completes that
+    /// query, and the write is abandoned at the query timeout with its connection still lent. AsyncKit's pool
+    /// (`EventLoopConnectionPool`) frees a slot only when a connection comes back, and keeps one connection per
+    /// event loop by default: that loop's writes would all wait for it, answering `503` until the process
+    /// restarted. `PostgresClient`'s pool drops a connection as soon as it closes, lent or not, and opens
+    /// another, as it does for the store's own queries.
+    ///
     /// - Throws: ``TodoServerError`` for a URL that is not `postgres://user[:password]@host[:port]/database`.
     /// - Complexity: O(*n*) for a URL of *n* characters.
     public static func useDatabase(_ url: String, on app: Application) throws {
-        let postgres = SQLPostgresConfiguration(coreConfiguration: try TodoConfiguration.connectionConfiguration(url))
-        app.databases.use(.postgres(configuration: postgres), as: .psql)
+        let postgres = try TodoConfiguration.postgresConfiguration(url)
+        app.databases.use(.postgres(configuration: postgres, logger: app.logger), as: .psql)
         app.migrations.add([CreatePeople(), CreateTodos(), AddTodoAssignee()])
     }
 
