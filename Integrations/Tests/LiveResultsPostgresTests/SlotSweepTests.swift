@@ -61,7 +61,9 @@ struct SlotSweepTests {
             let took = died.duration(to: .now)
             #expect(dropped)
             #expect(took < .seconds(30), "the dead owner's slot was dropped after \(took)")
-            #expect(live.feedLog.droppedSlots == [dead])
+            // The slot is gone when the drop commits, a moment before the feed hears back and says so.
+            let said = try await eventually(timeout: .seconds(5)) { live.feedLog.droppedSlots == [dead] }
+            #expect(said, "the feed said it dropped \(live.feedLog.droppedSlots)")
             let left = try await Self.slots(client)
             #expect(left.isSuperset(of: users), "\(left)")
             #expect(live.feedLog.slot.map(left.contains) == true, "the sweeping feed's own slot: \(left)")
