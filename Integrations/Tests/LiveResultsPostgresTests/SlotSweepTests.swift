@@ -62,7 +62,7 @@ struct SlotSweepTests {
             #expect(dropped)
             #expect(took < .seconds(30), "the dead owner's slot was dropped after \(took)")
             // The slot is gone when the drop commits, a moment before the feed hears back and says so.
-            let said = try await eventually(timeout: .seconds(5)) { live.feedLog.droppedSlots == [dead] }
+            let said = await eventually(timeout: .seconds(5)) { live.feedLog.droppedSlots == [dead] }
             #expect(said, "the feed said it dropped \(live.feedLog.droppedSlots)")
             let left = try await Self.slots(client)
             #expect(left.isSuperset(of: users), "\(left)")
