@@ -188,14 +188,15 @@ struct PagesTests {
     @Test("a stream whose head does not come within the timeout fails with it", arguments: TransportKind.allCases)
     func streamHeadTimeout(transport: TransportKind) async throws {
         try await HTTPTestServer.serving(Fixture.router(Recorder())) { port in
-            let started = ContinuousClock.now
+            // The server answers after 3 seconds: a stream that got its head would not throw. (No bound on the
+            // time taken: in the whole suite's parallel run on a loaded machine the error came 2.9 s after the
+            // start.)
             await #expect(throws: HTTPAPIError.timedOut(.seconds(1))) {
                 try await transport.transport.stream(
                     HTTPTransportRequest(
                         method: "GET", url: URL(string: "http://127.0.0.1:\(port)/slow")!,
                         timeout: .seconds(1)))
             }
-            #expect(ContinuousClock.now - started < .seconds(2.5), "the server answers after 3 seconds")
         }
     }
 
