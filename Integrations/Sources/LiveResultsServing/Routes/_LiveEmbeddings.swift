@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The live embeddings of a live-queries route: one ``LiveEmbedding`` per query and `select=`, shared by the
 /// streams that hold it. Their related tables are followed once, and each related event goes to the embeddings
@@ -47,7 +47,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// The route's related tables, followed once for all its embeddings.
     private let router: _RelatedRouter
     private let encoder: JSONEncoder
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     /// The embeddings of `route`'s queries, read from `registry`'s source, within its limit and grace period.
     ///
@@ -62,7 +62,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// The embeddings live now, held or in their grace period.
     ///
     /// - Complexity: O(1).
-    package var count: Int { state.withLock { $0.entries.count } }
+    package var count: Int { state.withLockedValue { $0.entries.count } }
 
     /// The embedding of `select` in the rows of `query`, fetched and held: the one streams of the same query
     /// and `select=` share, or a new one.
@@ -99,7 +99,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
         // The registry counts only its own queries: a new one that the embeddings make one too many is let go
         // (idle, so the next query may release it) unless idle ones make room.
         var evicted: [Entry] = []
-        guard state.withLock({ makeRoom(in: &$0, leaving: registry.maximumQueries, evicted: &evicted) }) else {
+        guard state.withLockedValue({ makeRoom(in: &$0, leaving: registry.maximumQueries, evicted: &evicted) }) else {
             throw LiveQueryRegistryError.full(maximum: registry.maximumQueries)
         }
         return results
@@ -111,7 +111,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     private func hold(_ key: String, make: () throws(PostgRESTError) -> LiveEmbedding<Source>) throws -> Entry {
         // Let go when this returns, outside the lock: an embedding stops following its tables as it deinitializes.
         var evicted: [Entry] = []
-        return try state.withLock { state in
+        return try state.withLockedValue { state in
             if var entry = state.entries[key] {
                 entry.holders += 1
                 entry.idleSince = nil
@@ -150,7 +150,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
 
     /// One holder of entry `serial` of `key` left; the last starts the grace period.
     private func release(_ key: String, serial: Int) {
-        let generation = state.withLock { state -> Int? in
+        let generation = state.withLockedValue { state -> Int? in
             guard var entry = state.entries[key], entry.serial == serial else { return nil }
             entry.holders -= 1
             if entry.holders == 0 {
@@ -171,7 +171,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// Releases entry `serial` of `key` if nobody held it since its grace period began.
     private func expire(_ key: String, serial: Int, generation: Int) {
         // The entry removed is let go after the lock (see `hold(_:make:)`).
-        _ = state.withLock { state -> Entry? in
+        _ = state.withLockedValue { state -> Entry? in
             guard let entry = state.entries[key], entry.serial == serial, entry.holders == 0,
                 entry.idleGeneration == generation
             else { return nil }
@@ -181,7 +181,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
 
     /// Removes entry `serial` of `key`, whose fetch failed: the next request makes a new one.
     private func discard(_ key: String, serial: Int) {
-        _ = state.withLock { state -> Entry? in
+        _ = state.withLockedValue { state -> Entry? in
             guard state.entries[key]?.serial == serial else { return nil }
             return state.entries.removeValue(forKey: key)
         }

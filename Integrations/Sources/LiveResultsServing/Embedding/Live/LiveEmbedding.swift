@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A query's rows with what `select=` embeds, kept live at the cost of what changed: a controller of
 /// ``EmbeddedRow``s, in the query's order, whose objects are PostgREST's answer for the same query.
@@ -50,7 +50,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     private let follower: Int
     private let work: AsyncStream<_EmbeddingRun<Source>.Work>.Continuation
     /// The windows shared by range (see ``window(_:)``).
-    private let windows = Mutex<[WindowRange: LiveWindow<EmbeddedRow<Parent>>]>([:])
+    private let windows = NIOLockedValueBox<[WindowRange: LiveWindow<EmbeddedRow<Parent>>]>([:])
 
     /// How many ranges ``window(_:)`` shares.
     static var maximumSharedWindows: Int { 32 }
@@ -131,7 +131,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     ///
     /// - Complexity: O(1) for a shared window; O(log *W*) to make one over *W* windows.
     public func window(_ range: WindowRange) -> LiveWindow<EmbeddedRow<Parent>> {
-        windows.withLock { windows in
+        windows.withLockedValue { windows in
             if let window = windows[range] { return window }
             let window = controller.window(range)
             if windows.count < Self.maximumSharedWindows { windows[range] = window }

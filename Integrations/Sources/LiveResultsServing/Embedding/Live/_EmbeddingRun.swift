@@ -1,6 +1,6 @@
 import Foundation
 import LiveResults
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The work of a ``LiveEmbedding``, done in order by one task: fetches, and batches of events turned into the
 /// embedded rows' events.
@@ -53,7 +53,7 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
                 let parents = try await source.fetchDefinition(for: query).request().filter(query.isIncluded)
                 let embeddings = try await Self.embeddings(
                     of: parents, select: select, table: table, by: embedder, encoder: encoder)
-                return index.state.withLock { index in
+                return index.state.withLockedValue { index in
                     index.removeAll()
                     let rows = zip(parents, embeddings).map { parent, embedding in
                         index.record(parent, reads: embedding.reads)
@@ -80,10 +80,10 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
                 done.resume(throwing: error)
             }
         case .parents(let events):
-            await apply(index.state.withLock { changes(of: events, in: &$0) })
+            await apply(index.state.withLockedValue { changes(of: events, in: &$0) })
         case .related(let events, let table):
             await apply(
-                index.state.withLock { index in
+                index.state.withLockedValue { index in
                     var changes = _Changes()
                     changes.add(parentsChangedBy: events, in: table, index: index)
                     return changes
@@ -128,7 +128,7 @@ final class _EmbeddingRun<Source: QueryableSource>: Sendable where Source.Entity
             let embeddings = try await Self.embeddings(
                 of: parents, select: select, table: table, by: embedder, encoder: encoder)
             let sectionName = query.sectionNameKeyPath
-            var events: [EntityEvent<EmbeddedRow<Parent>>] = index.state.withLock { index in
+            var events: [EntityEvent<EmbeddedRow<Parent>>] = index.state.withLockedValue { index in
                 let events = zip(parents, embeddings).map { parent, embedding in
                     index.record(parent, reads: embedding.reads)
                     return EntityEvent.updated(Self.row(parent, embedding, sectionName: sectionName))

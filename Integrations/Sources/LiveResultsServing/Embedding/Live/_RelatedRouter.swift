@@ -1,5 +1,5 @@
 import LiveResults
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Routes the events of embedded tables to the live embeddings they can change: one subscription per table for
 /// all the embeddings of a route, and an index of the keys each embedding read, so that a related row's event
@@ -27,21 +27,21 @@ final class _RelatedRouter: Sendable {
     }
 
     private let relations: LiveRelations
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(relations: LiveRelations) {
         self.relations = relations
     }
 
     deinit {
-        for subscription in state.withLock({ $0.subscriptions.values }) { subscription.cancel() }
+        for subscription in state.withLockedValue({ $0.subscriptions.values }) { subscription.cancel() }
     }
 
     /// Follows `tables` for an embedding that takes their events by `deliver`; returns its id.
     ///
     /// - Complexity: O(*t*) for *t* tables.
     func add(following tables: Set<String>, deliver: @escaping Delivery) -> Int {
-        let (id, unfollowed) = state.withLock { state in
+        let (id, unfollowed) = state.withLockedValue { state in
             state.nextID += 1
             state.followers[state.nextID] = Follower(tables: tables, deliver: deliver)
             return (state.nextID, tables.filter { state.subscriptions[$0] == nil })
@@ -50,7 +50,7 @@ final class _RelatedRouter: Sendable {
             guard let related = relations.tables[table] else { continue }
             // Subscribed outside the lock (a source may deliver at once); another embedding may have won the race.
             let subscription = related.subscribe { [weak self] events in self?.receive(events, of: table) }
-            let kept = state.withLock { state in
+            let kept = state.withLockedValue { state in
                 guard state.subscriptions[table] == nil else { return false }
                 state.subscriptions[table] = subscription
                 return true
@@ -64,7 +64,7 @@ final class _RelatedRouter: Sendable {
     ///
     /// - Complexity: O(*r*) for the *r* keys the route's embeddings read.
     func remove(_ id: Int) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.followers[id] = nil
             state.reading[id] = nil
             state.readers = state.readers.compactMapValues { ids in
@@ -78,14 +78,14 @@ final class _RelatedRouter: Sendable {
     ///
     /// - Complexity: O(1).
     func beginReading(_ id: Int) {
-        state.withLock { $0.reading[id, default: 0] += 1 }
+        state.withLockedValue { $0.reading[id, default: 0] += 1 }
     }
 
     /// The embedding `id` read: the keys its parents read now that none did, and those none reads any more.
     ///
     /// - Complexity: O(*k*) for *k* keys changed.
     func endReading(_ id: Int, keys: (added: Set<_ReadKey>, removed: Set<_ReadKey>)) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let reads = (state.reading[id] ?? 1) - 1
             state.reading[id] = reads > 0 ? reads : nil
             for key in keys.added {
@@ -104,7 +104,7 @@ final class _RelatedRouter: Sendable {
 
     /// Hands a batch of `table`'s events to the embeddings it can change, outside the lock, in order.
     private func receive(_ events: [_RelatedEvent], of table: String) {
-        let deliveries: [Delivery] = state.withLock { state in
+        let deliveries: [Delivery] = state.withLockedValue { state in
             var ids = Set<Int>()
             for event in events {
                 switch event {
