@@ -101,6 +101,39 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("a spread writes a to-one's columns in the row (null without one), a to-many's as arrays")
+    func spreads() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let toOne = try await server.send(
+                .GET, "/todos?select=id,...people(assignee:name)&id=in.(3,4)&order=id.asc")
+            #expect(toOne.text == #"[{"id":3,"assignee":null},{"id":4,"assignee":"Bo"}]"#)
+            let toMany = try await server.send(.GET, "/people?select=name,...todos(titles:title)&id=eq.2")
+            #expect(toMany.text == #"[{"name":"Bo","titles":["Call"]}]"#)
+        }
+    }
+
+    /// A to-do with its assignee's name spread into it, as a client of a stream reads it.
+    struct LiveSpread: FetchableEntity, Codable {
+        let id: Int64
+        let name: String?
+    }
+
+    @Test("a stream with a spread stays live: a rename updates the rows showing the name")
+    func liveSpread() async throws {
+        try await RunningServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let query = "todos?select=id,...people(name)&order=id.asc"
+            let follower = Follower(
+                try await EventStream.open("\(server.base)/\(query.replacing("todos?", with: "todos/events?"))")
+                    .updates(of: LiveSpread.self))
+            #expect(await eventually { await Self.replica(of: follower, equalsGET: query, at: server.base) })
+            _ = try await HTTP.send(.PATCH, "\(server.base)/people/2", json: #"{"name":"Bob"}"#)
+            #expect(await eventually { follower.replica.fetchedObjects.last?.name == "Bob" })
+            #expect(follower.replica.fetchedObjects.map(\.name) == ["Ann", "Ann", nil, "Bob"])
+            #expect(await Self.replica(of: follower, equalsGET: query, at: server.base))
+            #expect(follower.failure == nil)
+        }
+    }
+
     @Test("two levels: a person's to-dos, each with its assignee")
     func twoLevels() async throws {
         try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in

@@ -33,7 +33,7 @@ struct _Embedder: Sendable {
                 let value = values[index]
                 reads[index].formUnion(value.reads)
                 if resource.join == .inner, value.object == nil { kept[index] = false }
-                embedded[index][resource.key] = value.object ?? Data(relationship.isToOne ? "null".utf8 : "[]".utf8)
+                embedded[index][resource.key] = try value.object ?? noRow(of: resource, by: relationship)
             }
         }
         return rows.indices.map { index in
@@ -75,11 +75,57 @@ struct _Embedder: Sendable {
             }
             let matches = matched.compactMap { nested[$0].object }.dropFirst(offset).prefix(limit)
             guard let first = matches.first else { return _Embedding(object: nil, reads: reads) }
-            let object =
-                relationship.isToOne
-                ? first : Data("[".utf8) + Data(matches.joined(separator: Data(",".utf8))) + Data("]".utf8)
+            let object: Data
+            switch (relationship.isToOne, resource.isSpread) {
+            case (true, false): object = first
+            case (true, true): object = first.dropFirst().dropLast()
+            case (false, false):
+                object = Data("[".utf8) + Data(matches.joined(separator: Data(",".utf8))) + Data("]".utf8)
+            case (false, true): object = Self.spread(Array(matches))
+            }
             return _Embedding(object: object, reads: reads)
         }
+    }
+
+    /// What `resource` embeds in a row that has no related row: `null` or `[]`; spread, each key it spreads
+    /// with `null` (to-one) or `[]` (to-many).
+    private func noRow(
+        of resource: EmbeddedResource, by relationship: LiveRelations.Relationship
+    ) throws(PostgRESTError) -> Data {
+        let empty = relationship.isToOne ? "null" : "[]"
+        guard resource.isSpread else { return Data(empty.utf8) }
+        let keys = try spreadKeys(of: resource.select, table: relationship.target)
+        return Data(keys.map { PostgRESTError.quoted($0) + ":" + empty }.joined(separator: ",").utf8)
+    }
+
+    /// The keys `select` writes for rows of `table`, spreads flattened.
+    private func spreadKeys(of select: SelectList, table: _EmbeddableTable) throws(PostgRESTError) -> [String] {
+        var keys: [String] = []
+        for item in select.items {
+            switch item {
+            case .all: keys += table.columns
+            case .column(let column): keys.append(column.key)
+            case .embedded(let resource) where resource.isSpread:
+                keys += try spreadKeys(
+                    of: resource.select, table: relations.relationship(from: table.name, for: resource).target)
+            case .embedded(let resource): keys.append(resource.key)
+            }
+        }
+        return keys
+    }
+
+    /// The members a to-many spread writes: each key of the children's `objects`, with the array of its values
+    /// in the children's order (`"title":["a","b"]`), as PostgREST 13 spreads a to-many relationship.
+    private static func spread(_ objects: [Data]) -> Data {
+        let rows = objects.map(_JSONMembers.of)
+        let keys = rows.first?.map(\.key) ?? []
+        let members = keys.map { key in
+            let values = rows.map { row in row.first { $0.key == key }?.value ?? Data("null".utf8) }
+            return PostgRESTError.quoted(key) + ":["
+                + values.map { String(decoding: $0, as: UTF8.self) }
+                .joined(separator: ",") + "]"
+        }
+        return Data(members.joined(separator: ",").utf8)
     }
 
     /// An embedded resource's `offset` and `limit`, per parent row.

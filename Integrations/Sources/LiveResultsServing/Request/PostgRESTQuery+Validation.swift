@@ -56,10 +56,14 @@ extension PostgRESTQuery {
                     throw .notImplemented("select= takes columns and aliases only, not \(column)")
                 }
             case .embedded(let resource):
-                guard !resource.isSpread else {
-                    throw .notImplemented("spreading an embedded resource (...\(resource.relation)) is not served")
+                let relationship = try relations.relationship(from: table, for: resource)
+                let target = relationship.target
+                // A to-many spread writes each column as an array of the children's values; an embedded resource
+                // of the children has no such array form.
+                guard !resource.isSpread || relationship.isToOne || resource.select.embeddedResources.isEmpty else {
+                    throw .notImplemented(
+                        "a spread of a to-many relationship (...\(resource.relation)) takes columns only")
                 }
-                let target = try relations.relationship(from: table, for: resource).target
                 let targetColumns = Set(target.columns)
                 try validate(resource.select, columns: targetColumns, table: target.name, relations: relations)
                 for filter in resource.parameters.filters {

@@ -3,7 +3,8 @@ import Foundation
 /// Writes the JSON object of a row as PostgREST answers it.
 enum _RowObject {
     /// The object of a row's JSON `members`, with the keys `select` asks for in PostgREST's order: `columnOrder`
-    /// first for `*`, and each embedded resource's value from `embedded`, by its key (`null` when absent).
+    /// first for `*`, and each embedded resource's value from `embedded`, by its key (`null` when absent). A
+    /// spread resource's value is the members it spreads into the object (`"a":1,"b":2`, or nothing).
     ///
     /// - Complexity: O(*m* · *s*) for *m* members and *s* select items.
     static func write(
@@ -12,9 +13,12 @@ enum _RowObject {
     ) -> Data {
         var output = Data("{".utf8)
         var written = Set<String>()
+        func separate() {
+            if output.count > 1 { output.append(UInt8(ascii: ",")) }
+        }
         func write(_ key: String, _ value: Data?) {
             guard written.insert(key).inserted else { return }
-            if written.count > 1 { output.append(UInt8(ascii: ",")) }
+            separate()
             output.append(contentsOf: Data(PostgRESTError.quoted(key).utf8))
             output.append(UInt8(ascii: ":"))
             output.append(value ?? Data("null".utf8))
@@ -27,6 +31,10 @@ enum _RowObject {
                 for member in members { write(member.key, member.value) }
             case .column(let column):
                 write(column.key, members.first { $0.key == column.name }?.value)
+            case .embedded(let resource) where resource.isSpread:
+                guard let members = embedded[resource.key], !members.isEmpty else { continue }
+                separate()
+                output.append(members)
             case .embedded(let resource):
                 write(resource.key, embedded[resource.key])
             }

@@ -112,4 +112,28 @@ struct LiveRelationsTests {
         #expect(objects.allSatisfy { $0 != nil } && objects.count == 2_500)
         #expect(String(decoding: objects[2_499]!, as: UTF8.self) == #"{"id":2500,"authors":{"name":"a2500"}}"#)
     }
+
+    @Test func aToOneSpreadWritesTheRelatedColumnsInTheRowAndNullsWithoutOne() async throws {
+        let answered = try await answer(books.rows, "title,...authors!author_id(writer:name,id)", table: "books")
+        #expect(
+            answered == [
+                #"{"title":"A","writer":"Ann","id":1}"#, #"{"title":"B","writer":"Ann","id":1}"#,
+                #"{"title":"C","writer":null,"id":null}"#,
+            ])
+        let inner = try await answer(books.rows, "title,...authors!editor_id!inner(*)", table: "books")
+        #expect(inner == [#"{"title":"A","id":2,"name":"Bo"}"#, nil, #"{"title":"C","id":1,"name":"Ann"}"#])
+        let nested = try await answer(
+            books.rows, "id,...authors!author_id(...books!author_id(first:title))", table: "books")
+        #expect(nested.first == #"{"id":1,"first":["A","B"]}"#)
+    }
+
+    @Test func aToManySpreadWritesEachColumnAsAnArrayAndRefusesEmbeddingsInIt() async throws {
+        let answered = try await answer(authors.rows, "name,...books!author_id(titles:title,id)", table: "authors")
+        #expect(answered == [#"{"name":"Ann","titles":["A","B"],"id":[1,2]}"#, #"{"name":"Bo","titles":[],"id":[]}"#])
+        let query = try PostgRESTQuery(
+            parameters: [("select", "name,...books!author_id(title,authors!editor_id(name))")], table: "authors")
+        #expect(throws: PostgRESTError.self) { try query.validate(for: Author.self, relations: relations) }
+        let allowed = try PostgRESTQuery(parameters: [("select", "title,...authors!author_id(name)")], table: "books")
+        try allowed.validate(for: Book.self, relations: relations)
+    }
 }

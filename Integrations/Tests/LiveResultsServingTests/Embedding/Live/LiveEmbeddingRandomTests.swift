@@ -6,7 +6,7 @@ import LiveResultsTesting
 import Testing
 
 /// Seeded random batches of writes to people and to-dos, followed by live embeddings of several requests (both
-/// directions, `!inner`, children's order, filters and windows, two levels): after each batch, each window
+/// directions, `!inner`, children's order, filters and windows, two levels, spreads): after each batch, each window
 /// equals the objects embedded from scratch, and every change set it delivered keeps the contract.
 @Suite("Live embedding, random writes against a reference")
 struct LiveEmbeddingRandomTests {
@@ -25,6 +25,7 @@ struct LiveEmbeddingRandomTests {
             ("limit", "6"),
         ],
         [("select", "id,priority,assignee:people(name,todos(id,priority))"), ("order", "id.desc"), ("limit", "10")],
+        [("select", "id,priority,...people!inner(assignee:name)"), ("people.name", "neq.Bo"), ("order", "id.asc")],
     ]
 
     static let peopleRequests: [[(String, String)]] = [
@@ -36,6 +37,7 @@ struct LiveEmbeddingRandomTests {
             ("select", "name,todos!inner(id,assignee:people(name))"), ("todos.priority", "gte.3"),
             ("order", "id.asc"),
         ],
+        [("select", "name,...todos(ids:id,priority)"), ("todos.order", "id.asc"), ("order", "name.asc")],
     ]
 
     /// A followed request: its window, its recorder, and whether the window equals the reference now.
