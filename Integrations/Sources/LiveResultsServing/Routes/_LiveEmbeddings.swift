@@ -72,7 +72,7 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// - Complexity: O(1) for a live embedding; otherwise O(*q*) for the route's *q* live queries, plus the
     ///   first fetch.
     package func embedding(of select: SelectList, in query: LiveQuery<Source.Entity>) async throws -> Hold {
-        let key = query.key + "\u{1}" + select.description
+        let key = query.key + "\u{1}" + select.identity
         let entry = try hold(key) { () throws(PostgRESTError) in
             try LiveEmbedding(
                 query: query, select: select, table: route.table, source: registry.source,

@@ -111,7 +111,7 @@ enum _LiveQueryResolution {
             try await embeddings.embedding(of: select, in: asked.request.query)
         }
         let window = held.embedding.window(asked.request.window)
-        window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.description)
+        window.nameVersionsByContents(scope: asked.request.query.key + " select=" + select.identity)
         return .window(window, holding: held)
     }
 

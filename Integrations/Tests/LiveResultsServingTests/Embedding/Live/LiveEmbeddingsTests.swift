@@ -120,4 +120,23 @@ struct LiveEmbeddingsTests {
         #expect(catchUp.base == seen, "one catch-up from the version the closed stream saw")
         #expect(catchUp.version == window.version)
     }
+
+    @Test("requests that differ only in what they address to an embedded resource hold distinct embeddings")
+    func parametersOfTheResourcesTellEmbeddingsApart() async throws {
+        let data = LiveEmbeddingTests.assignments()
+        let registry = LiveQueryRegistry(source: data.todos, maximumQueries: 10, gracePeriod: .seconds(60))
+        let embeddings = Self.embeddings(of: data, registry: registry)
+        func held(_ parameters: [(String, String)]) async throws -> _LiveEmbeddings<MemoryTable<Todo>>.Hold {
+            let asked = try Assignments.request(
+                [("select", "id,assignee:people!inner(name)"), ("order", "id.asc")] + parameters, table: "todos",
+                as: Todo.self, relations: data.relations)
+            return try await embeddings.embedding(of: asked.select, in: asked.query)
+        }
+        let (ann, bo, again) = (
+            try await held([("assignee.name", "eq.Ann")]), try await held([("assignee.name", "eq.Bo")]),
+            try await held([("assignee.name", "eq.Ann")])
+        )
+        #expect(ann.embedding !== bo.embedding && embeddings.count == 2)
+        #expect(ann.embedding === again.embedding)
+    }
 }
