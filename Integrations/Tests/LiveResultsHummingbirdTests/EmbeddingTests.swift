@@ -134,6 +134,25 @@ struct EmbeddingTests {
         }
     }
 
+    @Test("an empty embedding only filters: alias=not.is.null keeps the rows with a related row, is.null those without")
+    func filtersOnTheEmbeddingItself() async throws {
+        try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in
+            let assigned = try await server.send(.GET, "/todos?select=id,people()&people=not.is.null&order=id.asc")
+            #expect(assigned.text == #"[{"id":1},{"id":2},{"id":4}]"#)
+            let unassigned = try await server.send(.GET, "/todos?select=id,people()&people=is.null")
+            #expect(unassigned.text == #"[{"id":3}]"#)
+            let urgent = try await server.send(
+                .GET, "/people?select=name,todos(id)&todos.priority=gte.3&todos=not.is.null&order=id.asc",
+                headers: [("Prefer", "count=exact")])
+            #expect(urgent.text == #"[{"name":"Ann","todos":[{"id":2}]},{"name":"Bo","todos":[{"id":4}]}]"#)
+            #expect(urgent.header("Content-Range") == "0-1/2")
+            let idle = try await server.send(.GET, "/people?select=name,todos()&todos=is.null")
+            #expect(idle.text == #"[{"name":"Cy"}]"#)
+            let other = try await server.send(.GET, "/todos?select=id,people()&people=eq.1")
+            #expect(other.status == 400 && other.code == "PGRST127")
+        }
+    }
+
     @Test("two levels: a person's to-dos, each with its assignee")
     func twoLevels() async throws {
         try await RoutedServer.with(try await MemoryTodoStore(Self.todos, people: Self.people)) { server in

@@ -32,7 +32,7 @@ struct _Embedder: Sendable {
             for index in rows.indices {
                 let value = values[index]
                 reads[index].formUnion(value.reads)
-                if resource.join == .inner, value.object == nil { kept[index] = false }
+                if !resource.keepsParent(withRelatedRow: value.object != nil) { kept[index] = false }
                 embedded[index][resource.key] = try value.object ?? noRow(of: resource, by: relationship)
             }
         }

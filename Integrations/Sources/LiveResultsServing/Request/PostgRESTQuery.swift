@@ -71,6 +71,11 @@ public struct PostgRESTQuery: Sendable {
                 unsupported.append(name)
             } else if name.contains(".") {
                 try address(name, value)
+            } else if select.embeddedResources.contains(where: { $0.key == name }) {
+                try Self.withResource(at: [name], in: &select) {
+                    (resource: inout EmbeddedResource) throws(PostgRESTError) in
+                    resource.parameters.requiresRelatedRow = try Self.requiresRelatedRow(value, of: name)
+                }
             } else {
                 queryParameters.append((name, value))
             }
@@ -110,8 +115,25 @@ public struct PostgRESTQuery: Sendable {
             case "limit": resource.parameters.limit = value
             case "offset": resource.parameters.offset = value
             case "and", "or": throw PostgRESTError.notImplemented("logic trees (and=, or=) are not supported")
+            case let key where resource.select.embeddedResources.contains(where: { $0.key == key }):
+                try Self.withResource(at: [key], in: &resource.select) {
+                    (nested: inout EmbeddedResource) throws(PostgRESTError) in
+                    nested.parameters.requiresRelatedRow = try Self.requiresRelatedRow(value, of: name)
+                }
             default: resource.parameters.filters.append(EmbeddedFilter(column: last, condition: value))
             }
+        }
+    }
+
+    /// What `name=value` addressed to an embedded resource asks: `not.is.null` (or `is.not_null`) a related
+    /// row, `is.null` none.
+    ///
+    /// - Throws: `PGRST127` for another condition, which PostgREST takes on a resource only in logic trees.
+    private static func requiresRelatedRow(_ value: String, of name: String) throws(PostgRESTError) -> Bool {
+        switch value {
+        case "not.is.null", "is.not_null": return true
+        case "is.null": return false
+        default: throw .notImplemented("an embedded resource (\(name)) is filtered by is.null or not.is.null only")
         }
     }
 

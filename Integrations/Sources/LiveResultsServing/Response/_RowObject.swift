@@ -31,6 +31,9 @@ enum _RowObject {
                 for member in members { write(member.key, member.value) }
             case .column(let column):
                 write(column.key, members.first { $0.key == column.name }?.value)
+            case .embedded(let resource) where resource.select.items.isEmpty:
+                // An empty embedding (`people()`) only filters, with `!inner` or `people=not.is.null`.
+                continue
             case .embedded(let resource) where resource.isSpread:
                 guard let members = embedded[resource.key], !members.isEmpty else { continue }
                 separate()

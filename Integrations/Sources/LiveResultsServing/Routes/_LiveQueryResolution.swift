@@ -160,7 +160,7 @@ enum _LiveQueryResolution {
         preferences: PostgRESTPreferences, encoder: JSONEncoder
     ) async throws -> PostgRESTAnswer {
         let select = asked.query.select
-        let filters = select.embeddedResources.contains { $0.join == .inner }
+        let filters = select.embeddedResources.contains(where: \.filtersParents)
         let rendered: [Data]
         let (offset, total): (Int, Int)
         if filters {

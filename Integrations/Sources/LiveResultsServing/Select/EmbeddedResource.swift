@@ -62,3 +62,14 @@ public struct EmbeddedResource: Hashable, Sendable, CustomStringConvertible {
         return text + "(" + select.description + ")"
     }
 }
+
+extension EmbeddedResource {
+    /// Whether the resource leaves parent rows out: `!inner`, `alias=not.is.null` or `alias=is.null`.
+    var filtersParents: Bool { join == .inner || parameters.requiresRelatedRow != nil }
+
+    /// Whether a parent row is kept, given whether it has a related row after the resource's filters.
+    func keepsParent(withRelatedRow hasRelated: Bool) -> Bool {
+        if join == .inner || parameters.requiresRelatedRow == true { return hasRelated }
+        return parameters.requiresRelatedRow != false || !hasRelated
+    }
+}

@@ -17,6 +17,9 @@ extension SelectList {
             let named = [("order", addressed.order), ("limit", addressed.limit), ("offset", addressed.offset)]
             for case (let name, let value?) in named { parameters.append(path + name + "=" + value) }
             for filter in addressed.filters { parameters.append(path + filter.column + "=" + filter.condition) }
+            if let required = addressed.requiresRelatedRow {
+                parameters.append(prefix + resource.key + (required ? "=not.is.null" : "=is.null"))
+            }
             resource.select.collectParameters(under: path, into: &parameters)
         }
     }

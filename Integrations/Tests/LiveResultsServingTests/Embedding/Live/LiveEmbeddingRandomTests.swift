@@ -26,6 +26,7 @@ struct LiveEmbeddingRandomTests {
         ],
         [("select", "id,priority,assignee:people(name,todos(id,priority))"), ("order", "id.desc"), ("limit", "10")],
         [("select", "id,priority,...people!inner(assignee:name)"), ("people.name", "neq.Bo"), ("order", "id.asc")],
+        [("select", "id,people()"), ("people.name", "eq.Cy"), ("people", "is.null"), ("order", "priority.desc")],
     ]
 
     static let peopleRequests: [[(String, String)]] = [
@@ -38,6 +39,7 @@ struct LiveEmbeddingRandomTests {
             ("order", "id.asc"),
         ],
         [("select", "name,...todos(ids:id,priority)"), ("todos.order", "id.asc"), ("order", "name.asc")],
+        [("select", "id,name,todos(id)"), ("todos.priority", "gte.4"), ("todos", "not.is.null"), ("order", "id.asc")],
     ]
 
     /// A followed request: its window, its recorder, and whether the window equals the reference now.
