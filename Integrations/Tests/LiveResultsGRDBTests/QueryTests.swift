@@ -49,7 +49,7 @@ struct QueryTests {
             let name = QueryValue.text(Self.names.randomElement(using: &generator)!)
             let score = QueryValue.integer(Int64.random(in: -2...3, using: &generator))
             let (column, condition): (String, LiveQueryCondition) =
-                switch Int.random(in: 0..<9, using: &generator) {
+                switch Int.random(in: 0..<12, using: &generator) {
                 case 0: ("name", .equal(name))
                 case 1: ("name", .lessThan(name))
                 case 2: ("name", .greaterThanOrEqual(name))
@@ -58,6 +58,9 @@ struct QueryTests {
                 case 5: ("score", .lessThanOrEqual(score))
                 case 6: ("score", .greaterThan(score))
                 case 7: ("team", .in([.text("Ünï"), .text("red")]))
+                case 8: ("name", .notIn([name, .text("z")]))
+                case 9: ("team", .notIn(Bool.random(using: &generator) ? [] : [.text("red")]))
+                case 10: ("score", .isNotNull)
                 default: ("team", .notEqual(.text("blue")))
                 }
             filters.append(LiveQueryFilter(column: column, condition: condition))

@@ -67,7 +67,7 @@ struct QueryTests {
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             let condition: LiveQueryCondition
             let column: String
-            switch Int.random(in: 0..<9, using: &generator) {
+            switch Int.random(in: 0..<12, using: &generator) {
             case 0: (column, condition) = ("title", .equal(text(&system)))
             case 1: (column, condition) = ("title", .lessThan(text(&system)))
             case 2: (column, condition) = ("title", .greaterThanOrEqual(text(&system)))
@@ -80,6 +80,9 @@ struct QueryTests {
             case 6:
                 (column, condition) = ("priority", .greaterThan(.integer(Int64.random(in: -2...3, using: &generator))))
             case 7: (column, condition) = ("project", .in([.text("Ünï"), .text("Home")]))
+            case 8: (column, condition) = ("title", .notIn([text(&system), text(&system)]))
+            case 9: (column, condition) = ("project", .notIn(Bool.random(using: &generator) ? [] : [.text("Home")]))
+            case 10: (column, condition) = ("priority", .isNotNull)
             default: (column, condition) = ("project", .notEqual(.text("Work")))
             }
             filters.append(LiveQueryFilter(column: column, condition: condition))

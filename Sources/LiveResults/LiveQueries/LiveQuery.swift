@@ -134,7 +134,8 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
         return column
     }
 
-    /// The condition with its values checked against the column's kind, and an `in` list sorted without repeats.
+    /// The condition with its values checked against the column's kind, and an `in` or `not.in` list sorted without
+    /// repeats.
     private static func normalised(
         _ condition: LiveQueryCondition, for column: QueryColumn<Entity>
     ) throws(LiveQueryError) -> LiveQueryCondition {
@@ -142,9 +143,15 @@ public struct LiveQuery<Entity: QueryableEntity>: Hashable, Sendable {
             throw LiveQueryError(
                 parameter: column.name, problem: "holds \(column.kind.rawValue) values, not \(value)")
         }
-        guard case .in(let values) = condition else { return condition }
-        var seen: Set<QueryValue> = []
-        return .in(values.filter { seen.insert($0).inserted }.sorted { $0.compare($1) ?? 0 < 0 })
+        func sorted(_ values: [QueryValue]) -> [QueryValue] {
+            var seen: Set<QueryValue> = []
+            return values.filter { seen.insert($0).inserted }.sorted { $0.compare($1) ?? 0 < 0 }
+        }
+        switch condition {
+        case .in(let values): return .in(sorted(values))
+        case .notIn(let values): return .notIn(sorted(values))
+        default: return condition
+        }
     }
 
     /// The order with each column once (the first time it is named) and the id column ending it.

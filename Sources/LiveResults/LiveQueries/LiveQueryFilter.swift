@@ -83,6 +83,21 @@ public struct LiveQueryFilter: Hashable, Sendable {
     public static func isNull(_ column: String) -> LiveQueryFilter {
         LiveQueryFilter(column: column, condition: .isNull)
     }
+
+    /// A filter that `column` is not `NULL`: PostgREST's `not.is.null`.
+    ///
+    /// - Complexity: O(1).
+    public static func isNotNull(_ column: String) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .isNotNull)
+    }
+
+    /// A filter that `column` is not `NULL` and equals none of `values` (none: everything matches):
+    /// PostgREST's `not.in`.
+    ///
+    /// - Complexity: O(*k*) for *k* values.
+    public static func notIn<Value: QueryValueConvertible>(_ column: String, _ values: [Value]) -> LiveQueryFilter {
+        LiveQueryFilter(column: column, condition: .notIn(values.map(\.queryValue)))
+    }
 }
 
 /// What a column's value must satisfy: PostgREST's operators.
@@ -103,6 +118,11 @@ public enum LiveQueryCondition: Hashable, Sendable {
     case `in`([QueryValue])
     /// `is.null`: the column is `NULL`.
     case isNull
+    /// `not.is.null` (or `is.not_null`): the column is not `NULL`.
+    case isNotNull
+    /// `not.in`: not `NULL` and equal to none of the values (none: everything matches, `NULL` too, as SQL's
+    /// `NOT (column = ANY('{}'))` does).
+    case notIn([QueryValue])
 
     /// Whether `value` satisfies the condition, as SQL would decide.
     ///
@@ -117,6 +137,9 @@ public enum LiveQueryCondition: Hashable, Sendable {
         case .greaterThan(let other): return value.compare(other).map { $0 > 0 } ?? false
         case .greaterThanOrEqual(let other): return value.compare(other).map { $0 >= 0 } ?? false
         case .in(let values): return value != .null && values.contains { value.compare($0) == 0 }
+        case .isNotNull: return value != .null
+        case .notIn(let values):
+            return values.isEmpty || (value != .null && !values.contains { value.compare($0) == 0 })
         }
     }
 
@@ -132,7 +155,8 @@ public enum LiveQueryCondition: Hashable, Sendable {
         case .greaterThan: "gt"
         case .greaterThanOrEqual: "gte"
         case .in: "in"
-        case .isNull: "is"
+        case .isNull, .isNotNull: "is"
+        case .notIn: "not.in"
         }
     }
 
@@ -144,8 +168,25 @@ public enum LiveQueryCondition: Hashable, Sendable {
         case .equal(let value), .notEqual(let value), .lessThan(let value), .lessThanOrEqual(let value),
             .greaterThan(let value), .greaterThanOrEqual(let value):
             [value]
-        case .in(let values): values
-        case .isNull: []
+        case .in(let values), .notIn(let values): values
+        case .isNull, .isNotNull: []
+        }
+    }
+
+    /// The condition that selects what SQL's `NOT` of this one selects (`not.lt.3` is `gte.3`: `NULL` satisfies
+    /// neither); `nil` for ``notIn(_:)``, which PostgREST does not negate again.
+    var negated: LiveQueryCondition? {
+        switch self {
+        case .equal(let value): .notEqual(value)
+        case .notEqual(let value): .equal(value)
+        case .lessThan(let value): .greaterThanOrEqual(value)
+        case .lessThanOrEqual(let value): .greaterThan(value)
+        case .greaterThan(let value): .lessThanOrEqual(value)
+        case .greaterThanOrEqual(let value): .lessThan(value)
+        case .in(let values): .notIn(values)
+        case .isNull: .isNotNull
+        case .isNotNull: .isNull
+        case .notIn: nil
         }
     }
 
@@ -167,7 +208,9 @@ extension LiveQueryFilter: CustomStringConvertible {
     public var description: String {
         switch condition {
         case .isNull: return "\(column)=is.null"
-        case .in(let values): return "\(column)=in.(\(values.map(\.description).joined(separator: ",")))"
+        case .isNotNull: return "\(column)=not.is.null"
+        case .in(let values), .notIn(let values):
+            return "\(column)=\(condition.operatorName).(\(values.map(\.description).joined(separator: ",")))"
         default: return "\(column)=\(condition.operatorName).\(condition.values[0])"
         }
     }

@@ -74,10 +74,17 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
 
     // MARK: Reading
 
-    /// `OPERATOR.VALUE` for a column of `kind`.
+    /// `OPERATOR.VALUE` or `not.OPERATOR.VALUE` for a column of `kind`.
     static func condition(
         _ text: Substring, kind: QueryValueKind, parameter: String, rules: LiveQueryRules
     ) throws(LiveQueryError) -> LiveQueryCondition {
+        if text.hasPrefix("not.") {
+            let negated = try condition(text.dropFirst(4), kind: kind, parameter: parameter, rules: rules)
+            guard let condition = negated.negated, !text.dropFirst(4).hasPrefix("not.") else {
+                throw LiveQueryError(parameter: parameter, problem: "negates an operator once, not \(text)")
+            }
+            return condition
+        }
         guard let dot = text.firstIndex(of: ".") else {
             throw LiveQueryError(parameter: parameter, problem: "wants OPERATOR.VALUE, such as eq.1, not \(text)")
         }
@@ -97,10 +104,13 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
         case "gt": return .greaterThan(try value())
         case "gte": return .greaterThanOrEqual(try value())
         case "is":
-            guard operand == "null" else {
-                throw LiveQueryError(parameter: parameter, problem: "supports is.null only, not is.\(operand)")
+            switch operand {
+            case "null": return .isNull
+            case "not_null": return .isNotNull
+            default:
+                throw LiveQueryError(
+                    parameter: parameter, problem: "supports is.null and is.not_null only, not is.\(operand)")
             }
-            return .isNull
         case "in":
             let elements = try listElements(operand, parameter: parameter)
             guard elements.count <= rules.maximumListLength else {
@@ -120,7 +130,8 @@ public struct LiveQueryRequest<Entity: QueryableEntity>: Sendable {
         default:
             throw LiveQueryError(
                 parameter: parameter,
-                problem: "has no operator \(operatorName) (eq, neq, lt, lte, gt, gte, in, is.null)")
+                problem:
+                    "has no operator \(operatorName) (eq, neq, lt, lte, gt, gte, in, is.null, each negated by not.)")
         }
     }
 

@@ -151,6 +151,24 @@ struct LiveQueryRequestTests {
         #expect(try matches("project=gt.a&project=lt.c&priority=gte.2&priority=lte.2&score=gt.2"))
         #expect(try !matches("project=neq.b"))
         #expect(try matches("priority=in.(1,2)"))
+        #expect(try !matches("done=not.is.null") && !matches("done=is.not_null") && matches("title=not.is.null"))
+        #expect(try !matches("done=not.eq.true"), "NOT (NULL = true) is NULL: no match")
+        #expect(try matches("priority=not.lt.2&priority=not.gt.2&project=not.eq.a&priority=not.in.(1,3)"))
+        #expect(try !matches("priority=not.in.(2,3)") && !matches("done=not.in.(true)"))
+        #expect(try matches("done=not.in.()"), "NOT (NULL = ANY('{}')) is true")
+    }
+
+    @Test("not. negates each operator once, as SQL's NOT does, and the query names it back")
+    func negation() throws {
+        #expect(try request("priority=not.lt.3").query.filters == [.greaterThanOrEqual("priority", 3)])
+        #expect(try request("title=not.neq.x").query.filters == [.equal("title", "x")])
+        let notIn = try request("priority=not.in.(3,1,3)").query.filters
+        #expect(notIn == [LiveQueryFilter(column: "priority", condition: .notIn([.integer(1), .integer(3)]))])
+        #expect(notIn.map(\.description) == ["priority=not.in.(1,3)"])
+        #expect(try request("done=not.is.null").query.filters.map(\.description) == ["done=not.is.null"])
+        #expect(throws: LiveQueryError.self) { try request("priority=not.not.eq.1") }
+        #expect(throws: LiveQueryError.self) { try request("priority=not.in.(1)&priority=not.not.in.(2)") }
+        #expect(throws: LiveQueryError.self) { try request("done=is.true") }
     }
 
     @Test("a query's order and sections make a controller's order")

@@ -20,6 +20,11 @@ extension QueryBuilder {
             case .greaterThanOrEqual(let value): self.filter(field, .greaterThanOrEqual, Self.value(value))
             case .in(let values): self.filter(field, .subset(inverse: false), .array(values.map(Self.value)))
             case .isNull: self.filter(field, .equal, .null)
+            // Fluent writes a comparison with NULL as IS NOT NULL.
+            case .isNotNull: self.filter(field, .notEqual, .null)
+            // Nothing to leave out: `NOT (column = ANY('{}'))` holds for every row, NULL included.
+            case .notIn(let values) where values.isEmpty: continue
+            case .notIn(let values): self.filter(field, .subset(inverse: true), .array(values.map(Self.value)))
             }
         }
         return self

@@ -36,7 +36,10 @@ extension GRDBLiveTable: QueryableSource where Record: QueryableEntity {
         case .greaterThan(let value): return column > databaseValue(value)
         case .greaterThanOrEqual(let value): return column >= databaseValue(value)
         case .isNull: return column == nil
+        case .isNotNull: return column != nil
         case .in(let values): return values.map(databaseValue).contains(column)
+        case .notIn(let values):
+            return values.isEmpty ? true.sqlExpression : !values.map(databaseValue).contains(column)
         }
     }
 

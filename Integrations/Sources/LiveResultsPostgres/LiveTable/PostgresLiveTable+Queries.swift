@@ -64,10 +64,15 @@ extension PostgresLiveTable: QueryableSource where Entity: QueryableEntity {
         case .greaterThan(let value): return comparison(">", value)
         case .greaterThanOrEqual(let value): return comparison(">=", value)
         case .isNull: return "\(column) IS NULL"
+        case .isNotNull: return "\(column) IS NOT NULL"
         case .in(let values):
             guard let kind = values.first?.kind else { return "FALSE" }
             bindArray(values, kind: kind, into: &binds)
             return "\(column) = ANY($\(binds.count))"
+        case .notIn(let values):
+            guard let kind = values.first?.kind else { return "TRUE" }
+            bindArray(values, kind: kind, into: &binds)
+            return "NOT (\(column) = ANY($\(binds.count)))"
         }
     }
 

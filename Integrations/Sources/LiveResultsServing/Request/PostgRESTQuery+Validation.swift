@@ -98,10 +98,10 @@ extension PostgRESTQuery {
                 "filter", text: value, column: position,
                 details: "\(unexpected) expecting \(negated ? "" : "\"not\" or ")operator (eq, gt, ...)")
         }
-        guard !negated, servedOperators.contains(String(name)), rest.dropFirst(name.count).first == "." else {
+        guard servedOperators.contains(String(name)), rest.dropFirst(name.count).first == "." else {
             throw .notImplemented(
-                "filters take eq, neq, lt, lte, gt, gte, in and is.null here, not \(value.prefix { $0 != "." })"
-                    + (negated ? ".\(name)" : ""))
+                "filters take eq, neq, lt, lte, gt, gte, in and is.null, each negated by not., here, not "
+                    + "\(value.prefix { $0 != "." })" + (negated ? ".\(name)" : ""))
         }
     }
 }

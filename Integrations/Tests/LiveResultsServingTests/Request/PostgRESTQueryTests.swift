@@ -82,7 +82,8 @@ struct PostgRESTQueryTests {
         #expect(unknown?.message == "\"failed to parse filter (noop.0)\" (line 1, column 1)")
         #expect(unknown?.details == "unexpected \"n\" expecting \"not\" or operator (eq, gt, ...)")
         #expect(refusal([("title", "like.*a*")])?.code == "PGRST127")
-        #expect(refusal([("title", "not.eq.a")])?.code == "PGRST127")
+        #expect(refusal([("title", "not.like.*a*")])?.code == "PGRST127")
+        #expect(refusal([("title", "not.eq.a"), ("priority", "not.in.(1,2)"), ("project", "not.is.null")]) == nil)
         #expect(refusal([("or", "(id.eq.1,id.eq.2)")])?.code == "PGRST127")
         #expect(refusal([("title", "eq.a"), ("priority", "in.(1,2)"), ("project", "is.null")]) == nil)
     }
