@@ -1,0 +1,77 @@
+import Foundation
+import LiveResults
+import PostgresNIO
+
+extension PostgresLiveTable {
+    /// Returns once every change to the table committed before the call has been delivered to the table's
+    /// subscriptions in this process: read-your-writes for live results that follow it.
+    ///
+    /// - With ``changes`` ``PostgresChangeSource/replication(_:)``, the barrier is a position in the log: the
+    ///   position up to which the log is written durably (one short query, nothing written), which every
+    ///   transaction that committed before the call ends before. It returns once the feed has read the log through
+    ///   it and its subscriptions of this table have delivered what it read: a read of the slot, with the SQL
+    ///   functions, or a keepalive of the replication stream, which the feed asks for.
+    /// - With ``PostgresChangeSource/notifications``, the barrier is a notification on ``channel`` (notifications
+    ///   arrive in commit order), and it returns once each subscription listening in this process has delivered
+    ///   what came before it. A subscription between connections passes when it listens again, after the
+    ///   `EntityEvent.invalidated` that makes its controllers refetch.
+    ///
+    /// Concurrent calls share a barrier: one that starts while another's query runs waits for the next, and a
+    /// thousand concurrent calls make two. Without a subscription it returns at once. A transaction committed with
+    /// `synchronous_commit = off` can be visible before its commit record is durable: the change feed may deliver
+    /// it after this returns.
+    ///
+    /// ```swift
+    /// try await client.query("UPDATE todos SET done = true WHERE id = 42")
+    /// try await todos.synchronize()   // the controllers that follow `todos` have received the update
+    /// ```
+    ///
+    /// - Throws: ``PostgresLiveTableError/timedOut(after:)`` when the barrier does not come back within
+    ///   ``queryTimeout`` (the server or the feed is slow, or a subscription is reconnecting); PostgreSQL's error
+    ///   when its query fails.
+    /// - Complexity: One query, and the time the feed takes to read up to it (a read of the log, or a keepalive's
+    ///   round trip) or the notification's round trip.
+    public func synchronize() async throws {
+        try await synchronization.join { [self] in
+            switch changes {
+            case .notifications: try await synchronizeNotifications()
+            case .replication(let feed): try await synchronize(with: feed)
+            }
+        }
+    }
+
+    /// One round of ``synchronize()`` through the feed: the log's position, then the wait for the deliveries.
+    private func synchronize(with feed: PostgresChangeFeed) async throws {
+        let started = ContinuousClock.now
+        let text = try await client.withTimeout(queryTimeout) { client -> String? in
+            try await client.query(PostgresQuery(unsafeSQL: "SELECT \(PostgresChangeFeed.positionSQL)"))
+                .collect().first?.decode(String?.self) ?? nil
+        }
+        guard let position = text.flatMap(_FeedReader.lsn(_:)) else { return }
+        try await feed.waitForDeliveries(
+            of: ObjectIdentifier(self), through: position, timeout: queryTimeout - (ContinuousClock.now - started))
+    }
+
+    /// One round of ``synchronize()`` through the table's notifications.
+    private func synchronizeNotifications() async throws {
+        let names = try self.names.get()
+        let token = UUID().uuidString
+        let latch = _Latch<_DeliveryWait>()
+        guard notificationBarriers.start(token, latch: latch) else { return }
+        defer { notificationBarriers.end(token) }
+        let timeout = queryTimeout
+        let timer = Task {
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
+            latch.open(with: .timedOut)
+        }
+        defer { timer.cancel() }
+        _ = try await client.withTimeout(timeout) { client in
+            try await client.query("SELECT pg_notify(\(names.channel.name), \(_NotificationBarriers.prefix + token))")
+        }
+        switch await latch.value(orOnCancellation: .cancelled) {
+        case .delivered, .ended: return
+        case .timedOut: throw PostgresLiveTableError.timedOut(after: timeout)
+        case .cancelled: throw CancellationError()
+        }
+    }
+}
