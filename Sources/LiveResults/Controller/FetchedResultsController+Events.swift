@@ -55,8 +55,33 @@ extension FetchedResultsController {
     @inlinable func receiveFromSource(_ events: [EntityEvent<Entity>]) {
         guard _state.withLock({ $0.inbox.receive(events) }) == .drain else { return }
         apply(events)
-        while case .apply(let batch) = _state.withLock({ $0.inbox.nextBatch() }) {
+        while true {
+            let (action, released) = _state.withLock { ($0.inbox.nextBatch(), $0.inbox.takeReleased()) }
+            // Outside the lock: a resumed task may read the controller at once.
+            for continuation in released { continuation.resume() }
+            guard case .apply(let batch) = action else { return }
             apply(batch)
+        }
+    }
+
+    /// Returns once the controller has applied every batch of events delivered to it before the call.
+    ///
+    /// A source may deliver a batch while another thread applies one: the batch waits in the controller's inbox
+    /// for that thread, and the source's delivery returns before it is applied. After this returns, ``snapshot``
+    /// shows every event delivered before the call (a coalescing controller, at the end of its interval; an
+    /// `EntityEvent.invalidated`, once its refetch shows its results). Returns at once when no batch waits and none
+    /// is being applied.
+    ///
+    /// ```swift
+    /// try await source.synchronize()              // every committed change delivered
+    /// await controller.waitForDeliveredEvents()   // and applied
+    /// ```
+    ///
+    /// - Complexity: O(1); the wait lasts until the batch being applied, and the one made of the batches waiting now,
+    ///   have been applied.
+    public func waitForDeliveredEvents() async {
+        await withCheckedContinuation { continuation in
+            if !_state.withLock({ $0.inbox.waitForApplied(continuation) }) { continuation.resume() }
         }
     }
 

@@ -9,6 +9,10 @@
 ///
 /// The thread that finds the inbox idle applies its own events first, without queueing them: the usual
 /// delivery, one batch with no other thread delivering, takes no turn through the queue.
+///
+/// A task may wait until what was delivered before it asked is applied (``waitForApplied(_:)``): it waits for the
+/// batch being applied and for the one that takes what is queued now, and is released by the ``nextBatch()`` that
+/// follows that batch (or at once, when the inbox is idle).
 @usableFromInline struct _EventInbox<Entity: FetchableEntity>: Sendable {
     @usableFromInline enum State: Sendable {
         /// No thread drains the inbox, and nothing waits in it.
@@ -35,6 +39,12 @@
     }
 
     @usableFromInline var state = State.idle
+    /// Waiting for the events queued now: their batch is the draining thread's next.
+    @usableFromInline var waitingForQueued: [CheckedContinuation<Void, Never>] = []
+    /// Waiting for the batch the draining thread applies now.
+    @usableFromInline var waitingForApplying: [CheckedContinuation<Void, Never>] = []
+    /// Released by the last ``nextBatch()``, for the draining thread to resume once the lock is released.
+    @usableFromInline var released: [CheckedContinuation<Void, Never>] = []
 
     @inlinable init() {}
 
@@ -55,14 +65,39 @@
         }
     }
 
-    /// Takes everything waiting as the next batch, or ends the draining turn when nothing waits.
+    /// Takes everything waiting as the next batch, or ends the draining turn when nothing waits. The batch
+    /// applied before it is over: the tasks that waited for it are ``released``.
     @inlinable mutating func nextBatch() -> NextBatchAction {
+        if !waitingForApplying.isEmpty { released.append(contentsOf: waitingForApplying) }
         guard case .draining(let queued) = state, !queued.isEmpty else {
             state = .idle
+            waitingForApplying = []
+            if !waitingForQueued.isEmpty {
+                released.append(contentsOf: waitingForQueued)
+                waitingForQueued = []
+            }
             return .stop
         }
         state = .draining(queued: [])
+        (waitingForApplying, waitingForQueued) = (waitingForQueued, [])
         return .apply(queued)
+    }
+
+    /// Resumes `continuation` once everything received so far is applied: records it, unless the inbox is idle
+    /// (nothing waits, and no batch is being applied), when the caller resumes it.
+    ///
+    /// - Returns: Whether the continuation was recorded.
+    mutating func waitForApplied(_ continuation: CheckedContinuation<Void, Never>) -> Bool {
+        guard case .draining = state else { return false }
+        waitingForQueued.append(continuation)
+        return true
+    }
+
+    /// The tasks that the last ``nextBatch()`` released, taken: the draining thread resumes them.
+    @inlinable mutating func takeReleased() -> [CheckedContinuation<Void, Never>] {
+        guard !released.isEmpty else { return [] }
+        defer { released = [] }
+        return released
     }
 
     /// Whether an ``EntityEvent/invalidated`` waits to be applied: a fetch result shown now would predate it.

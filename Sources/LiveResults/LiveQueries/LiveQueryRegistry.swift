@@ -112,10 +112,42 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     ///   when the fetch fails (the next request fetches again).
     /// - Complexity: O(1) for a live query; otherwise the fetch.
     public func results(for query: LiveQuery<Entity>) async throws -> LiveQueryResults<Entity> {
-        let entry = try hold(query)
-        let (controller, paths) = (entry.controller, paths)
+        try await heldResults(for: query).results
+    }
+
+    /// The live results of `query`, showing every change committed to the source before the call: read-your-writes.
+    ///
+    /// A query fetched by this call shows them already (its fetch started after the call). A query already live is
+    /// synchronized (``LiveQueryResults/synchronize()``): it returns once the source has delivered every change
+    /// committed before the call and the controller has applied them.
+    ///
+    /// ```swift
+    /// try await database.insert(todo)
+    /// let results = try await registry.currentResults(for: query)   // holds `todo` if the query selects it
+    /// ```
+    ///
+    /// - Throws: As ``results(for:)``; ``LiveQuerySynchronizationError`` when the source's
+    ///   ``QueryableSource/synchronize()`` fails (its timeout passed): the results are not returned then.
+    /// - Complexity: As ``results(for:)``, plus the source's ``QueryableSource/synchronize()`` for a live query.
+    public func currentResults(for query: LiveQuery<Entity>) async throws -> LiveQueryResults<Entity> {
+        let (results, fetched) = try await heldResults(for: query)
+        guard !fetched else { return results }
+        do {
+            try await results.synchronize()
+        } catch {
+            throw LiveQuerySynchronizationError(underlying: error)
+        }
+        return results
+    }
+
+    /// The results of `query`, and whether this call made its entry (and so started its fetch).
+    private func heldResults(for query: LiveQuery<Entity>) async throws -> (
+        results: LiveQueryResults<Entity>, fetched: Bool
+    ) {
+        let (entry, made) = try hold(query)
+        let (controller, paths, source) = (entry.controller, paths, source)
         let results = LiveQueryResults(
-            query: query, controller: controller,
+            query: query, controller: controller, synchronizeSource: { try await source.synchronize() },
             makeWindow: { [weak self] range in
                 self?.window(range, key: query.key, serial: entry.serial, controller: controller)
                     ?? paths.window(controller, range)
@@ -127,7 +159,7 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
             discard(query.key, serial: entry.serial)
             throw error
         }
-        return results
+        return (results, made)
     }
 
     /// Releases the query idle longest, if a query is idle: room for something else that counts toward the
@@ -143,8 +175,8 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
 
     // MARK: Entries
 
-    /// The entry of `query`, made if needed, with one more holder.
-    private func hold(_ query: LiveQuery<Entity>) throws -> Entry {
+    /// The entry of `query`, made if needed, with one more holder; whether it was made.
+    private func hold(_ query: LiveQuery<Entity>) throws -> (entry: Entry, made: Bool) {
         var evicted: Entry?
         defer { evicted.map(close) }
         return try state.withLock { state in
@@ -152,7 +184,7 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
                 entry.holders += 1
                 entry.idleSince = nil
                 state.entries[query.key] = entry
-                return entry
+                return (entry, false)
             }
             if state.entries.count >= maximumQueries {
                 guard let idle = state.removeIdleLongest() else {
@@ -164,7 +196,7 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
             var entry = makeEntry(for: query, serial: state.nextSerial)
             entry.holders = 1
             state.entries[query.key] = entry
-            return entry
+            return (entry, true)
         }
     }
 
@@ -279,18 +311,37 @@ public final class LiveQueryResults<Entity: QueryableEntity>: Sendable {
     public let controller: FetchedResultsController<Entity>
     private let release: @Sendable () -> Void
     private let makeWindow: @Sendable (WindowRange) -> LiveWindow<Entity>
+    private let synchronizeSource: @Sendable () async throws -> Void
 
     fileprivate init(
         query: LiveQuery<Entity>, controller: FetchedResultsController<Entity>,
+        synchronizeSource: @escaping @Sendable () async throws -> Void,
         makeWindow: @escaping @Sendable (WindowRange) -> LiveWindow<Entity>, release: @escaping @Sendable () -> Void
     ) {
         self.query = query
         self.controller = controller
+        self.synchronizeSource = synchronizeSource
         self.makeWindow = makeWindow
         self.release = release
     }
 
     deinit { release() }
+
+    /// Returns once ``controller`` shows every change committed to the registry's source before the call: the
+    /// source has delivered them (``QueryableSource/synchronize()``), and the controller has applied what it was
+    /// delivered (``FetchedResultsController/waitForDeliveredEvents()``).
+    ///
+    /// The exceptions are the controller's own: an `EntityEvent.invalidated` among those changes (a reconnection, a
+    /// `TRUNCATE`) shows once its refetch has, which this does not wait for.
+    ///
+    /// - Throws: The source's error from ``QueryableSource/synchronize()`` (its timeout): then nothing is
+    ///   guaranteed.
+    /// - Complexity: The source's ``QueryableSource/synchronize()``, then until the controller's current batch and
+    ///   the one waiting are applied.
+    public func synchronize() async throws {
+        try await synchronizeSource()
+        await controller.waitForDeliveredEvents()
+    }
 
     /// A window of the results at `range`, shared with the other holders that ask for the same range while
     /// the query is live (so a reconnecting client finds its window's versions), up to 32 ranges per query;

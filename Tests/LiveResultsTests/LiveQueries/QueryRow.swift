@@ -59,6 +59,19 @@ final class QueryRowStore: QueryableSource, Sendable {
 
     func subscribe(_ subscriber: EventSubscriber<QueryRow>) -> EventSubscription { bus.subscribe(subscriber) }
 
+    /// Counts the synchronizations; the next one throws while `failNextSynchronization` is set.
+    let synchronizations = Locked(0)
+    let failNextSynchronization = Locked(false)
+
+    func synchronize() async throws {
+        synchronizations.withLock { $0 += 1 }
+        let fails = failNextSynchronization.withLock { failing in
+            defer { failing = false }
+            return failing
+        }
+        if fails { throw StoreFailure() }
+    }
+
     func write(_ row: QueryRow) {
         let known = rows.withLock { $0.updateValue(row, forKey: row.id) != nil }
         bus.publish(known ? .updated(row) : .inserted(row))

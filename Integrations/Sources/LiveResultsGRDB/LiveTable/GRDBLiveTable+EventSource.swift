@@ -49,9 +49,11 @@ extension GRDBLiveTable: EventSource {
             guard !observer.isCancelled else { return }
             db.add(transactionObserver: observer, extent: .observerLifetime)
         }
-        let writer = self.writer
+        let (writer, deliveryQueues) = (self.writer, self.deliveryQueues)
+        let delivery = deliveryQueues.add(observer.deliveryQueue)
         return EventSubscription {
             observer.cancel()
+            deliveryQueues.remove(delivery)
             writer.asyncWriteWithoutTransaction { db in
                 db.remove(transactionObserver: observer)
             }

@@ -52,6 +52,8 @@ where Record.ID: BinaryInteger {
     public let table: String
     /// The subscriptions' observers scheduled on the writer queue, which this table's fetches wait for.
     let installations = _ObserverInstallations()
+    /// The live subscriptions' delivery queues, which ``synchronize()`` waits for.
+    let deliveryQueues = _DeliveryQueues()
 
     /// Creates the live form of a table. Nothing touches the database until it is used.
     ///

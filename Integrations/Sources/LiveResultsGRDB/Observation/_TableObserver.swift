@@ -19,7 +19,8 @@ where Record.ID: BinaryInteger {
 
     private let liveTable: GRDBLiveTable<Record>
     private let subscriber: EventSubscriber<Record>
-    private let deliveryQueue: DispatchQueue
+    /// The queue of the subscription's deliveries, in commit order.
+    let deliveryQueue: DispatchQueue
     private let cancellation = NIOLockedValueBox(false)
     private var changes = _TransactionChanges()
     private var versions: _Versions?

@@ -55,8 +55,12 @@ extension PostgresLiveTable: EventSource {
             subscriber.reportMalformedEvent(error)
             return
         }
-        let delivery = _NotificationDelivery(table: self, subscriber: subscriber, names: names)
-        defer { delivery.stop() }
+        let barrier = notificationBarriers.subscriptionStarted()
+        let delivery = _NotificationDelivery(table: self, subscriber: subscriber, names: names, barrier: barrier)
+        defer {
+            delivery.stop()
+            notificationBarriers.subscriptionEnded(barrier)
+        }
         while !Task.isCancelled {
             let listened = _Flag()
             let failure: any Error
@@ -112,6 +116,7 @@ extension PostgresLiveTable: EventSource {
                     if endsFirstAttempt { coordination.firstAttemptEnded() }
                     listenerEvents?(.listening(channel: names.channel.name, reconnected: reconnected))
                     if reconnected || invalidatesFirst { delivery.invalidate() }
+                    delivery.listened()
                     await Self.waitUntilClosedOrCancelled(connection)
                 } catch {
                     listener.stop()

@@ -61,6 +61,10 @@ public final class PostgresLiveTable<Entity: FetchableEntity & Decodable>: Senda
     let coordination = _FetchCoordination()
     /// Whether a fetch of the table ran: a subscription to a feed that starts later refetches once.
     let hasFetched = _Flag()
+    /// The barriers of ``synchronize()`` through the table's notifications.
+    let notificationBarriers = _NotificationBarriers()
+    /// The rounds of ``synchronize()``, shared by its concurrent callers.
+    let synchronization = _SharedRound()
 
     /// Creates the live form of a table. Nothing is sent to the server until it is used.
     ///

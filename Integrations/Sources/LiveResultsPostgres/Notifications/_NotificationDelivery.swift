@@ -22,11 +22,16 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     private let table: PostgresLiveTable<Entity>
     private let subscriber: EventSubscriber<Entity>
     private let names: _TableNames
+    /// The subscription's number among the table's barriers, when it listens to notifications (a change feed's
+    /// subscription meets its barriers by position instead).
+    private let barrier: Int?
 
-    init(table: PostgresLiveTable<Entity>, subscriber: EventSubscriber<Entity>, names: _TableNames) {
+    init(table: PostgresLiveTable<Entity>, subscriber: EventSubscriber<Entity>, names: _TableNames, barrier: Int? = nil)
+    {
         self.table = table
         self.subscriber = subscriber
         self.names = names
+        self.barrier = barrier
     }
 
     /// A new connection listens: returns its number for ``receive(_:connection:)``.
@@ -34,6 +39,11 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
 
     /// Handles one notification's payload, on the connection's event loop.
     func receive(_ payload: String, connection: Int) {
+        if let token = _NotificationBarriers.token(in: payload) {
+            // Another process's barrier, or one of this subscription's: it passes once what came before is delivered.
+            if let barrier { afterQueued { [table] in table.notificationBarriers.passed(token, by: barrier) } }
+            return
+        }
         let notification: _Notification
         do {
             notification = try _Notification.read(payload)
@@ -49,6 +59,13 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
 
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
     func invalidate() { enqueue([.invalidated]) }
+
+    /// The subscription listens (again): once what is queued has been delivered, it passes the barriers started
+    /// before, whose notifications it may have missed while it did not listen.
+    func listened() {
+        guard let barrier else { return }
+        afterQueued { [table] in table.notificationBarriers.listened(barrier) }
+    }
 
     /// Delivers a complete transaction after those already queued (a change feed's), from a task.
     ///

@@ -89,13 +89,17 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     }
 
     /// The registry's results of `query`, the route's embeddings counted toward its limit: when a new query
-    /// takes the route past it, idle queries or embeddings make room, else the query is refused.
+    /// takes the route past it, idle queries or embeddings make room, else the query is refused. With `current`,
+    /// they show every change committed before the call (`LiveQueryRegistry.currentResults(for:)`).
     ///
     /// - Throws: `LiveQueryRegistryError.full(maximum:)` when the route holds its most live queries, every one of
-    ///   them in use; the fetch's error.
-    /// - Complexity: As `LiveQueryRegistry.results(for:)`, plus O(*q*) for *q* live queries when the route is full.
-    package func results(for query: LiveQuery<Source.Entity>) async throws -> LiveQueryResults<Source.Entity> {
-        let results = try await registry.results(for: query)
+    ///   them in use; the fetch's error; with `current`, `LiveQuerySynchronizationError`.
+    /// - Complexity: As `LiveQueryRegistry.results(for:)`, plus O(*q*) for *q* live queries when the route is full;
+    ///   with `current`, the source's `synchronize()` for a query already live.
+    package func results(
+        for query: LiveQuery<Source.Entity>, current: Bool = false
+    ) async throws -> LiveQueryResults<Source.Entity> {
+        let results = try await current ? registry.currentResults(for: query) : registry.results(for: query)
         // The registry counts only its own queries: a new one that the embeddings make one too many is let go
         // (idle, so the next query may release it) unless idle ones make room.
         var evicted: [Entry] = []

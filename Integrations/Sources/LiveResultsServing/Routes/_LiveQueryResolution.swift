@@ -45,14 +45,17 @@ enum _LiveQueryResolution {
         }
     }
 
-    /// The results of `query`, held in the registry of `embeddings` (which count toward its limit).
+    /// The results of `query`, held in the registry of `embeddings` (which count toward its limit); with
+    /// `current`, showing every change committed before the call (read-your-writes).
     ///
-    /// - Throws: `503` with `Retry-After` when the route is full or the query's results cannot be fetched.
+    /// - Throws: `503` with `Retry-After` when the route is full, the query's results cannot be fetched, or
+    ///   (`current`) they could not catch up with the source in time.
     static func results<Source: QueryableSource>(
-        of query: LiveQuery<Source.Entity>, in embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute
+        of query: LiveQuery<Source.Entity>, in embeddings: _LiveEmbeddings<Source>, route: _LiveQueryRoute,
+        current: Bool = false
     ) async throws -> LiveQueryResults<Source.Entity> {
         try await refusingFailures(of: "the query's results", route: route) {
-            try await embeddings.results(for: query)
+            try await embeddings.results(for: query, current: current)
         }
     }
 
@@ -68,6 +71,10 @@ enum _LiveQueryResolution {
             throw LiveResultsRefusal.postgREST(error)
         } catch LiveQueryRegistryError.full {
             throw full
+        } catch is LiveQuerySynchronizationError {
+            throw _StreamRefusal.refusal(
+                reason: "the live results could not catch up with the latest writes in time; try again later",
+                postgREST: true, code: "PGRST000")
         } catch let error where route.respondsItself(error) {
             throw error
         } catch {
@@ -125,13 +132,17 @@ enum _LiveQueryResolution {
     }
 
     /// PostgREST's answer to `request`: the rows of its window, as an array or one object.
+    ///
+    /// Read-your-writes, as PostgREST's own answers: a query already live is synchronized with its source first
+    /// (a fetched one is current), so that the answer holds every change committed before the request. Embedded
+    /// rows are read from their tables' sources for the answer, current too.
     static func answer<Source: QueryableSource>(
         to request: LiveResultsRequest, format: PostgRESTFormat, embeddings: _LiveEmbeddings<Source>,
         route: _LiveQueryRoute,
         conditions: [LiveQueryFilter], encoder: JSONEncoder
     ) async throws -> LiveResultsResponse where Source.Entity: Codable {
         let asked = try asked(request, route: route, conditions: conditions, as: Source.Entity.self)
-        let results = try await results(of: asked.request.query, in: embeddings, route: route)
+        let results = try await results(of: asked.request.query, in: embeddings, route: route, current: true)
         let objects = results.controller.snapshot.fetchedObjects
         let preferences = PostgRESTPreferences(headers: request.headers[values: HTTPField.Name("Prefer")!])
         let select = asked.query.select

@@ -29,6 +29,21 @@ final class MemoryTable<Entity: QueryableEntity & Codable>: QueryableSource wher
 
     func subscribe(_ subscriber: EventSubscriber<Entity>) -> EventSubscription { bus.subscribe(subscriber) }
 
+    /// How many synchronizations were asked for so far.
+    var synchronizations: Int { synchronizationCount.load(ordering: .relaxed) }
+    /// Whether ``synchronize()`` throws, as a database out of reach makes it.
+    let synchronizationFails = Atomic(false)
+    private let synchronizationCount = Atomic(0)
+
+    /// Counts the call; throws while ``synchronizationFails`` is set. The events are published before a write
+    /// returns: there is nothing to wait for.
+    func synchronize() async throws {
+        synchronizationCount.add(1, ordering: .relaxed)
+        if synchronizationFails.load(ordering: .relaxed) { throw SynchronizationFailure() }
+    }
+
+    struct SynchronizationFailure: Error {}
+
     /// Inserts or replaces `upserted` and deletes `deleted`, then publishes it all as one batch.
     func write(_ upserted: [Entity] = [], deleting deleted: [Entity.ID] = []) {
         let events: [EntityEvent<Entity>] = rows.withLock { rows in
