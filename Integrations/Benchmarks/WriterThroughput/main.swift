@@ -3,6 +3,7 @@
 // over SQL and as a replication stream.
 //
 //   swift run -c release --package-path Integrations WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]
+//   WriterThroughput --help     # every option (swift-argument-parser; a refused option exits 64)
 //
 // A temporary cluster of its own with `fsync` on (PostgreSQL's default durability, which the tests turn off),
 // a table of N rows (100,000), pgbench updating one random row per transaction with 1 and then 8 clients for S
@@ -26,6 +27,7 @@
 // walsender's CPU, pgbench's TPS against no follower and against pg_recvlogical in the same round. After each
 // server run, the server's rows (a `GET /todos?select=id,priority` of the stream's live query)
 // must have the table's count and checksums. The server's pid is printed, for `perf record -p`.
+import ArgumentParser
 import Foundation
 import LiveResults
 import LiveResultsPostgres
@@ -40,52 +42,6 @@ struct Item: FetchableEntity, Codable, Equatable {
     var id: Int64
     var title: String
     var priority: Int
-}
-
-struct Options {
-    var rows = 100_000
-    var seconds = 20
-    var rounds = 2
-    /// With `--server`: the server example's executable, and the clients and followers of its runs.
-    var server: String?
-    var serverClients = 8
-    var followers = Follower.allCases
-
-    init(_ arguments: [String]) {
-        var iterator = arguments.dropFirst().makeIterator()
-        while let argument = iterator.next() {
-            if argument == "--quick" {
-                (rows, seconds, rounds) = (2000, 2, 1)
-                continue
-            }
-            let text = iterator.next()
-            let value = text.flatMap(Int.init)
-            switch (argument, value) {
-            case ("--rows", let value?): rows = value
-            case ("--seconds", let value?): seconds = value
-            case ("--rounds", let value?): rounds = value
-            case ("--clients", let value?): serverClients = value
-            case ("--server", _) where text != nil: server = text
-            case ("--only", _) where text != nil:
-                let named = text?.split(separator: ",").map { Follower(rawValue: String($0)) } ?? []
-                guard !named.isEmpty, named.allSatisfy({ $0 != nil }) else { Self.usage() }
-                followers = named.compactMap { $0 }
-            default: Self.usage()
-            }
-        }
-    }
-}
-
-extension Options {
-    static func usage() -> Never {
-        print(
-            """
-            usage: WriterThroughput [--rows N] [--seconds S] [--rounds R] [--quick]
-                   WriterThroughput --server PATH/TO/LiveResultsServer [--only none,pg_recvlogical,wal,wal-sql,notify]
-                       [--clients C] [--rows N] [--seconds S] [--rounds R] [--quick]
-            """)
-        exit(2)
-    }
 }
 
 enum Mode: String, CaseIterable {
@@ -241,59 +197,66 @@ func run(
     return measurement
 }
 
-let options = Options(CommandLine.arguments)
-if let serverPath = options.server {
-    do {
-        try await runServerMode(options, serverPath: serverPath)
-        exit(0)
-    } catch {
-        // Not thrown from the top level, which traps: exit runs the handlers that stop the children and the cluster.
-        print("WriterThroughput --server: \(error)")
-        exit(1)
-    }
-}
-let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
-defer { cluster.stop() }
-let server = PostgresTestServer(cluster: cluster)
-print("PostgreSQL at \(server.host):\(server.port), fsync on; \(options.rows) rows, \(options.seconds) s per run")
-try await server.withDatabase { client, configuration in
-    try await client.query(
-        "CREATE TABLE items (id bigint PRIMARY KEY, title text NOT NULL, priority int NOT NULL)")
-    try await client.query(
-        "INSERT INTO items SELECT i, 'item ' || i, 0 FROM generate_series(1, \(options.rows)) i")
-    try await client.query("VACUUM ANALYZE items")
-    let database = configuration.database ?? "postgres"
-    var results: [String: [Measurement]] = [:]
-    for round in 1...options.rounds {
+/// Runs pgbench in every mode, with 1 and then 8 clients, `options.rounds` times, and prints the table.
+func runModes(_ options: Options) async throws {
+    let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
+    defer { cluster.stop() }
+    let server = PostgresTestServer(cluster: cluster)
+    print("PostgreSQL at \(server.host):\(server.port), fsync on; \(options.rows) rows, \(options.seconds) s per run")
+    try await server.withDatabase { client, configuration in
+        try await client.query(
+            "CREATE TABLE items (id bigint PRIMARY KEY, title text NOT NULL, priority int NOT NULL)")
+        try await client.query(
+            "INSERT INTO items SELECT i, 'item ' || i, 0 FROM generate_series(1, \(options.rows)) i")
+        try await client.query("VACUUM ANALYZE items")
+        let database = configuration.database ?? "postgres"
+        var results: [String: [Measurement]] = [:]
+        for round in 1...options.rounds {
+            for clients in [1, 8] {
+                for mode in Mode.allCases {
+                    let measured = try await run(
+                        mode, clients: clients, cluster: cluster, server: server, database: database,
+                        configuration: configuration, client: client, options: options)
+                    results["\(mode.rawValue)|\(clients)", default: []].append(measured)
+                    let tps = String(
+                        format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, measured.tps)
+                    let cpu = String(
+                        format: "process %.3f, server %.3f, feed's backend %.3f", measured.process, measured.server,
+                        measured.feedBackend)
+                    print("\(tps); CPU s/s: \(cpu)")
+                }
+            }
+        }
+        // Each mode against the run without a source of the same round: the disk's speed moves between rounds.
+        print(
+            "\n| mode | clients | TPS (each round) | × no live source (each round) | CPU s/s: process; server; feed |")
+        print("|---|---|---|---|---|")
         for clients in [1, 8] {
+            let baseline = results["\(Mode.none.rawValue)|\(clients)"] ?? []
             for mode in Mode.allCases {
-                let measured = try await run(
-                    mode, clients: clients, cluster: cluster, server: server, database: database,
-                    configuration: configuration, client: client, options: options)
-                results["\(mode.rawValue)|\(clients)", default: []].append(measured)
-                let tps = String(
-                    format: "round %d, %d client(s), %@: %.0f TPS", round, clients, mode.rawValue, measured.tps)
+                let runs = results["\(mode.rawValue)|\(clients)"] ?? []
+                let each = runs.map { String(format: "%.0f", $0.tps) }.joined(separator: ", ")
+                let ratios = zip(runs, baseline).map { String(format: "%.2f", $0.tps / $1.tps) }.joined(separator: ", ")
+                let count = Double(max(runs.count, 1))
                 let cpu = String(
-                    format: "process %.3f, server %.3f, feed's backend %.3f", measured.process, measured.server,
-                    measured.feedBackend)
-                print("\(tps); CPU s/s: \(cpu)")
+                    format: "%.3f; %.3f; %.3f", runs.map(\.process).reduce(0, +) / count,
+                    runs.map(\.server).reduce(0, +) / count, runs.map(\.feedBackend).reduce(0, +) / count)
+                print("| \(mode.rawValue) | \(clients) | \(each) | \(ratios) | \(cpu) |")
             }
         }
     }
-    // Each mode against the run without a source of the same round: the disk's speed moves between rounds.
-    print("\n| mode | clients | TPS (each round) | × no live source (each round) | CPU s/s: process; server; feed |")
-    print("|---|---|---|---|---|")
-    for clients in [1, 8] {
-        let baseline = results["\(Mode.none.rawValue)|\(clients)"] ?? []
-        for mode in Mode.allCases {
-            let runs = results["\(mode.rawValue)|\(clients)"] ?? []
-            let each = runs.map { String(format: "%.0f", $0.tps) }.joined(separator: ", ")
-            let ratios = zip(runs, baseline).map { String(format: "%.2f", $0.tps / $1.tps) }.joined(separator: ", ")
-            let count = Double(max(runs.count, 1))
-            let cpu = String(
-                format: "%.3f; %.3f; %.3f", runs.map(\.process).reduce(0, +) / count,
-                runs.map(\.server).reduce(0, +) / count, runs.map(\.feedBackend).reduce(0, +) / count)
-            print("| \(mode.rawValue) | \(clients) | \(each) | \(ratios) | \(cpu) |")
-        }
+}
+
+let options = Options.parseOrExit()
+do {
+    if let serverPath = options.server {
+        try await runServerMode(options, serverPath: serverPath)
+    } else {
+        try await runModes(options)
     }
+    exit(0)
+} catch {
+    // Not thrown from the top level, which traps: exit runs the handlers that stop the children and the cluster.
+    print("WriterThroughput: \(error)")
+    exit(1)
 }

@@ -84,15 +84,26 @@ struct DatabaseFaultTests {
         defer { statusReader.cancel() }
         let outcomes = try await Self.write(to: server) {
             async let outage: Void = Self.inBackground { try cluster.restart(mode: .fast, downtime: .seconds(10)) }
-            // Within the outage, which has just begun, the server finds the database down.
+            // Within the outage, which has just begun, the server finds the database down; HEAD, as load
+            // balancers probe health, gets GET's status and headers.
             var health: HTTP.Reply?
+            var head: HTTP.Reply?
             let down = await eventually(timeout: .seconds(8)) {
                 health = try? await HTTP.send(
                     .GET, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
-                return health?.status == 503
+                head = try? await HTTP.send(
+                    .HEAD, "\(server.base)/health", timeout: .seconds(Self.queryTimeout) + Self.margin)
+                return health?.status == 503 && head?.status == 503
             }
-            #expect(down, "GET /health while the database is down: \(health.map { "\($0.status)" } ?? "no answer")")
+            #expect(
+                down,
+                """
+                while the database is down: GET /health \(health.map { "\($0.status)" } ?? "no answer"), \
+                HEAD /health \(head.map { "\($0.status)" } ?? "no answer")
+                """)
             #expect(health?.error?.hasPrefix("the database is unavailable (") == true, "\(health?.text ?? "")")
+            #expect(head?.header("Retry-After") != nil && head?.header("Retry-After") == health?.header("Retry-After"))
+            #expect(head?.header("Content-Type") == health?.header("Content-Type"))
             try await outage
         }
         let late = outcomes.filter { $0.status == nil || $0.duration > .seconds(Self.queryTimeout) + Self.margin }

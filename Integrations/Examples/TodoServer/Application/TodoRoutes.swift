@@ -10,9 +10,9 @@ import TodoApp
 
 /// The server's routes: the page, the live results of `/todos`, the REST writes and `/health`.
 public enum TodoRoutes {
-    /// A router serving `store`: `GET /`, `GET /health`, and for each of `/todos` and `/people` the live
-    /// queries (`GET`, `/events`, `/updates`) and the writes in PostgREST's form (`POST`, `PATCH` and `DELETE`
-    /// with filters, `PATCH` and `DELETE` of `/{id}`).
+    /// A router serving `store`: `GET` and `HEAD` of `/` and `/health`, and for each of `/todos` and `/people`
+    /// the live queries (`GET`, `/events`, `/updates`) and the writes in PostgREST's form (`POST`, `PATCH` and
+    /// `DELETE` with filters, `PATCH` and `DELETE` of `/{id}`).
     ///
     /// `/todos` serves live queries: each client asks for its filter on `id`, `project`, `priority`, `title`
     /// and `assignee_id`, its order by `priority`, `title` and `id` (by priority, then id, when it names none),
@@ -24,7 +24,8 @@ public enum TodoRoutes {
     /// Every request is logged at `info` with its status and duration; a failure the server did not expect
     /// is logged at `error` with its cause and answered `500` with PostgREST's error body. Writes must be JSON
     /// (`415` otherwise): a page on another origin cannot send JSON without the browser asking first, so a
-    /// write cannot be forged with a plain form or a `no-cors` fetch.
+    /// write cannot be forged with a plain form or a `no-cors` fetch. `HEAD` is answered as Vapor answers it: as
+    /// `GET` of `/` and `/health`, `404` elsewhere, never with a body.
     ///
     /// - Parameters:
     ///   - store: Where the to-dos are.
@@ -43,7 +44,10 @@ public enum TodoRoutes {
     ) throws -> (
         router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint, peopleEndpoint: LiveResultsEndpoint
     ) {
-        let router = Router(context: LiveResultsRequestContext.self)
+        // `HEAD` of the page and of `/health` answers as `GET` does, without the body, as Vapor answers `HEAD` of a
+        // `GET` route: load balancers and orchestrators probe health with `HEAD`. The live routes answer their `HEAD`
+        // themselves (`404`, on both frameworks), and a path without a `GET` has no `HEAD` either (`404`).
+        let router = Router(context: LiveResultsRequestContext.self, options: .autoGenerateHeadEndpoints)
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(

@@ -45,6 +45,14 @@ public struct TodoVaporServer: Sendable {
         try await withStore(on: app) { store in try await listen(app, store, onRunning: onRunning) }
     }
 
+    /// The most connections Fluent's pool opens: 10, half postgres-nio's default.
+    ///
+    /// Fluent sends only the REST writes (one transaction each) and the migrations; the store's own client, with up to
+    /// 20, reads. With the default, a process could hold 41 connections: three behind a load balancer would pass
+    /// PostgreSQL's default `max_connections` (100, 3 of them for superusers) under a burst of writes, and its
+    /// refusals would be writes answered `503`. With 10, three processes hold at most 93.
+    public static let fluentMaximumConnections = 10
+
     /// Makes `url`'s database `app`'s Fluent database, with the example's migrations.
     ///
     /// Fluent's database runs on a postgres-nio `PostgresClient` of its own (Fluent's driver runs and shuts it
@@ -56,10 +64,14 @@ public struct TodoVaporServer: Sendable {
     /// restarted. `PostgresClient`'s pool drops a connection as soon as it closes, lent or not, and opens
     /// another, as it does for the store's own queries.
     ///
+    /// Fluent's pool opens at most ``fluentMaximumConnections`` connections, beside the store's own client (20, as
+    /// postgres-nio's default) and the change feed's replication connection.
+    ///
     /// - Throws: ``TodoServerError`` for a URL that is not `postgres://user[:password]@host[:port]/database`.
     /// - Complexity: O(*n*) for a URL of *n* characters.
     public static func useDatabase(_ url: String, on app: Application) throws {
-        let postgres = try TodoConfiguration.postgresConfiguration(url)
+        var postgres = try TodoConfiguration.postgresConfiguration(url)
+        postgres.options.maximumConnections = fluentMaximumConnections
         app.databases.use(.postgres(configuration: postgres, logger: app.logger), as: .psql)
         app.migrations.add([CreatePeople(), CreateTodos(), AddTodoAssignee()])
     }

@@ -23,7 +23,8 @@ extension RouterMethods {
     /// controller still holds (`Last-Event-ID`, which browsers send when they reconnect, or `?since=`),
     /// with one catch-up update from it. A version that is not held — too old, another process's, from the
     /// future, or not a version at all — gets the whole results. With a router whose context is a
-    /// `WebSocketRequestContext`, the routes include a WebSocket stream too (see the other overload).
+    /// `WebSocketRequestContext`, the routes include a WebSocket stream too (see the other overload). A `HEAD` of
+    /// the routes is answered `404` with no body, as LiveResultsVapor answers it.
     ///
     /// - Parameters:
     ///   - controller: The controller whose results are served; it keeps its own life (fetch it, observe
@@ -51,12 +52,18 @@ extension RouterMethods {
         return routes
     }
 
-    /// `GET path` and `GET path/events` of `routes`, each request read by `read`.
+    /// `GET path` and `GET path/events` of `routes`, each request read by `read`. `HEAD` of them is `404` with no
+    /// body.
     func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
         _ routes: _LiveRoutes<Entity>, at path: RouterPath,
         read: @escaping @Sendable (Request, Context) -> LiveResultsRequest
     ) {
         let group = group(path)
+        // `HEAD` is `404` with no body, whatever the application answers for a path it has no route for, as
+        // LiveResultsVapor answers it: so both adapters send the same bytes. And a router made with
+        // `.autoGenerateHeadEndpoints` would answer `HEAD` with the `GET` route, opening a stream to send none of it.
+        group.head { _, _ in Response(status: .notFound) }
+        group.head("events") { _, _ in Response(status: .notFound) }
         group.get { request, context in
             Response(try await _RefusalResponse.answering { try await routes.results(read(request, context)) })
         }
@@ -103,11 +110,13 @@ extension RouterMethods where Context: WebSocketRequestContext {
     }
 
     /// `GET path/updates`, the WebSocket of `routes`, each request read by `read` (once before the upgrade, so
-    /// that a bad request is refused with its reason, and once after).
+    /// that a bad request is refused with its reason, and once after). `HEAD` of it is `404` with no body.
     func _addWebSocketRoute<Entity: FetchableEntity & Codable>(
         _ routes: _LiveRoutes<Entity>, at path: RouterPath,
         read: @escaping @Sendable (Request, Context) -> LiveResultsRequest
     ) {
+        // As the other routes' (`_addUpdateRoutes`).
+        group(path).head("updates") { _, _ in Response(status: .notFound) }
         group(path).ws("updates") { request, context in
             try await _RefusalResponse.answering { try await routes.checkWebSocket(read(request, context)) }
             return .upgrade([:])

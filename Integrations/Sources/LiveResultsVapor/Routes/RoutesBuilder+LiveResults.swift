@@ -20,7 +20,7 @@ extension RoutesBuilder {
     /// request names a version the controller still holds (`Last-Event-ID`, else `?since=`), with one catch-up
     /// update from it. The WebSocket stream only sends: a message from the client closes it with code 1008; a
     /// plain `GET` of it is answered `426 Upgrade Required`. WebSocketKit's close frames carry their code but no
-    /// reason. A `HEAD` of the routes is answered `404` with no body, as Hummingbird answers it.
+    /// reason. A `HEAD` of the routes is answered `404` with no body, as LiveResultsHummingbird answers it.
     ///
     /// A stream whose client went away is noticed when a write to it fails: at the next update or heartbeat
     /// (`LiveResultsOptions/heartbeatInterval`), which frees its slot. Vapor does not give a route its
@@ -54,8 +54,8 @@ extension RoutesBuilder {
     ) {
         let group = grouped(path)
         // Vapor answers a HEAD with the GET route of its path, leaving out the body: a stream's would say it is
-        // chunked and never end, which broke the connection. Hummingbird routes no HEAD to these routes, and
-        // answers one as it does any request it has no route for, 404 with no body: so does this adapter.
+        // chunked and never end, which broke the connection. LiveResultsHummingbird answers HEAD of these routes
+        // 404 with no body: so does this adapter.
         for head in [[], ["events"], ["updates"]] as [[PathComponent]] {
             group.on(.HEAD, head) { _ in Response(status: .notFound) }
         }
