@@ -125,6 +125,13 @@ class Checks:
                    (counted.count, counted.data))
         everything = client.from_("todos").select("id", count="exact").execute()
         self.check("count=exact of every row", everything.count == 5, everything.count)
+        headed = client.from_("todos").select("*", count="exact", head=True).eq("project", "Home").execute()
+        self.check("head=True counts with HEAD, without rows", headed.count == 2 and not headed.data,
+                   (headed.count, headed.data))
+        negated = client.from_("todos").select("title").not_.eq("project", "Home").order("id").execute().data
+        self.check("not_ negates a filter", [row["title"] for row in negated] == [
+                   "from the previous version", "Report", "Call"],
+                   negated)
 
         # Embedding: many-to-one, one-to-many with the children's own order and limit, !inner, two levels.
         assigned = client.from_("todos").select("title,assignee:people(name)").eq("project", "Work") \

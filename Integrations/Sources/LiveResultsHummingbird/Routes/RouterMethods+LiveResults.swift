@@ -52,17 +52,29 @@ extension RouterMethods {
         return routes
     }
 
-    /// `GET path` and `GET path/events` of `routes`, each request read by `read`. `HEAD` of them is `404` with no
-    /// body.
+    /// `GET path` and `GET path/events` of `routes`, each request read by `read`. `HEAD path` of a live-queries
+    /// route is its `GET` answer without the body, as PostgREST answers it; any other `HEAD` of them is `404` with
+    /// no body.
     func _addUpdateRoutes<Entity: FetchableEntity & Codable>(
         _ routes: _LiveRoutes<Entity>, at path: RouterPath,
         read: @escaping @Sendable (Request, Context) -> LiveResultsRequest
     ) {
         let group = group(path)
-        // `HEAD` is `404` with no body, whatever the application answers for a path it has no route for, as
+        // Else `HEAD` is `404` with no body, whatever the application answers for a path it has no route for, as
         // LiveResultsVapor answers it: so both adapters send the same bytes. And a router made with
         // `.autoGenerateHeadEndpoints` would answer `HEAD` with the `GET` route, opening a stream to send none of it.
-        group.head { _, _ in Response(status: .notFound) }
+        group.head { request, context in
+            do {
+                // Hummingbird writes the body of a response to `HEAD`: its head response has none.
+                guard let head = try await routes.head(read(request, context)) else {
+                    return Response(status: .notFound)
+                }
+                return Response(head).createHeadResponse()
+            } catch let error as any HTTPResponseError {
+                // The application's refusal (its `authorize`), without the body Hummingbird would write to `HEAD`.
+                return try error.response(from: request, context: context).createHeadResponse()
+            }
+        }
         group.head("events") { _, _ in Response(status: .notFound) }
         group.get { request, context in
             Response(try await _RefusalResponse.answering { try await routes.results(read(request, context)) })

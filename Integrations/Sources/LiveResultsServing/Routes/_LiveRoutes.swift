@@ -110,6 +110,21 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
         return try await _WholeResults.response(try await source(request), to: request, encoder: encoder)
     }
 
+    /// `HEAD path` of a live-queries route: PostgREST's answer to `GET path`, or its refusal, for the adapter to
+    /// send without its body (its `Content-Length` kept), as PostgREST answers `HEAD`: what its clients send to
+    /// count rows (`select(count: "exact", head: true)` reads the total in `Content-Range`); `nil` on a route of
+    /// whole results, whose `HEAD` is `404`.
+    ///
+    /// - Complexity: As ``results(_:)``.
+    package func head(_ request: LiveResultsRequest) async throws -> LiveResultsResponse? {
+        guard answer != nil else { return nil }
+        do {
+            return try await results(request)
+        } catch let refusal as LiveResultsRefusal {
+            return refusal.response
+        }
+    }
+
     /// `GET path/events`: a Server-Sent Events stream from the request's resume point (`Last-Event-ID`, else
     /// `?since=`), holding a slot; with `channel`, the client's connection, the stream ends and frees its slot
     /// as soon as the client goes away, else when a write fails.

@@ -47,7 +47,8 @@ extension RoutesBuilder {
 
     /// `GET path`, `GET path/events` and `GET path/updates` of `routes`, each request read by `read` (a
     /// WebSocket's once before the upgrade, so that a bad request is refused with its reason, and once after);
-    /// a WebSocket is pinged every `heartbeat`. `HEAD` of them is `404` with no body.
+    /// a WebSocket is pinged every `heartbeat`. `HEAD path` of a live-queries route is its `GET` answer without the
+    /// body, as PostgREST answers it; any other `HEAD` of them is `404` with no body.
     func _addLiveRoutes<Entity: FetchableEntity & Codable>(
         _ routes: _LiveRoutes<Entity>, at path: [PathComponent], heartbeat: Duration,
         read: @escaping @Sendable (Request) -> LiveResultsRequest
@@ -56,7 +57,12 @@ extension RoutesBuilder {
         // Vapor answers a HEAD with the GET route of its path, leaving out the body: a stream's would say it is
         // chunked and never end, which broke the connection. LiveResultsHummingbird answers HEAD of these routes
         // 404 with no body: so does this adapter.
-        for head in [[], ["events"], ["updates"]] as [[PathComponent]] {
+        group.on(.HEAD) { request in
+            // Vapor sends a response to `HEAD` without its body, with its `Content-Length`.
+            guard let head = try await routes.head(read(request)) else { return Response(status: .notFound) }
+            return Response(head)
+        }
+        for head in [["events"], ["updates"]] as [[PathComponent]] {
             group.on(.HEAD, head) { _ in Response(status: .notFound) }
         }
         group.get { request in

@@ -71,7 +71,9 @@ struct LiveQueryRefusalsWireTests {
         (.GET, "/todos?select=title,rank:priority&order=priority.desc,id.asc", [("Accept-Profile", "public")]),
         (.GET, "/todos/?title=eq.milk+x", []), (.GET, "/todos?select=id&title=in.(milk,%22mop%22)", []),
         (.GET, "/people?order=name", []), (.GET, "/results?limit=5000", []), (.GET, "/results/updates", []),
-        (.HEAD, "/todos", []), (.HEAD, "/todos/events", []), (.HEAD, "/results/updates", []),
+        (.HEAD, "/todos", []), (.HEAD, "/todos?project=eq.Home", [("Prefer", "count=exact")]),
+        (.HEAD, "/todos?owner=eq.1", []), (.HEAD, "/todos/events", []), (.HEAD, "/results", []),
+        (.HEAD, "/results/updates", []),
     ]
 
     @Test("every adapter answers the same bytes", .enabled(if: ServersUnderTest.all.count > 1))

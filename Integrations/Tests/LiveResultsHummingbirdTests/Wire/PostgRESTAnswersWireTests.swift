@@ -66,6 +66,24 @@ struct PostgRESTAnswersWireTests {
     }
 
     @Test(
+        "HEAD answers GET's status and headers without the body, as PostgREST's clients count rows with it",
+        arguments: ServersUnderTest.all)
+    func head(server: any ServerUnderTest) async throws {
+        try await Self.serving(server) { routes in
+            let url = "\(routes.base)/todos?project=eq.Home&limit=2"
+            let counted = try await HTTP.send(.HEAD, url, headers: [("Prefer", "count=exact")])
+            #expect(counted.status == 206 && counted.body.isEmpty)
+            #expect(counted.header("Content-Range") == "0-1/3")
+            let refused = try await HTTP.send(.HEAD, "\(routes.base)/todos?owner=eq.1")
+            #expect(refused.status == 400 && refused.body.isEmpty)
+            #expect(refused.header("Proxy-Status") == "PostgREST; error=42703")
+            // The connection still serves the next request: no body was left on it.
+            let after = try await Self.get(routes, "project=eq.Home", [("Prefer", "count=exact")])
+            #expect(after.status == 200 && after.header("Content-Range") == "0-2/3")
+        }
+    }
+
+    @Test(
         "Accept: application/vnd.pgrst.object+json answers one object, or 406 PGRST116",
         arguments: ServersUnderTest.all)
     func singleObject(server: any ServerUnderTest) async throws {
