@@ -275,7 +275,9 @@ import Foundation
         atVersion version: UInt64, from current: _SectionedStorage<Entity>
     ) -> _SectionedStorage<Entity>? {
         guard let index = history.lastIndex(where: { $0.sequence == version }) else { return nil }
-        var entities = current
+        // After a rebuild that gave the window no version, its entities are the same but may be ordered by
+        // another rule: the earlier versions are undone from the ones kept before it, in their order.
+        var entities = replacedByRebuild?.replaced ?? current
         for held in history[(index + 1)...].reversed() { held.undo.undo(&entities) }
         return entities
     }

@@ -215,7 +215,7 @@ import Testing
                 let entities = state.entities(atVersion: version, from: now)
                 #expect(
                     entities.map { SnapshotModel(FetchedResultsSnapshot(_storage: $0)) } == expected,
-                    "step \(step), \(window.range): held version \(version) of \(state.sequence)",
+                    "step \(step), \(window.range): held version \(version) of \(state.sequence); \(state.history.map { "\($0.sequence):\($0.undo.replaced == nil ? "" : "R")\($0.undo.entries.count)" })",
                     sourceLocation: sourceLocation)
             }
         }
