@@ -6,6 +6,7 @@ import PackageDescription
 //   swift package --disable-sandbox benchmark     runs the package-benchmark suite
 //   swift run -c release Ratios                   prints the performance targets as measured ratios
 //   swift run -c release MemoryOverhead           prints the memory overhead per entity
+//   swift run -c release WindowMemory             prints the memory per window and per held version
 //   swift run -c release Workload events          runs one workload alone, for profilers
 //   bash cachegrind.sh                            instructions and cache misses per event (valgrind)
 //   swift run -c release Soak --events N --seed S  every capability at once, checked
@@ -47,6 +48,10 @@ let package = Package(
             dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
         ),
         .executableTarget(name: "CacheProbe", dependencies: ["BenchmarkSupport"]),
+        .executableTarget(
+            name: "WindowMemory",
+            dependencies: ["BenchmarkSupport", .product(name: "LiveResults", package: "LiveResults")]
+        ),
         .executableTarget(
             name: "Soak",
             dependencies: [

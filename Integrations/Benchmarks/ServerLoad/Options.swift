@@ -25,7 +25,7 @@ struct Options: ParsableCommand {
         case on, off
     }
 
-    @Option(name: .customLong("rows"), help: "Rows seeded (10000; --quick and --balancer: 2000).")
+    @Option(name: .customLong("rows"), help: "Rows seeded (10000; --quick and --balancer: 2000; --idle-streams: 100).")
     var givenRows: Int?
     @Option(name: .customLong("clients"), help: "Stream clients (100; --quick: 20; --balancer: 300).")
     var givenClients: Int?
@@ -63,6 +63,11 @@ struct Options: ParsableCommand {
     /// The run of three server processes behind nginx, one of them killed under writes.
     @Flag(help: "Three server processes behind nginx, one killed under writes.")
     var balancer = false
+    /// The run that measures what an idle stream costs the server: this many streams held open, per shape.
+    @Option(
+        name: .customLong("idle-streams"),
+        help: "Hold this many idle streams on a server in memory, in three shapes, and report its RSS per stream.")
+    var idleStreams: Int?
     /// The server example's executables, beside this one, run in turn: Hummingbird's, Vapor's, or both.
     @Option(
         help: """
@@ -75,7 +80,7 @@ struct Options: ParsableCommand {
     @Flag(help: "The CI smoke run: 2000 rows, 20 clients, 50 writes/s for 5 s.")
     var quick = false
 
-    var rows: Int { givenRows ?? (balancer || quick ? 2_000 : 10_000) }
+    var rows: Int { givenRows ?? (idleStreams != nil ? 100 : balancer || quick ? 2_000 : 10_000) }
     var clients: Int { givenClients ?? (balancer ? 300 : quick ? 20 : 100) }
     var rate: Int { givenRate ?? (balancer || quick ? 50 : 200) }
     var seconds: Int { givenSeconds ?? (balancer ? 9 : quick ? 5 : 30) }
@@ -84,13 +89,14 @@ struct Options: ParsableCommand {
     /// The stores of the run: PostgreSQL alone for `--resume` and `--balancer`.
     var stores: [String] {
         if resume || balancer { return ["postgres"] }
+        if idleStreams != nil { return ["memory"] }
         return store == .both ? ["memory", "postgres"] : [store.rawValue]
     }
 
     func validate() throws {
         let counts = [
             ("--rows", givenRows), ("--clients", givenClients), ("--rate", givenRate), ("--seconds", givenSeconds),
-            ("--writers", writers), ("--queries", givenQueries),
+            ("--writers", writers), ("--queries", givenQueries), ("--idle-streams", idleStreams),
         ]
         for case (let name, let value?) in counts where value < 1 {
             throw ValidationError("\(name) wants a whole number above 0, not \(value)")

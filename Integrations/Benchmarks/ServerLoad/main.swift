@@ -43,6 +43,10 @@
 // the writes, and its clients reconnect through nginx with `Last-Event-ID`. Every one must resume with one catch-up,
 // the killed process's slot must be dropped by the others within 30 s (and logged), and every replica must equal
 // what the database holds.
+//
+// `--idle-streams N` (in memory) holds N idle `GET /todos/events` streams on a server, in three shapes (one live
+// query and range, N distinct ranges, the whole list), each on a new server, and reports its resident memory
+// before, with them open and after they closed: what a stream costs (mind the descriptor limit, `ulimit -n`).
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
@@ -64,11 +68,15 @@ for (executable, store) in options.server.flatMap({ name in options.stores.map {
         var thisRun = options
         thisRun.server = [executable]
         var result =
-            options.balancer
-            ? try await behindBalancer(options: thisRun, http: http)
-            : options.resume
-                ? try await resumeOnAnotherProcess(options: thisRun, http: http)
-                : try await run(store, options: thisRun, http: http)
+            if let count = options.idleStreams {
+                try await idleStreams(count: count, options: thisRun, http: http)
+            } else if options.balancer {
+                try await behindBalancer(options: thisRun, http: http)
+            } else if options.resume {
+                try await resumeOnAnotherProcess(options: thisRun, http: http)
+            } else {
+                try await run(store, options: thisRun, http: http)
+            }
         // Several servers in one table: each row names its framework.
         if options.server.count > 1 {
             result.name = (executable == "LiveResultsVaporServer" ? "Vapor: " : "Hummingbird: ") + result.name

@@ -53,7 +53,7 @@ public final class CollapsibleSections<Entity: FetchableEntity>: Sendable {
         // It holds the state, not the view: the view may then go during a change of the controller, under
         // its lock, without its deinit calling into the controller there.
         let deliver: @Sendable () -> Void = { [weak self] in self?.deliverPending() }
-        let transform = controller._addQueueObserver { [weak state = _state] changes, storage, _ in
+        let transform = controller._addQueueObserver { [weak state = _state] changes, storage, _, _ in
             let queued = state?.withLock { view in
                 view.state.follow(changes)
                 // Without observers there is no change set to make: reads take the controller's results.

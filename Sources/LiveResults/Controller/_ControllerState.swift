@@ -3,12 +3,14 @@
     /// An observer's handler: the change set, the snapshot right after it, and the version it leads to
     /// (see ``observedVersion``).
     @usableFromInline typealias ChangeObserver = Engine.Observer
-    /// Sees each change set as it is queued for the observers, with the storage after it and where the
-    /// observers' callbacks run, under the lock: for the views built on the controller, whose own state must
-    /// change in the same order. It returns what to run, outside the lock, in order with the deliveries (a
-    /// view's own delivery), if anything.
+    /// Sees each change set as it is queued for the observers, with the storage after it, the number of rebuilds
+    /// of the storage so far (``_ResultsCore/rebuilds``) and where the observers' callbacks run, under the lock:
+    /// for the views built on the controller, whose own state must change in the same order. It returns what to
+    /// run, outside the lock, in order with the deliveries (a view's own delivery), if anything.
     @usableFromInline typealias QueueObserver =
-        @Sendable (ChangeSet<Entity>, _SectionedStorage<Entity>, CallbackScheduler) -> (@Sendable () -> Void)?
+        @Sendable (ChangeSet<Entity>, _SectionedStorage<Entity>, UInt64, CallbackScheduler) -> (
+            @Sendable () -> Void
+        )?
 
     /// The controller's delivery engine: its observers and its queue, which also carries its windows'
     /// deliveries.

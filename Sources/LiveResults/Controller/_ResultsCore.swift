@@ -12,6 +12,9 @@ import Foundation
     /// What the changes since the last delivered version replaced, while update streams may resume from
     /// earlier versions (see ``_UpdateFeed``); `nil` otherwise, and then nothing is recorded.
     @usableFromInline var undo: _VersionUndo<Entity>?
+    /// How many times the storage was rebuilt (a fetch, a resort, a reset), whether or not the results changed:
+    /// a rebuild numbers the entities anew or changes the order, which a window's held versions must know.
+    @usableFromInline var rebuilds: UInt64 = 0
 
     @inlinable init(ordering: _EntityOrdering<Entity>, isIncluded: @escaping @Sendable (Entity) -> Bool) {
         self.storage = _SectionedStorage(ordering: ordering)
@@ -92,6 +95,7 @@ import Foundation
         changes: ChangeSet<Entity>, duplicateIDs: [Entity.ID]
     ) {
         undo?.recordReplacement(of: storage)
+        rebuilds &+= 1
         let later = _DuplicateIDs.laterOccurrences(in: fetched)
         let contents = _FetchContents(included(fetched, skipping: later))
         var next = self
@@ -139,6 +143,7 @@ import Foundation
     ///   positions and O(*m* log *m*) for the moves.
     @inlinable mutating func resort(by rule: _SortRule<Entity>) -> ChangeSet<Entity> {
         undo?.recordReplacement(of: storage)
+        rebuilds &+= 1
         let records = Array(storage.records)
         let resorted = _SectionedStorage(ordering: storage.ordering.sorted(by: rule), contents: records)
         let changes = _SnapshotDiff.changeSet(from: storage, to: resorted)
@@ -151,6 +156,7 @@ import Foundation
     /// - Complexity: O(*n*).
     @inlinable mutating func removeAll() -> ChangeSet<Entity> {
         undo?.recordReplacement(of: storage)
+        rebuilds &+= 1
         let empty = _SectionedStorage(ordering: storage.ordering)
         let changes = _SnapshotDiff.changeSet(from: storage, to: empty)
         storage = empty

@@ -29,7 +29,7 @@ extension _ControllerState {
         }
         if !queueObservers.isEmpty {
             for observer in queueObservers.values {
-                if let action = observer(changes, core.storage, callbackScheduler) {
+                if let action = observer(changes, core.storage, core.rebuilds, callbackScheduler) {
                     engine.appendPending(.action(action))
                 }
             }

@@ -39,9 +39,9 @@ extension FetchedResultsController {
     @inlinable func _windowRegistry() -> _WindowRegistry<Entity> {
         if let registry = _windows.withLock({ $0?.registry }) { return registry }
         let registry = _WindowRegistry<Entity>()
-        let subscription = _addQueueObserver { [weak self] changes, storage, scheduler in
+        let subscription = _addQueueObserver { [weak self] changes, storage, rebuilds, scheduler in
             guard let self else { return nil }
-            return registry.follow(changes, after: storage, scheduler: scheduler, controller: self)
+            return registry.follow(changes, after: storage, rebuilds: rebuilds, scheduler: scheduler, controller: self)
         }
         let (kept, surplus) = _windows.withLock { windows -> (_WindowRegistry<Entity>, EventSubscription?) in
             if let windows { return (windows.registry, subscription) }

@@ -14,9 +14,9 @@ extension LiveWindow where Entity: Codable {
     /// more than `bufferLimit` updates behind gets one catch-up instead of what it did not read: a change set
     /// while the window still holds the version it read, the whole window after that.
     ///
-    /// Holding versions keeps the controller's results of each one alive, so while a window holds versions,
-    /// a change of the controller copies the path to what it changes once per version held (the controller's
-    /// own streams keep undo records instead, see ``FetchedResultsController/versionHistoryLimit``).
+    /// A held version keeps what its change set changed (the entities it removed or replaced), not the
+    /// window's contents: its cost is its change's, and a catch-up undoes the later versions from the window's
+    /// current entities, as the controller's own streams do (see ``FetchedResultsController/versionHistoryLimit``).
     ///
     /// - Parameters:
     ///   - version: The version the consumer has, or `nil` for the whole window.
@@ -29,20 +29,18 @@ extension LiveWindow where Entity: Codable {
         let subscriber = _UpdateSubscriber<Entity>(bufferLimit: bufferLimit)
         let (id, origin) = controller._withObservedStorage { storage in
             _registry.state.withLock { state -> (UInt64?, UInt64) in
-                guard var window = state.windows[_id] else {
+                state.holdVersions(of: _id, in: storage)
+                guard state.windows[_id] != nil else {
                     subscriber.end()
                     return (nil, 0)
                 }
-                if !window.keepsHistory {
-                    window.keepsHistory = true
-                    window.hold(storage)
-                }
-                subscriber.start(with: .catchUp(from: version.flatMap { window.heldSequence(for: $0) }))
-                window.holdVersions(forBufferLimit: bufferLimit)
-                window.updateSubscribers[state.nextID] = subscriber
-                state.windows[_id] = window
+                // Changed in place: a copy of the window's state, written back, would copy its streams (all of
+                // them, for each one that opens) and its history.
+                subscriber.start(with: .catchUp(from: version.flatMap { state.windows[_id]!.heldSequence(for: $0) }))
+                state.windows[_id]!.holdVersions(forBufferLimit: bufferLimit)
+                state.windows[_id]!.updateSubscribers[state.nextID] = subscriber
                 defer { state.nextID += 1 }
-                return (state.nextID, window.origin)
+                return (state.nextID, state.windows[_id]!.origin)
             }
         }
         let subscription = _UpdateSubscription(
@@ -63,7 +61,7 @@ extension LiveWindow where Entity: Codable {
                         subscriber.settle(at: window.sequence)
                         let now = _WindowState.entities(of: storage, at: window.positions)
                         return _CatchUp(
-                            earlier: from.flatMap { window.entities(atVersion: $0) }, now: now,
+                            earlier: from.flatMap { window.entities(atVersion: $0, from: now) }, now: now,
                             sequence: window.sequence, isRebuilt: true)
                     }
                 }
@@ -134,13 +132,8 @@ extension LiveWindow where Entity: Codable {
         let digest: _WindowState<Entity>.EntityDigest = { _ContentDigest.of($0) }
         controller._withObservedStorage { storage in
             _registry.state.withLock { state in
-                guard var window = state.windows[_id] else { return }
-                if !window.keepsHistory {
-                    window.keepsHistory = true
-                    window.hold(storage)
-                }
-                window.nameVersionsByContents(origin: origin, digest: digest)
-                state.windows[_id] = window
+                state.holdVersions(of: _id, in: storage)
+                state.windows[_id]?.nameVersionsByContents(origin: origin, digest: digest, from: storage)
             }
         }
     }

@@ -197,7 +197,8 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
                 state.windows[_id]!.positions = new
                 state.isIndexStale = true
                 guard !changes.isEmpty,
-                    let delivery = state.windows[_id]!.deliver(changes, after: storage, scheduler: scheduler)
+                    let delivery = state.windows[_id]!.deliver(
+                        changes, from: storage, at: window.positions, after: storage, scheduler: scheduler)
                 else { return (changes, nil) }
                 return (changes, { [weak controller] in controller?._deliver([delivery]) })
             }
@@ -210,10 +211,7 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
     ///
     /// - Complexity: O(1), plus O(*W*) for the index of *W* windows at the next change.
     @inlinable public func close() {
-        let window = _registry.state.withLock { state -> _WindowState<Entity>? in
-            defer { state.isIndexStale = true }
-            return state.windows.removeValue(forKey: _id)
-        }
+        let window = _registry.state.withLock { $0.removeWindow(_id) }
         guard let window else { return }
         for subscriber in window.subscribers.changeSubscriberList { subscriber.finish() }
         for subscriber in window.updateSubscribers.values { subscriber.end() }

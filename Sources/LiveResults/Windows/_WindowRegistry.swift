@@ -20,8 +20,38 @@ import Foundation
         /// The `.last` windows, whose positions follow the end of the results.
         @usableFromInline var fromEnd: [UInt64] = []
         @usableFromInline var isIndexStale = false
+        /// The results after the last change set followed, while a window holds versions: the entities the
+        /// next change set removes or replaces are read there, for the window's held version
+        /// (``_WindowState/undo(of:from:)``). One storage for all the windows, replaced at each change.
+        @usableFromInline var previous: _SectionedStorage<Entity>?
+        /// The number of windows that hold versions.
+        @usableFromInline var versionHolders = 0
+        /// The controller's count of rebuilds at the last change set followed (``_ResultsCore/rebuilds``): a
+        /// rebuild shows as a change of it, also one that changed nothing the observers see.
+        @usableFromInline var rebuilds: UInt64?
 
         @usableFromInline init() {}
+
+        /// Has window `id` hold its versions from now on, starting with the current one, the entities of
+        /// `storage` (the results the observers have) at its positions.
+        @inlinable mutating func holdVersions(of id: UInt64, in storage: _SectionedStorage<Entity>) {
+            guard windows[id]?.keepsHistory == false else { return }
+            windows[id]!.keepsHistory = true
+            windows[id]!.hold(storage)
+            versionHolders += 1
+            previous = storage
+        }
+
+        /// Removes window `id`, and returns it.
+        @inlinable mutating func removeWindow(_ id: UInt64) -> _WindowState<Entity>? {
+            guard let window = windows.removeValue(forKey: id) else { return nil }
+            isIndexStale = true
+            if window.keepsHistory {
+                versionHolders -= 1
+                if versionHolders == 0 { previous = nil }
+            }
+            return window
+        }
 
         /// Rebuilds the index of window positions, if windows came, went or moved since it was built.
         @inlinable mutating func refreshIndex() {
@@ -107,11 +137,22 @@ import Foundation
     /// - Complexity: O(*k* log *n*) for a change set of *k* entities, once, plus each window's share (see
     ///   ``_WindowDiff/changeSet(_:from:to:in:)``).
     @inlinable func follow(
-        _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler,
-        controller: FetchedResultsController<Entity>
+        _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, rebuilds: UInt64,
+        scheduler: CallbackScheduler, controller: FetchedResultsController<Entity>
     ) -> (@Sendable () -> Void)? {
         let deliveries = state.withLock { state -> [_ControllerState<Entity>.Delivery] in
+            let before = state.previous ?? storage
+            let rebuilt = state.rebuilds.map { $0 != rebuilds } ?? false
+            state.previous = state.versionHolders > 0 ? storage : nil
+            state.rebuilds = rebuilds
             guard !state.windows.isEmpty else { return [] }
+            if rebuilt && state.versionHolders > 0 {
+                // Each window that holds versions keeps its entities as they were before the rebuild, for its next
+                // version to undo to, whether or not this change set gives it one.
+                for id in state.windows.keys where state.windows[id]!.keepsHistory {
+                    state.windows[id]!.rebuilt(from: before)
+                }
+            }
             let global = _GlobalChanges(changes, after: storage)
             let countBefore = storage.count - changes.insertedItemIDs.count + changes.deletedItemIDs.count
             var deliveries: [_ControllerState<Entity>.Delivery] = []
@@ -124,9 +165,9 @@ import Foundation
                 let windowChanges = holdsAll ? changes : _WindowDiff.changeSet(global, from: old, to: new, in: storage)
                 state.windows[id]!.positions = new
                 guard !windowChanges.isEmpty else { continue }
-                if let delivery = state.windows[id]!.deliver(windowChanges, after: storage, scheduler: scheduler) {
-                    deliveries.append(delivery)
-                }
+                let delivery = state.windows[id]!.deliver(
+                    windowChanges, from: before, at: old, after: storage, scheduler: scheduler)
+                if let delivery { deliveries.append(delivery) }
             }
             return deliveries
         }

@@ -2,20 +2,26 @@ import Foundation
 
 /// One window's state, under its registry's lock: the positions it holds, its observers and its versions.
 @usableFromInline struct _WindowState<Entity: FetchableEntity>: Sendable {
-    /// A version of the window kept for a catch-up: the controller's results then, and the positions held.
+    /// A version of the window kept for a catch-up: its number, the positions held, and what turns the
+    /// window's entities then back into those of the version before it.
+    ///
+    /// It keeps its change, not the controller's results: the entities of a held version are the window's
+    /// current ones with the later versions undone (``entities(atVersion:from:)``). A snapshot of the results
+    /// per version made each change of the controller copy the path to what it changed once per version held,
+    /// and kept those copies as long as the version (about 1 KB each).
     @usableFromInline struct HeldVersion: Sendable {
         @usableFromInline let sequence: UInt64
-        @usableFromInline let storage: _SectionedStorage<Entity>
         @usableFromInline let positions: Range<Int>
+        /// The window's entities before the change set that led to this version, as the change set touched
+        /// them (or all of them, after a rebuild); empty for the first version held, which is never undone.
+        @usableFromInline let undo: _VersionUndo<Entity>
         /// The sum of the digests of the window's entities then, when versions are named by their contents.
         @usableFromInline var contentSum: UInt64?
 
-        @inlinable init(
-            sequence: UInt64, storage: _SectionedStorage<Entity>, positions: Range<Int>, contentSum: UInt64?
-        ) {
+        @inlinable init(sequence: UInt64, positions: Range<Int>, undo: _VersionUndo<Entity>, contentSum: UInt64?) {
             self.sequence = sequence
-            self.storage = storage
             self.positions = positions
+            self.undo = undo
             self.contentSum = contentSum
         }
 
@@ -69,6 +75,10 @@ import Foundation
         heldLimit = Swift.max(heldLimit, Swift.min(1_024, Swift.min(bufferLimit, 1_024) + 128))
     }
 
+    /// The window's entities before the first rebuild of the controller since its last version, if any: the
+    /// undo of its next version (see ``rebuilt(from:)``).
+    @usableFromInline var replacedByRebuild: _VersionUndo<Entity>?
+
     /// The most versions whose names by contents a window keeps.
     @inlinable static var namedLimit: UInt64 { 4096 }
 
@@ -79,12 +89,23 @@ import Foundation
 
     /// Counts a change set of the window as a new version, keeps it for catch-ups and hands it to the
     /// update streams, and returns its delivery for the other observers, if any.
+    ///
+    /// - Parameters:
+    ///   - changes: The window's change set, from the entities of `before` at `previousPositions` to those of
+    ///     `storage` at ``positions``.
+    ///   - before: The controller's results the window's last version read, or results that hold its entities
+    ///     as they were then (the entities the change set removes or replaces are read there).
     @inlinable mutating func deliver(
-        _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler
+        _ changes: ChangeSet<Entity>, from before: _SectionedStorage<Entity>, at previousPositions: Range<Int>,
+        after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler
     ) -> _ControllerState<Entity>.Delivery? {
         sequence += 1
         let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
-        if keepsHistory { hold(storage, after: changes) }
+        if keepsHistory {
+            let undo = replacedByRebuild ?? Self.undo(of: changes, from: before)
+            replacedByRebuild = nil
+            hold(storage, undo: undo, after: (changes, before))
+        }
         if !updateSubscribers.isEmpty {
             // Named here, under the lock already held, rather than by each stream taking it again.
             let delivered = _VersionChanges(
@@ -99,22 +120,60 @@ import Foundation
             changes, after: { snapshot }, delegate: delegate, scheduler: scheduler, version: sequence)
     }
 
-    /// Keeps the current version for a catch-up, dropping the oldest beyond the limit. `changes`, the change
-    /// set that led to it from the last held version, lets its contents be digested from that version's.
-    @inlinable mutating func hold(_ storage: _SectionedStorage<Entity>, after changes: ChangeSet<Entity>? = nil) {
+    /// Keeps the current version, whose entities are those of `storage` at ``positions``, for a catch-up,
+    /// dropping the oldest beyond the limit.
+    ///
+    /// - Parameters:
+    ///   - undo: What turns the current version's entities back into the last held version's.
+    ///   - changes: The change set that led to the current version from the last held one, and the results
+    ///     before it: its contents are then digested from that version's.
+    @inlinable mutating func hold(
+        _ storage: _SectionedStorage<Entity>, undo: _VersionUndo<Entity> = _VersionUndo(),
+        after changes: (changeSet: ChangeSet<Entity>, before: _SectionedStorage<Entity>)? = nil
+    ) {
         var contentSum: UInt64?
         if let digest = contentNaming?.digest {
-            if let changes, let previous = history.last, let sum = previous.contentSum {
-                contentSum = Self.contentSum(sum, from: previous.storage, to: storage, by: changes, digest: digest)
+            if let changes, let sum = history.last?.contentSum {
+                contentSum = Self.contentSum(
+                    sum, from: changes.before, to: storage, by: changes.changeSet, digest: digest)
             } else {
                 contentSum = Self.contentSum(of: storage, at: positions, digest: digest)
             }
         }
         // Dropped a quarter at a time: one shift of the array per `heldLimit / 4` versions, not one per version.
         if history.count >= heldLimit + heldLimit / 4 { history.removeFirst(history.count - heldLimit + 1) }
-        let held = HeldVersion(sequence: sequence, storage: storage, positions: positions, contentSum: contentSum)
+        let held = HeldVersion(sequence: sequence, positions: positions, undo: undo, contentSum: contentSum)
         history.append(held)
         if let digest = held.digest { remember(digest, of: sequence) }
+    }
+
+    /// Keeps the window's entities in `before`, the results before a rebuild of the controller (a fetch, a
+    /// resort, a reset), for its next version to undo to: a rebuild may number entities anew or change the
+    /// order, so that the entities of earlier versions could not be put back among the current ones. The first
+    /// rebuild since the last version is the one kept.
+    ///
+    /// - Complexity: O(*w* log *n*) for a window of *w* entities.
+    @inlinable mutating func rebuilt(from before: _SectionedStorage<Entity>) {
+        guard replacedByRebuild == nil, !history.isEmpty else { return }
+        var undo = _VersionUndo<Entity>()
+        undo.recordReplacement(of: Self.entities(of: before, at: positions))
+        replacedByRebuild = undo
+    }
+
+    /// What turns the window's entities after `changes` back into those before it: the stored versions, in
+    /// `before`, of the entities it removed or changed, and the ids of those it added.
+    ///
+    /// - Complexity: O(*k* log *n*) for *k* changed entities.
+    @inlinable static func undo(
+        of changes: ChangeSet<Entity>, from before: _SectionedStorage<Entity>
+    ) -> _VersionUndo<Entity> {
+        var undo = _VersionUndo<Entity>()
+        undo.entries.reserveCapacity(
+            changes.insertedItemIDs.count + changes.deletedItemIDs.count + changes.updatedItemIDs.count)
+        for id in changes.insertedItemIDs { undo.record(id, before: nil) }
+        for id in changes.deletedItemIDs { undo.record(id, before: before.stored(forID: id)) }
+        for id in changes.updatedItemIDs { undo.record(id, before: before.stored(forID: id)) }
+        return undo
     }
 
     /// Keeps the name of version `sequence`, forgetting the one ``namedLimit`` versions before it.
@@ -165,16 +224,21 @@ import Foundation
         return sum
     }
 
-    /// Names the window's versions by their contents from now on, the held ones included.
+    /// Names the window's versions by their contents from now on, the held ones included; `storage` holds
+    /// the window's current entities at ``positions``.
     ///
     /// - Complexity: O(*h* *w*) for *h* held versions of *w* entities, the first time.
-    @inlinable mutating func nameVersionsByContents(origin: UInt64, digest: @escaping EntityDigest) {
+    @inlinable mutating func nameVersionsByContents(
+        origin: UInt64, digest: @escaping EntityDigest, from storage: _SectionedStorage<Entity>
+    ) {
         guard contentNaming?.origin != origin else { return }
         contentNaming = (origin, digest)
-        for index in history.indices {
-            history[index].contentSum = Self.contentSum(
-                of: history[index].storage, at: history[index].positions, digest: digest)
+        // Newest first, each version's entities made from the next one's by its undo.
+        var entities = Self.entities(of: storage, at: positions)
+        for index in history.indices.reversed() {
+            history[index].contentSum = Self.contentSum(of: entities, at: 0..<entities.count, digest: digest)
             if let name = history[index].digest { remember(name, of: history[index].sequence) }
+            history[index].undo.undo(&entities)
         }
     }
 
@@ -202,10 +266,20 @@ import Foundation
         return history.last(where: { $0.digest == version.sequence })?.sequence
     }
 
-    /// The window's entities at a held version, as a storage of their own; `nil` when it is not held.
-    @inlinable func entities(atVersion version: UInt64) -> _SectionedStorage<Entity>? {
+    /// The window's entities at a held version, as a storage of their own, from `current`, the window's
+    /// entities now (``entities(of:at:)``); `nil` when the version is not held.
+    ///
+    /// - Complexity: O(*k* log *w*) for a window of *w* entities and *k* changes since the version; O(*w*)
+    ///   more when a rebuild lies between.
+    @inlinable func entities(
+        atVersion version: UInt64, from current: _SectionedStorage<Entity>
+    ) -> _SectionedStorage<Entity>? {
         guard let index = history.lastIndex(where: { $0.sequence == version }) else { return nil }
-        return Self.entities(of: history[index].storage, at: history[index].positions)
+        // After a rebuild that gave the window no version, its entities are the same but may be ordered by
+        // another rule: the earlier versions are undone from the ones kept before it, in their order.
+        var entities = replacedByRebuild?.replaced ?? current
+        for held in history[(index + 1)...].reversed() { held.undo.undo(&entities) }
+        return entities
     }
 
     /// The entities of `storage` at `positions`, as a storage of their own, for the wire.

@@ -26,7 +26,7 @@ struct CollapsibleStateTests {
         try await controller.performFetch()
         let checked = Locked(Checked())
         // Runs under the controller's lock, with each change set as the view sees it.
-        let subscription = controller._addQueueObserver { changes, storage, _ in
+        let subscription = controller._addQueueObserver { changes, storage, _, _ in
             checked.withLock { checked in
                 checked.state.follow(changes)
                 var reference = checked.state

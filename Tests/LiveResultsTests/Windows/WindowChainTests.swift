@@ -97,6 +97,9 @@ import Testing
         var followers = (0..<6).map { _ in Follower(controller.window(Self.randomRange(&random))) }
         _ = try await controller.performFetch()
         followers += (0..<18).map { _ in Follower(controller.window(Self.randomRange(&random))) }
+        // Every other window holds its versions, as one with an update stream does.
+        var held = HeldVersions()
+        for index in followers.indices where index.isMultiple(of: 2) { held.start(followers[index].window) }
         var nextID = 100
         var coalescing = false
         for step in 0..<1_000 {
@@ -154,6 +157,7 @@ import Testing
                 let index = Int.random(in: 0..<followers.count, using: &random)
                 followers[index].window.close()
                 followers[index] = Follower(controller.window(Self.randomRange(&random)))
+                if index.isMultiple(of: 2) { held.start(followers[index].window) }
             case 90..<92:
                 controller.reset()
                 _ = try await controller.performFetch()
@@ -168,6 +172,52 @@ import Testing
                 follower.check(against: Self.slice(observed, follower.window.range), step: "\(step) (\(choice))")
             }
             #expect(followers.allSatisfy { $0.window.totalCount == observed.ids.joined().count })
+            for index in followers.indices where index.isMultiple(of: 2) {
+                held.check(followers[index].window, step: "\(step) (\(choice))", &random)
+            }
+        }
+    }
+
+    /// The contents of windows that hold their versions, by window and version, to check that a held version's
+    /// entities, undone from the window's current ones, are what the window held then.
+    struct HeldVersions {
+        var contents: [ObjectIdentifier: [UInt64: SnapshotModel<Item>]] = [:]
+
+        mutating func start(_ window: LiveWindow<Item>) {
+            window.nameVersionsByContents(scope: "the chain")
+            contents[ObjectIdentifier(window)] = [:]
+        }
+
+        /// Records the window's current version, then checks its oldest held version and one at random among
+        /// those recorded.
+        mutating func check(
+            _ window: LiveWindow<Item>, step: String, _ random: inout SeededGenerator,
+            sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            let key = ObjectIdentifier(window)
+            let (snapshot, version) = window._versionedSnapshot()
+            contents[key, default: [:]][version] = SnapshotModel(snapshot)
+            let (state, now) = window.controller._withObservedStorage { storage in
+                window._registry.state.withLock { state in
+                    let window = state.windows[window._id]!
+                    return (window, _WindowState.entities(of: storage, at: window.positions))
+                }
+            }
+            guard let oldest = state.history.first?.sequence else {
+                Issue.record("step \(step): the window holds no version", sourceLocation: sourceLocation)
+                return
+            }
+            #expect(state.history.last?.sequence == version, "step \(step)", sourceLocation: sourceLocation)
+            contents[key] = contents[key]!.filter { $0.key >= oldest }
+            let recorded = contents[key]!.keys.sorted()
+            for version in [oldest, recorded.randomElement(using: &random)!] {
+                guard let expected = contents[key]![version] else { continue }
+                let entities = state.entities(atVersion: version, from: now)
+                #expect(
+                    entities.map { SnapshotModel(FetchedResultsSnapshot(_storage: $0)) } == expected,
+                    "step \(step), \(window.range): held version \(version) of \(state.sequence); \(state.history.map { "\($0.sequence):\($0.undo.replaced == nil ? "" : "R")\($0.undo.entries.count)" })",
+                    sourceLocation: sourceLocation)
+            }
         }
     }
 }

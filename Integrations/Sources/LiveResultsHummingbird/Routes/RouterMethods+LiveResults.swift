@@ -15,9 +15,11 @@ extension RouterMethods {
     /// ```
     ///
     /// A request with `?limit=` (and `?offset=`) gets a window of the results instead of all of them: positions
-    /// `offset..<offset + limit` in the controller's order, each stream a `LiveWindow` of its own, with the
-    /// window's change sets (see `LiveResultsOptions/maximumWindowLimit`). A window's versions are its own:
-    /// a reconnecting stream of a window gets the whole window (a page, not the results).
+    /// `offset..<offset + limit` in the controller's order, with the window's change sets (see
+    /// `LiveResultsOptions/maximumWindowLimit`). The streams of one range share one `LiveWindow`, kept while the
+    /// routes live, for up to 32 ranges (a range beyond them gets a window of its own, closed with its stream): a
+    /// change is worked out once per range, not once per stream, and a stream of a window that reconnects while
+    /// the window is kept resumes from the version it read with one catch-up (the whole window otherwise).
     ///
     /// The events stream starts with the whole results, or, when the request names a version the
     /// controller still holds (`Last-Event-ID`, which browsers send when they reconnect, or `?since=`),

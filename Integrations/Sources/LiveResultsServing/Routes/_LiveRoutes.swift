@@ -24,17 +24,19 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
     /// which requests those are; `nil` for routes that do not embed.
     private let embedded: (routes: any _AnyLiveRoutes, embeds: @Sendable (LiveResultsRequest) -> Bool)?
 
-    /// The routes of `controller`'s results: the whole results or a window of them (`?limit=`, `?offset=`).
+    /// The routes of `controller`'s results: the whole results or a window of them (`?limit=`, `?offset=`), shared
+    /// by the requests of one range.
     ///
     /// - Complexity: O(1).
     package init(controller: FetchedResultsController<Entity>, options: LiveResultsOptions) {
         let maximumLimit = options.maximumWindowLimit
+        let windows = _SharedWindows(of: controller)
         self.init(
             endpoint: LiveResultsEndpoint(maximumStreams: options.maximumStreams),
             encoder: _UpdateEncoder<Entity>(encoder: options.encoder), options: options, postgREST: false,
             answer: nil
         ) { request in
-            try _UpdatesSource.requested(by: request, of: controller, maximumLimit: maximumLimit)
+            try _UpdatesSource.requested(by: request, of: controller, windows: windows, maximumLimit: maximumLimit)
         }
     }
 

@@ -3,7 +3,7 @@ import HTTPTypes
 import LiveResults
 
 /// What a request's stream or whole results follow: the controller's whole results, or, when the request
-/// asks for `?limit=` (and `?offset=`), a window of them of its own, released with the stream.
+/// asks for `?limit=` (and `?offset=`), a window of them, shared with the requests of the same range.
 package struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
     let version: @Sendable () -> ResultsVersion
     let wholeResults: @Sendable () -> ResultsUpdate<Entity>
@@ -25,13 +25,14 @@ package struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
             updates: { window.updates(since: $0, bufferLimit: $1) }, holding: holding)
     }
 
-    /// What `request` asks for of `controller`: a window at `?offset=` (0 by default) of `?limit=` positions, or
-    /// the whole results without a limit.
+    /// What `request` asks for of `controller`: a window at `?offset=` (0 by default) of `?limit=` positions, from
+    /// `windows`, the controller's windows shared by range, or the whole results without a limit.
     ///
     /// - Throws: `400 Bad Request`, whose message starts with the parameter, for a value that is not a
     ///   non-negative integer or a limit above `maximumLimit`.
     static func requested(
-        by request: LiveResultsRequest, of controller: FetchedResultsController<Entity>, maximumLimit: Int
+        by request: LiveResultsRequest, of controller: FetchedResultsController<Entity>,
+        windows: _SharedWindows<Entity>, maximumLimit: Int
     ) throws -> Self {
         guard let limitText = request.queryValue("limit") else {
             guard request.queryValue("offset") == nil else { throw badRequest("offset", "needs a limit") }
@@ -47,7 +48,7 @@ package struct _UpdatesSource<Entity: FetchableEntity & Codable>: Sendable {
             }
             return offset
         }
-        return .window(controller.window(.range(offset: offset ?? 0, limit: limit)))
+        return .window(windows.window(.range(offset: offset ?? 0, limit: limit)))
     }
 
     /// A `400` whose message starts with the parameter's name (the server's error JSON carries it).

@@ -29,6 +29,24 @@ struct WindowsAndSourceWireTests {
         }
     }
 
+    @Test(
+        "the streams of one range share one window, and its versions; another range has a window of its own",
+        arguments: ServersUnderTest.all)
+    func sharedWindow(server: any ServerUnderTest) async throws {
+        let store = try await MemoryTodoStore(WireRoutes.todos)
+        try await server.serving(store, options: LiveResultsOptions()) { routes in
+            var versions: [String?] = []
+            for query in ["limit=2", "limit=2", "limit=2&offset=1"] {
+                let stream = try await EventStream.open("\(routes.base)/results/events?\(query)")
+                var events = stream.events.makeAsyncIterator()
+                versions.append(try await events.next()?.id)
+            }
+            // A window's versions are named after it (a random origin): two windows never name one version alike.
+            #expect(versions[0] != nil && versions[0] == versions[1], "one window for one range: \(versions)")
+            #expect(versions[2] != nil && versions[2] != versions[0], "another range: \(versions)")
+        }
+    }
+
     @Test("a live query's stream starts with its window, sectioned when it asks", arguments: ServersUnderTest.all)
     func liveQueryStream(server: any ServerUnderTest) async throws {
         let store = try await MemoryTodoStore(WireRoutes.todos)

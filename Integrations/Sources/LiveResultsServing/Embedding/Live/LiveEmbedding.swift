@@ -1,6 +1,5 @@
 import Foundation
 import LiveResults
-import NIOConcurrencyHelpers
 
 /// A query's rows with what `select=` embeds, kept live at the cost of what changed: a controller of
 /// ``EmbeddedRow``s, in the query's order, whose objects are PostgREST's answer for the same query.
@@ -50,10 +49,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     private let follower: Int
     private let work: AsyncStream<_EmbeddingRun<Source>.Work>.Continuation
     /// The windows shared by range (see ``window(_:)``).
-    private let windows = NIOLockedValueBox<[WindowRange: LiveWindow<EmbeddedRow<Parent>>]>([:])
-
-    /// How many ranges ``window(_:)`` shares.
-    static var maximumSharedWindows: Int { 32 }
+    private let windows: _SharedWindows<EmbeddedRow<Parent>>
 
     /// Embeds `select` in the rows of `query`, read from `source`, a table that `relations` declares as
     /// `table`; nothing is read before ``fetch()``.
@@ -96,6 +92,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
         self.query = query
         self.select = select
         self.controller = run.controller
+        self.windows = _SharedWindows(of: run.controller)
         self.run = run
         self.subscription = parents
         self.router = router
@@ -130,14 +127,7 @@ public final class LiveEmbedding<Source: QueryableSource>: Sendable where Source
     /// catch-up), up to 32 ranges; beyond them a window of the caller's own, closed when released.
     ///
     /// - Complexity: O(1) for a shared window; O(log *W*) to make one over *W* windows.
-    public func window(_ range: WindowRange) -> LiveWindow<EmbeddedRow<Parent>> {
-        windows.withLockedValue { windows in
-            if let window = windows[range] { return window }
-            let window = controller.window(range)
-            if windows.count < Self.maximumSharedWindows { windows[range] = window }
-            return window
-        }
-    }
+    public func window(_ range: WindowRange) -> LiveWindow<EmbeddedRow<Parent>> { windows.window(range) }
 
     /// The tables `select` embeds from `table`, at every depth.
     private static func tables(
