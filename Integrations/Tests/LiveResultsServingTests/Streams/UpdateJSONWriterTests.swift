@@ -157,7 +157,8 @@ import Testing
 
     static func entity(using random: inout SeededRandom) -> Sample {
         let doubles: [Double] = [
-            0.1, 1e300, -0.0, 0, 5e-324, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1 / 3, 100, 1e-7,
+            0.1, 1e300, -0.0, 0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1 / 3,
+            100, 1e-7,
             123_456_789.125, 2.2250738585072014e-308, .random(in: -1e6...1e6, using: &random),
         ]
         let ids: [Int64] = [.min, .max, 0, .random(in: .min ... .max, using: &random)]
