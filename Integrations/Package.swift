@@ -285,6 +285,17 @@ let package = Package(
             dependencies: ["LiveResultsServing", .product(name: "LiveResults", package: "LiveResults")],
             path: "Benchmarks/EmbeddingRatios"
         ),
+        // An update's encoding for Server-Sent Events: the serving core's writer against JSONEncoder.
+        .executableTarget(
+            name: "UpdateEncoding",
+            dependencies: [
+                "LiveResultsServing",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "Benchmarks/UpdateEncoding"
+        ),
         .executableTarget(
             name: "GRDBLatency",
             dependencies: [

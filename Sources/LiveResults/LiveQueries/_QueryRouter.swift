@@ -25,6 +25,22 @@
     @usableFromInline enum Seen: Hashable, Sendable {
         case one(QueryValue)
         case many([QueryValue])
+
+        /// How many values: one per indexed column.
+        @inlinable var count: Int {
+            switch self {
+            case .one: 1
+            case .many(let values): values.count
+            }
+        }
+
+        /// The value of the indexed column `column`.
+        @inlinable subscript(column: Int) -> QueryValue {
+            switch self {
+            case .one(let value): value
+            case .many(let values): values[column]
+            }
+        }
     }
 
     @usableFromInline struct State: Sendable {
@@ -170,67 +186,155 @@
 
     // MARK: Routing
 
+    /// Where a batch goes: decided under the lock, delivered after it.
+    @usableFromInline enum Delivery {
+        /// The batch as it came, to one route: the usual case (one query, or every event reaching the same one).
+        case one(EventSubscriber<Entity>)
+        /// The batch as it came, to each of these routes, in order.
+        case whole([EventSubscriber<Entity>])
+        /// Each route its own events of the batch, in order.
+        case parts([(EventSubscriber<Entity>, [EntityEvent<Entity>])])
+    }
+
+    /// What an event changed of what was seen: the values its entity had and has, for the index.
+    @usableFromInline struct Reach {
+        /// An invalidation: every route.
+        @usableFromInline var everyRoute = false
+        /// The values the entity was seen with, when the event moves it off them.
+        @usableFromInline var old: Seen?
+        /// The values the entity has now; `nil` for a deletion.
+        @usableFromInline var new: Seen?
+
+        @usableFromInline init(everyRoute: Bool = false, old: Seen? = nil, new: Seen? = nil) {
+            self.everyRoute = everyRoute
+            self.old = old
+            self.new = new
+        }
+    }
+
     /// Delivers each event of `events` to the routes it can change, one batch per route, in order.
+    ///
+    /// A batch whose events all reach the same one route goes on as it came: no dictionary, no list and no
+    /// batch of its own, whatever its size. Otherwise each route receives a batch of its events, and the
+    /// targets of an event are enumerated where they are kept (the set of routes that receive everything, the
+    /// index's sets of its values), not gathered into a set of their own.
     @inlinable func route(_ events: [EntityEvent<Entity>]) {
-        guard events.count == 1 else { return routeEach(events) }
-        // The usual batch, one event, goes on as it came: no batch of its own per route, and no list of the
-        // routes when it reaches one.
-        let (only, others) = state.withLock { state -> (EventSubscriber<Entity>?, [EventSubscriber<Entity>]) in
-            let targets = targets(of: events[0], in: &state)
-            if targets.count == 1 { return (state.routes[targets.first!]?.subscriber, []) }
-            return (nil, targets.sorted().compactMap { state.routes[$0]?.subscriber })
+        switch state.withLock({ delivery(of: events, in: &$0) }) {
+        case .one(let subscriber): subscriber.receive(events)
+        case .whole(let subscribers): for subscriber in subscribers { subscriber.receive(events) }
+        case .parts(let parts): for (subscriber, events) in parts { subscriber.receive(events) }
         }
-        only?.receive(events)
-        for subscriber in others { subscriber.receive(events) }
     }
 
-    /// Delivers each event of `events` to the routes it can change, one batch per route, in order.
-    @inlinable func routeEach(_ events: [EntityEvent<Entity>]) {
-        let batches = state.withLock { state -> [(EventSubscriber<Entity>, [EntityEvent<Entity>])] in
-            var batches: [Int: [EntityEvent<Entity>]] = [:]
-            for event in events {
-                for id in targets(of: event, in: &state) { batches[id, default: []].append(event) }
-            }
-            return batches.sorted { $0.key < $1.key }.compactMap { id, events in
-                state.routes[id].map { ($0.subscriber, events) }
-            }
-        }
-        for (subscriber, events) in batches { subscriber.receive(events) }
-    }
-
-    /// The routes `event` can change, updating what was seen of its entity.
-    @inlinable func targets(of event: EntityEvent<Entity>, in state: inout State) -> Set<Int> {
-        // Sets taken whole (routes receiving everything, or those of one value of the index) allocate nothing:
-        // most events reach one route.
-        var targets = state.everything
+    /// Where `events` go, updating what was seen of their entities.
+    @inlinable func delivery(of events: [EntityEvent<Entity>], in state: inout State) -> Delivery {
         // Without an indexed route, every route receives every event, and nothing is seen.
-        guard state.indexedRoutes > 0 else { return targets }
+        guard state.indexedRoutes > 0 else {
+            if state.everything.count == 1 { return one(state.everything.first!, in: state) }
+            return whole(state.everything.sorted(), in: state)
+        }
+        if events.count == 1 {
+            let reach = see(events[0], in: &state)
+            if let only = onlyTarget(of: reach, in: state) { return one(only, in: state) }
+            var targets: [Int] = []
+            forEachTarget(of: reach, in: state) { targets.append($0) }
+            return whole(targets.sorted(), in: state)
+        }
+        // While every event reaches the one route `solo`, nothing is gathered; from the first that does not,
+        // each route's events are.
+        var solo: Int?
+        var parted = false
+        var parts: [Int: [EntityEvent<Entity>]] = [:]
+        for (offset, event) in events.enumerated() {
+            let reach = see(event, in: &state)
+            if !parted {
+                if let only = onlyTarget(of: reach, in: state), offset == 0 || only == solo {
+                    solo = only
+                    continue
+                }
+                parted = true
+                if let solo { parts[solo] = Array(events[..<offset]) }
+            }
+            forEachTarget(of: reach, in: state) { parts[$0, default: []].append(event) }
+        }
+        guard parted else { return solo.map { one($0, in: state) } ?? .whole([]) }
+        return .parts(
+            parts.sorted { $0.key < $1.key }.compactMap { id, events in
+                state.routes[id].map { ($0.subscriber, events) }
+            })
+    }
+
+    /// The batch as it came, to route `id`.
+    @inlinable func one(_ id: Int, in state: State) -> Delivery {
+        state.routes[id].map { .one($0.subscriber) } ?? .whole([])
+    }
+
+    /// The batch as it came, to the routes `ids`, in their order.
+    @inlinable func whole(_ ids: [Int], in state: State) -> Delivery {
+        ids.count == 1 ? one(ids[0], in: state) : .whole(ids.compactMap { state.routes[$0]?.subscriber })
+    }
+
+    /// Records what `event` changes of what was seen of its entity, and returns it.
+    @inlinable func see(_ event: EntityEvent<Entity>, in state: inout State) -> Reach {
         switch event {
         case .invalidated:
-            return Set(state.routes.keys)
+            return Reach(everyRoute: true)
         case .deleted(let id):
-            if let old = state.seen.removeValue(forKey: id) { collect(old, from: state, into: &targets) }
+            return Reach(old: state.seen.removeValue(forKey: id))
         case .inserted(let entity), .updated(let entity):
             let values = seen(entity)
-            if let old = state.seen.updateValue(values, forKey: entity.id), old != values {
-                collect(old, from: state, into: &targets)
+            let old = state.seen.updateValue(values, forKey: entity.id)
+            return Reach(old: old == values ? nil : old, new: values)
+        }
+    }
+
+    /// The route an event reaches when it reaches exactly one; `nil` when it reaches none or several.
+    @inlinable func onlyTarget(of reach: Reach, in state: State) -> Int? {
+        var only: Int?
+        var several = false
+        forEachTargetWhile(of: reach, in: state) { id in
+            if only == nil {
+                only = id
+                return true
             }
-            collect(values, from: state, into: &targets)
+            several = true
+            return false
         }
-        return targets
+        return several ? nil : only
     }
 
-    @inlinable func collect(_ values: Seen, from state: State, into targets: inout Set<Int>) {
-        switch values {
-        case .one(let value): collect(value, column: 0, from: state, into: &targets)
-        case .many(let values):
-            for (column, value) in values.enumerated() { collect(value, column: column, from: state, into: &targets) }
+    /// Calls `body` once with each route an event reaches, in no particular order.
+    @inlinable func forEachTarget(of reach: Reach, in state: State, _ body: (Int) -> Void) {
+        forEachTargetWhile(of: reach, in: state) { id in
+            body(id)
+            return true
         }
     }
 
-    @inlinable func collect(_ value: QueryValue, column: Int, from state: State, into targets: inout Set<Int>) {
-        guard let routes = state.index[column][value] else { return }
-        if targets.isEmpty { targets = routes } else { targets.formUnion(routes) }
+    /// Calls `body` once with each route an event reaches, in no particular order, until it returns `false`.
+    ///
+    /// The routes are those that receive everything, then those of each value of the index the entity had and
+    /// has: each is visited in the first set that holds it, so that none is visited twice and nothing is
+    /// gathered.
+    @inlinable func forEachTargetWhile(of reach: Reach, in state: State, _ body: (Int) -> Bool) {
+        if reach.everyRoute {
+            for id in state.routes.keys where !body(id) { return }
+            return
+        }
+        for id in state.everything where !body(id) { return }
+        let oldCount = reach.old?.count ?? 0
+        /// The routes indexed under the `k`th value, of the old values then of the new ones.
+        func routes(_ k: Int) -> Set<Int>? {
+            let (values, column) = k < oldCount ? (reach.old!, k) : (reach.new!, k - oldCount)
+            return state.index[column][values[column]]
+        }
+        for k in 0..<(oldCount + (reach.new?.count ?? 0)) {
+            guard let set = routes(k) else { continue }
+            for id in set
+            where !state.everything.contains(id) && !(0..<k).contains(where: { routes($0)?.contains(id) == true }) {
+                if !body(id) { return }
+            }
+        }
     }
 
     /// The indexed columns' values of `entity`.

@@ -82,5 +82,24 @@ final class QueryRowStore: QueryableSource, Sendable {
         bus.publish(.deleted(id))
     }
 
+    /// Applies `events` to the rows in order (an insertion or update writes, whichever the row needs) and
+    /// publishes them as one batch, as a source that delivers a transaction at once does.
+    func write(batch events: [EntityEvent<QueryRow>]) {
+        let published = rows.withLock { rows in
+            events.map { event -> EntityEvent<QueryRow> in
+                switch event {
+                case .inserted(let row), .updated(let row):
+                    return rows.updateValue(row, forKey: row.id) != nil ? .updated(row) : .inserted(row)
+                case .deleted(let id):
+                    rows[id] = nil
+                    return event
+                case .invalidated:
+                    return event
+                }
+            }
+        }
+        bus.publish(published)
+    }
+
     struct StoreFailure: Error {}
 }

@@ -9,6 +9,10 @@ import NIOFoundationCompat
 /// The clients of one controller mostly receive the same updates at the same moment; an update is named by
 /// its base and version (two updates between the same versions describe the same change), so the last
 /// few encodings are kept and shared.
+///
+/// An update is written by ``_UpdateJSONWriter``, at the cost of its bytes and its entities' encoding, unless
+/// the encoder's options change more than the entities (pretty printing, sorted keys, a key strategy): then
+/// `JSONEncoder` encodes it whole.
 package final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable {
     private struct Key: Hashable {
         var base: ResultsVersion?
@@ -16,13 +20,15 @@ package final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable 
     }
 
     private let encoder: JSONEncoder
+    private let writer: _UpdateJSONWriter<Entity>?
     private let recent = NIOLockedValueBox<[(key: Key, json: ByteBuffer)]>([])
     /// How many of the last encodings are kept: a few for one controller's streams, more for the many
     /// queries of a live-queries route, whose updates arrive together.
     private let keptEncodings: Int
 
-    init(encoder: JSONEncoder, keeping keptEncodings: Int = 8) {
+    package init(encoder: JSONEncoder, keeping keptEncodings: Int = 8) {
         self.encoder = encoder
+        self.writer = _UpdateJSONWriter(encoder: encoder)
         self.keptEncodings = keptEncodings
     }
 
@@ -33,10 +39,18 @@ package final class _UpdateEncoder<Entity: FetchableEntity & Codable>: Sendable 
     }
 
     /// The JSON of `update`: one line, no newline.
-    func json(_ update: ResultsUpdate<Entity>) throws -> ByteBuffer {
+    package func json(_ update: ResultsUpdate<Entity>) throws -> ByteBuffer {
         if let json = cachedJSON(base: update.base, version: update.version) { return json }
         let key = Key(base: update.base, version: update.version)
-        let json = ByteBuffer(data: try encoder.encode(update))
+        let json: ByteBuffer
+        if let writer {
+            // Room for a small change set's envelope; the buffer doubles for more.
+            var buffer = ByteBufferAllocator().buffer(capacity: 512)
+            try writer.write(update, into: &buffer)
+            json = buffer
+        } else {
+            json = ByteBuffer(data: try encoder.encode(update))
+        }
         recent.withLockedValue { recent in
             recent.insert((key, json), at: 0)
             if recent.count > keptEncodings { recent.removeLast() }
