@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LiveResultsTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -81,23 +82,10 @@ private func measureStreams(
 
 /// A connected socket that has sent `GET path` for an event stream.
 private func openStream(port: Int, path: String) throws -> Int32 {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw Failure("socket(): errno \(errno) (raise the descriptor limit: ulimit -n)") }
-    // Reads give up after 60 s rather than hang on a server that never answers.
-    var timeout = timeval(tv_sec: 60, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
-    guard connected == 0 else {
-        close(socket)
-        throw Failure("connect(): errno \(errno)")
+    let socket = try LoopbackSocket.connect(port: port) { socket in
+        // Reads give up after 60 s rather than hang on a server that never answers.
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
     let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
     let sent = request.utf8CString.withUnsafeBytes { send(socket, $0.baseAddress, $0.count - 1, 0) }

@@ -1,4 +1,5 @@
 import Foundation
+import LiveResultsTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +26,7 @@ final class Nginx: Sendable {
         }
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("liveresults-nginx-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try freePort()
+        port = try TemporaryPostgres.freePort()
         let configuration = directory.appendingPathComponent("nginx.conf")
         try Self.configuration(port: port, upstreams: upstreams, directory: directory.path)
             .write(to: configuration, atomically: true, encoding: .utf8)
@@ -94,23 +95,4 @@ final class Nginx: Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         try? FileManager.default.removeItem(at: directory)
     }
-}
-
-/// A loopback port nobody listens on now (the system's choice).
-func freePort() throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard socket >= 0 else { throw Failure("socket(): \(errno)") }
-    defer { close(socket) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-            bind(socket, address, length) == 0 && getsockname(socket, address, &length) == 0
-        }
-    }
-    guard bound else { throw Failure("bind(): \(errno)") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
