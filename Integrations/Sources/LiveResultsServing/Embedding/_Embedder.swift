@@ -29,11 +29,13 @@ struct _Embedder: Sendable {
         for resource in select.embeddedResources {
             let relationship = try relations.relationship(from: table, for: resource)
             let values = try await self.values(of: resource, by: relationship, for: rows)
+            // Written once for every row without a related row (a spread's keys are read from the relations).
+            let none = try noRow(of: resource, by: relationship)
             for index in rows.indices {
                 let value = values[index]
                 reads[index].formUnion(value.reads)
                 if !resource.keepsParent(withRelatedRow: value.object != nil) { kept[index] = false }
-                embedded[index][resource.key] = try value.object ?? noRow(of: resource, by: relationship)
+                embedded[index][resource.key] = value.object ?? none
             }
         }
         return rows.indices.map { index in
