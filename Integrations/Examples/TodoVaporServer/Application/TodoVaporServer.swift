@@ -42,7 +42,14 @@ public struct TodoVaporServer: Sendable {
 
     private func serve(_ app: Application, onRunning: @escaping @Sendable (Int) async -> Void) async throws {
         if let url = configuration.postgresURL { try Self.useDatabase(url, on: app) }
-        try await withStore(on: app) { store in try await listen(app, store, onRunning: onRunning) }
+        try await withStore(on: app) { store in
+            // The routes are made where the store's type is concrete: see `TodoServer.run`.
+            switch store {
+            case let store as FluentTodoStore: try await listen(app, store, onRunning: onRunning)
+            case let store as MemoryTodoStore: try await listen(app, store, onRunning: onRunning)
+            default: try await listen(app, store, onRunning: onRunning)
+            }
+        }
     }
 
     /// The most connections Fluent's pool opens: 10, half postgres-nio's default.

@@ -20,6 +20,8 @@ import NIOFoundationCompat
 /// returns `nil` and the update goes through the encoder whole.
 package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
     private let encoder: JSONEncoder
+    /// Writes the entities, unless one needs `encoder` (see `_StreamingJSONEncoder`).
+    private let streaming: _StreamingJSONEncoder?
     private let escapesSlashes: Bool
 
     /// A writer whose entities `encoder` encodes; `nil` when `encoder`'s options change more than its entities.
@@ -30,6 +32,7 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
             encoder.outputFormatting.subtracting(.withoutEscapingSlashes).isEmpty
         else { return nil }
         self.encoder = encoder
+        self.streaming = _StreamingJSONEncoder(writingAs: encoder)
         self.escapesSlashes = !encoder.outputFormatting.contains(.withoutEscapingSlashes)
     }
 
@@ -51,7 +54,9 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
                 write(section.name, into: &buffer)
                 buffer.writeStaticString(",\"entities\":")
                 // The section's entities in one call: `JSONEncoder` writes an array nested or not alike.
-                buffer.writeData(try encoder.encode(section.entities))
+                if streaming?.write(section.entities, into: &buffer) != true {
+                    buffer.writeData(try encoder.encode(section.entities))
+                }
                 buffer.writeStaticString("}")
             }
             buffer.writeStaticString("]}")
@@ -68,13 +73,17 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
     private func write(_ changes: ResultsUpdate<Entity>.Changes, into buffer: inout ByteBuffer) throws {
         // The entities of the inserted items, then of the updated ones, by one call of the encoder.
         let entities = try encoded(changes.insertedItems.map(\.entity) + changes.updatedItems.map(\.entity))
+        precondition(
+            entities.ranges.count == changes.insertedItems.count + changes.updatedItems.count,
+            "JSONEncoder wrote an array of another length")
         var nextEntity = 0
         /// `{"at":[section,item],"entity":…}`, with the next of the encoded entities.
         func item(_ item: ResultsUpdate<Entity>.Item, into buffer: inout ByteBuffer) {
             buffer.writeStaticString("{\"at\":")
             write(item.indexPath, into: &buffer)
             buffer.writeStaticString(",\"entity\":")
-            buffer.writeBytes(entities.json[entities.ranges[nextEntity]])
+            let range = entities.ranges[nextEntity]
+            buffer.writeBytes(entities.json.readableBytesView[range])
             nextEntity += 1
             buffer.writeStaticString("}")
         }
@@ -115,16 +124,36 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
         buffer.writeStaticString(listed ? "}" : "{}")
     }
 
-    /// The JSON of each of `entities`, by one call of the encoder: the array it writes, cut at its commas between
-    /// elements.
+    /// The JSON of each of `entities` and where each is in it: written one by one by the streaming encoder, else
+    /// by one call of `JSONEncoder`.
+    private func encoded(_ entities: [Entity]) throws -> (json: ByteBuffer, ranges: [Range<Int>]) {
+        guard !entities.isEmpty else { return (ByteBuffer(), []) }
+        if let streaming, let written = streamed(entities, by: streaming) { return written }
+        let json = ByteBuffer(data: try encoder.encode(entities))
+        return (json, Self.elements(ofArray: json.readableBytesView))
+    }
+
+    /// The entities written one after the other by `streaming`; `nil` when one of them needs `JSONEncoder`.
+    private func streamed(
+        _ entities: [Entity], by streaming: _StreamingJSONEncoder
+    ) -> (json: ByteBuffer, ranges: [Range<Int>])? {
+        var json = ByteBufferAllocator().buffer(capacity: 128 * entities.count)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(entities.count)
+        for entity in entities {
+            let start = json.writerIndex
+            guard streaming.write(entity, into: &json) else { return nil }
+            ranges.append(start..<json.writerIndex)
+        }
+        return (json, ranges)
+    }
+
+    /// Where each element of a JSON array is, cut at its commas between elements.
     ///
     /// Without pretty printing the encoder writes no whitespace, so an element ends at a comma or the closing
     /// bracket outside strings and at the array's own depth.
-    private func encoded(_ entities: [Entity]) throws -> (json: [UInt8], ranges: [Range<Int>]) {
-        guard !entities.isEmpty else { return ([], []) }
-        let json = [UInt8](try encoder.encode(entities))
+    private static func elements(ofArray json: ByteBufferView) -> [Range<Int>] {
         var ranges: [Range<Int>] = []
-        ranges.reserveCapacity(entities.count)
         var depth = 0
         var inString = false
         var escaped = false
@@ -152,8 +181,7 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
             default: break
             }
         }
-        precondition(ranges.count == entities.count, "JSONEncoder wrote an array of another length")
-        return (json, ranges)
+        return ranges
     }
 
     /// `[section,item]`.
@@ -167,46 +195,11 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
 
     /// An integer in decimal, as the encoder writes it.
     private func write(_ value: Int, into buffer: inout ByteBuffer) {
-        // An integer's description is at most 20 bytes: a small string, nothing allocated.
-        buffer.writeString(value.description)
+        buffer.writeJSONInteger(value)
     }
 
     /// A string in quotes, escaped as the encoder escapes it.
     private func write(_ string: String, into buffer: inout ByteBuffer) {
-        buffer.writeStaticString("\"")
-        var string = string
-        string.withUTF8 { utf8 in
-            // Runs of bytes that need no escape are copied whole.
-            var start = 0
-            for (offset, byte) in utf8.enumerated()
-            where byte < 0x20 || byte == 0x22 || byte == 0x5C
-                || (byte == 0x2F && escapesSlashes)
-            {
-                buffer.writeBytes(UnsafeBufferPointer(rebasing: utf8[start..<offset]))
-                writeEscaped(byte, into: &buffer)
-                start = offset + 1
-            }
-            buffer.writeBytes(UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-        buffer.writeStaticString("\"")
-    }
-
-    /// The escape the encoder writes for `byte`, a control character, a quote, a backslash or a slash.
-    private func writeEscaped(_ byte: UInt8, into buffer: inout ByteBuffer) {
-        switch byte {
-        case 0x22: buffer.writeStaticString("\\\"")
-        case 0x5C: buffer.writeStaticString("\\\\")
-        case 0x2F: buffer.writeStaticString("\\/")
-        case 0x08: buffer.writeStaticString("\\b")
-        case 0x09: buffer.writeStaticString("\\t")
-        case 0x0A: buffer.writeStaticString("\\n")
-        case 0x0C: buffer.writeStaticString("\\f")
-        case 0x0D: buffer.writeStaticString("\\r")
-        default:
-            let digits: StaticString = "0123456789abcdef"
-            buffer.writeStaticString("\\u00")
-            buffer.writeInteger(digits.utf8Start[Int(byte >> 4)])
-            buffer.writeInteger(digits.utf8Start[Int(byte & 0x0F)])
-        }
+        buffer.writeJSONString(string, escapingSlashes: escapesSlashes)
     }
 }
