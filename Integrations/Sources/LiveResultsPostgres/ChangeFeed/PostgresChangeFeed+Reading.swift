@@ -111,6 +111,10 @@ struct _FeedReader {
     /// return those transactions again, and the feed skips them unparsed.
     static let confirmationInterval = Duration.milliseconds(100)
 
+    /// The longest time the SQL path goes without reading the server's position while changes keep coming: how
+    /// stale the feed's lag can be under load.
+    static let lagInterval = Duration.seconds(1)
+
     init(feed: PostgresChangeFeed, run: Int, slotName: String, publication: _QuotedIdentifier) {
         self.feed = feed
         self.run = run
@@ -134,6 +138,7 @@ struct _FeedReader {
         try await prepareSlot(on: connection)
         var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval, clock: feed.clock)
         var lastRead = _ReadPacing.Read.nothing
+        var lastPositionRead = feed.clock.now
         while true {
             try Task.checkCancellation()
             let started = pacing.startStep()
@@ -146,9 +151,15 @@ struct _FeedReader {
             try await sweepIfDue(on: connection)
             // Everything that committed up to this position is in the chunk when it ends before its limit. Asked
             // for when the last read found nothing (the log may not have moved since) or a fetch waits for a
-            // position; while changes keep coming the log always moves, and the round trip would only add latency.
-            let end =
-                lastRead == .nothing || feed.awaitsDeliveries ? try await currentPosition(on: connection) : nil
+            // position; while changes keep coming the log always moves, and the round trip would only add latency,
+            // but for one a second, which keeps the feed's lag (``_FeedLag``) known under load.
+            let asks =
+                lastRead == .nothing || feed.awaitsDeliveries || started - lastPositionRead >= Self.lagInterval
+            let end = asks ? try await currentPosition(on: connection) : nil
+            if let end {
+                lastPositionRead = started
+                feed.learnedServerPosition(end)
+            }
             if let end, end <= readThrough {
                 lastRead = .nothing
             } else {

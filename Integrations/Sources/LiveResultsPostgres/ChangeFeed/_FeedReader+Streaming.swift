@@ -53,10 +53,14 @@ extension _FeedReader {
             switch message {
             case .data(var data):
                 let step = try consume(&data)
-                if let end = step.committed { received = max(received, end) }
+                if let end = step.committed {
+                    received = max(received, end)
+                    feed.learnedServerPosition(end)
+                }
                 if let transaction = step.transaction { held.append(transaction) }
                 continue
             case .keepalive(let walEnd, let reply):
+                feed.learnedServerPosition(walEnd)
                 // A keepalive comes between transactions, but for one sent while a large one is written out.
                 if transaction == nil, !skipping { received = max(received, walEnd) }
                 guard reply else { continue }
