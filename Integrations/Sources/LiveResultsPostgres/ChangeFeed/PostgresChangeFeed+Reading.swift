@@ -102,6 +102,9 @@ struct _FeedReader {
     var skipping = false
     /// When the slot's position was last confirmed, on the feed's clock.
     private var lastConfirmation: Duration
+    /// When the server's position was last read, on the feed's clock: at least every ``lagInterval`` while the feed
+    /// reads, for its lag (``_FeedLag``).
+    var lastPositionRead: Duration
     /// When to look for the temporary slots of feeds that are gone, and which of them to drop.
     var sweep: _SlotSweep
 
@@ -111,8 +114,8 @@ struct _FeedReader {
     /// return those transactions again, and the feed skips them unparsed.
     static let confirmationInterval = Duration.milliseconds(100)
 
-    /// The longest time the SQL path goes without reading the server's position while changes keep coming: how
-    /// stale the feed's lag can be under load.
+    /// The longest time the feed goes without reading the server's position (over SQL while changes keep coming,
+    /// as a stream at its ticks): how stale its lag can be under load.
     static let lagInterval = Duration.seconds(1)
 
     init(feed: PostgresChangeFeed, run: Int, slotName: String, publication: _QuotedIdentifier) {
@@ -121,6 +124,7 @@ struct _FeedReader {
         self.slotName = slotName
         self.publication = publication
         lastConfirmation = feed.clock.now
+        lastPositionRead = feed.clock.now
         sweep = _SlotSweep(timing: feed.slotSweep, now: feed.clock.now)
     }
 
@@ -138,7 +142,6 @@ struct _FeedReader {
         try await prepareSlot(on: connection)
         var pacing = _ReadPacing(interval: feed.readInterval, maximum: feed.maximumReadInterval, clock: feed.clock)
         var lastRead = _ReadPacing.Read.nothing
-        var lastPositionRead = feed.clock.now
         while true {
             try Task.checkCancellation()
             let started = pacing.startStep()
@@ -235,7 +238,7 @@ struct _FeedReader {
 
     /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``), read
     /// with the slot's row: a slot dropped while the feed waits is found out at once, not at the next change.
-    private func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
+    func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
         let rows = try await connection.query(
             "SELECT \(unescaped: PostgresChangeFeed.positionSQL) FROM pg_replication_slots WHERE slot_name = \(slotName)"
         )
