@@ -45,6 +45,10 @@ let package = Package(
         // The Vapor server example: Fluent's models and migrations.
         .package(url: "https://github.com/vapor/fluent", from: "4.13.0"),
         .package(url: "https://github.com/vapor/fluent-postgres-driver", from: "2.14.0"),
+        // What an operator watches: the library emits through swift-metrics' API (already in the graph through
+        // Hummingbird, Vapor and postgres-nio), and the example servers export it with swift-prometheus.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: Products
@@ -61,6 +65,7 @@ let package = Package(
                 // The change feed's replication stream: a connection of its own, after TLS when there is TLS.
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/LiveResultsPostgres"
         ),
@@ -80,6 +85,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Sources/LiveResultsServing"
         ),
@@ -174,6 +180,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Examples/TodoApp",
             // The page's source: Scripts/embed-page.py compiles it into TodoPage+Source.swift.
@@ -316,6 +324,8 @@ let package = Package(
                 "LiveResultsWireSupport",
                 "LiveResultsPostgres",
                 "LiveResultsTestSupport",
+                // The feed's lag, scraped from a registry of the test's own.
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -329,6 +339,8 @@ let package = Package(
             dependencies: [
                 "LiveResultsServing",
                 "LiveResultsTestSupport",
+                // The routes' metrics, scraped from a registry of the test's own.
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

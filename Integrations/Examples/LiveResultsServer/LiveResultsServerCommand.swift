@@ -18,8 +18,8 @@ struct LiveResultsServerCommand: TodoCommand {
     @OptionGroup var options: TodoOptions
 
     static func serve(
-        _ configuration: TodoConfiguration, onRunning: @escaping @Sendable (Int) async -> Void
+        _ configuration: TodoConfiguration, metrics: TodoMetrics, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        try await TodoServer(configuration: configuration).run(onRunning: onRunning)
+        try await TodoServer(configuration: configuration, metrics: metrics).run(onRunning: onRunning)
     }
 }

@@ -18,8 +18,8 @@ struct LiveResultsVaporServerCommand: TodoCommand {
     @OptionGroup var options: TodoOptions
 
     static func serve(
-        _ configuration: TodoConfiguration, onRunning: @escaping @Sendable (Int) async -> Void
+        _ configuration: TodoConfiguration, metrics: TodoMetrics, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        try await TodoVaporServer(configuration: configuration).run(onRunning: onRunning)
+        try await TodoVaporServer(configuration: configuration, metrics: metrics).run(onRunning: onRunning)
     }
 }

@@ -99,6 +99,16 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
     /// - Complexity: O(1).
     public var liveQueryCount: Int { state.withLock { $0.entries.count } }
 
+    /// The versions the live queries' controllers and their windows hold for update streams to resume from, and
+    /// an estimate of their bytes (see ``FetchedResultsController/heldVersions``): for metrics, read now and then.
+    ///
+    /// - Complexity: O(*q* + *W* + *v*) for *q* live queries, *W* windows and *v* versions held; each controller's
+    ///   locks are taken after the registry's is released.
+    public var heldVersions: HeldVersions {
+        let controllers = state.withLock { $0.entries.values.map(\.controller) }
+        return controllers.reduce(HeldVersions()) { $0 + $1.heldVersions }
+    }
+
     /// The live results of `query`, fetched: the controller the registry keeps for it, made and fetched by the
     /// first who asks.
     ///

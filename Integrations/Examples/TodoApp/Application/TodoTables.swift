@@ -34,8 +34,11 @@ public enum TodoTables {
     /// The streams' and live queries' limits `configuration` asks for, and the store's source status.
     ///
     /// - Complexity: O(1).
-    public static func options(_ configuration: TodoConfiguration, store: some TodoStore) -> LiveResultsOptions {
+    public static func options(
+        _ configuration: TodoConfiguration, store: some TodoStore, metrics: TodoMetrics
+    ) -> LiveResultsOptions {
         var options = LiveResultsOptions()
+        options.metricsFactory = metrics.factory
         options.maximumLiveQueries = configuration.maximumLiveQueries
         options.maximumStreams = configuration.maximumStreams
         options.sourceStatus = store.sourceStatus

@@ -11,9 +11,10 @@ public protocol TodoCommand: AsyncParsableCommand {
     /// The command line.
     var options: TodoOptions { get }
 
-    /// Runs the server on `configuration` until it stops, calling `onRunning` with the port it listens on.
+    /// Runs the server on `configuration` until it stops, reporting to `metrics` (answered at `GET /metrics`),
+    /// calling `onRunning` with the port it listens on.
     static func serve(
-        _ configuration: TodoConfiguration, onRunning: @escaping @Sendable (Int) async -> Void
+        _ configuration: TodoConfiguration, metrics: TodoMetrics, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws
 }
 
@@ -40,7 +41,7 @@ extension TodoCommand {
         _ = try options.configuration(environment: ProcessInfo.processInfo.environment)
     }
 
-    /// Runs ``serve(_:onRunning:)`` with the configuration the options and the environment ask for, until it
+    /// Runs ``serve(_:metrics:onRunning:)`` with the configuration the options and the environment ask for, until it
     /// returns: prints `NAME: to-dos in memory, open http://HOST:PORT/` once the server listens, and ends the
     /// process if a graceful shutdown outlives the configuration's `shutdownTimeout`.
     ///
@@ -53,8 +54,10 @@ extension TodoCommand {
         let host = configuration.host
         let deadlines = Self.exitWhenShutdownOverruns(configuration.shutdownTimeout)
         defer { withExtendedLifetime(deadlines) {} }
+        // Before anything makes a metric: the change feed and the framework report through the global system.
+        let metrics = TodoMetrics.bootstrap()
         do {
-            try await Self.serve(configuration) { port in
+            try await Self.serve(configuration, metrics: metrics) { port in
                 // Written at once (not buffered): scripts and tests read the port from this line.
                 FileHandle.standardOutput.write(Data("\(name): to-dos \(store), open http://\(host):\(port)/\n".utf8))
             }

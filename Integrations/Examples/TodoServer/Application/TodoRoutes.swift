@@ -25,11 +25,13 @@ public enum TodoRoutes {
     /// is logged at `error` with its cause and answered `500` with PostgREST's error body. Writes must be JSON
     /// (`415` otherwise): a page on another origin cannot send JSON without the browser asking first, so a
     /// write cannot be forged with a plain form or a `no-cors` fetch. `HEAD` is answered as Vapor answers it: as
-    /// `GET` of `/` and `/health`, `404` elsewhere, never with a body.
+    /// `GET` of `/` and `/health`, `404` elsewhere, never with a body. `GET /metrics` answers `metrics` in
+    /// Prometheus' text format.
     ///
     /// - Parameters:
     ///   - store: Where the to-dos are.
-    ///   - options: The streams' limits.
+    ///   - options: The streams' limits. The routes report to `metrics`, whatever its `metricsFactory`.
+    ///   - metrics: Where the routes' metrics go, and what `GET /metrics` answers; a registry of its own by default.
     ///   - maximumLimit: The largest window of `/todos`; `TodoConfiguration.defaultMaximumLimit` by default.
     ///   - allowedHosts: The `Host` names requests may name (with or without the port); empty, the default:
     ///     any. Others get `403`.
@@ -39,8 +41,8 @@ public enum TodoRoutes {
     ///   application, so that a graceful shutdown ends their streams.
     public static func router(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
-        maximumLimit: Int = TodoConfiguration.defaultMaximumLimit, allowedHosts: Set<String> = [],
-        allowedOrigins: Set<String> = []
+        metrics: TodoMetrics = TodoMetrics(), maximumLimit: Int = TodoConfiguration.defaultMaximumLimit,
+        allowedHosts: Set<String> = [], allowedOrigins: Set<String> = []
     ) throws -> (
         router: Router<LiveResultsRequestContext>, endpoint: LiveResultsEndpoint, peopleEndpoint: LiveResultsEndpoint
     ) {
@@ -48,13 +50,17 @@ public enum TodoRoutes {
         // `GET` route: load balancers and orchestrators probe health with `HEAD`. The live routes answer their `HEAD`
         // themselves (`404`, on both frameworks), and a path without a `GET` has no `HEAD` either (`404`).
         let router = Router(context: LiveResultsRequestContext.self, options: .autoGenerateHeadEndpoints)
+        // Hummingbird's request metrics, through swift-metrics' global backend (the executable bootstraps `metrics`).
+        router.middlewares.add(MetricsMiddleware())
         router.middlewares.add(RequestLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         router.middlewares.add(
             OriginCheckMiddleware(policy: OriginPolicy(allowedHosts: allowedHosts, allowedOrigins: allowedOrigins)))
         router.get { _, _ in TodoPage.response() }
         router.get("health") { _, _ in Response(try await TodoTables.health(store)) }
+        router.get("metrics") { _, _ in Response(metrics.response()) }
         var options = options
+        options.metricsFactory = metrics.factory
         options.sourceStatus = options.sourceStatus ?? store.sourceStatus
         let relations = TodoTables.relations(store)
         let endpoint = router.addLiveQueries(

@@ -14,10 +14,16 @@ public struct TodoServer: Sendable {
     public typealias Configuration = TodoConfiguration
 
     public var configuration: Configuration
+    /// Where the server reports, answered at `GET /metrics`.
+    public var metrics: TodoMetrics
     public var logger: Logger
 
-    public init(configuration: Configuration, logger: Logger = Logger(label: "LiveResultsServer")) {
+    public init(
+        configuration: Configuration, metrics: TodoMetrics = TodoMetrics(),
+        logger: Logger = Logger(label: "LiveResultsServer")
+    ) {
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -43,9 +49,9 @@ public struct TodoServer: Sendable {
     private func serve(
         _ store: some TodoStore, onRunning: @escaping @Sendable (Int) async -> Void
     ) async throws {
-        let options = TodoTables.options(configuration, store: store)
+        let options = TodoTables.options(configuration, store: store, metrics: metrics)
         let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(
-            store, options: options, maximumLimit: configuration.maximumLimit,
+            store, options: options, metrics: metrics, maximumLimit: configuration.maximumLimit,
             allowedHosts: configuration.allowedHosts, allowedOrigins: configuration.allowedOrigins)
         let idleTimeout = TimeAmount.nanoseconds(TodoConfiguration.nanoseconds(configuration.idleTimeout))
         let webSocketResponder = router.buildResponder()

@@ -10,17 +10,20 @@ import Vapor
 public enum TodoVaporRoutes {
     /// Registers the routes of `store` on `app`, and its middleware (in place of Vapor's defaults); the live
     /// queries' endpoints join `app`'s lifecycle, so that the application's shutdown ends their streams before
-    /// its server stops.
+    /// its server stops. The live routes report to `metrics`, which `GET /metrics` answers.
     ///
     /// - Complexity: O(1).
-    public static func register(_ store: some TodoStore, on app: Application, configuration: TodoConfiguration) {
+    public static func register(
+        _ store: some TodoStore, on app: Application, configuration: TodoConfiguration, metrics: TodoMetrics
+    ) {
         app.middleware = Middlewares()
         app.middleware.use(RequestLogMiddleware())
         app.middleware.use(TodoErrorMiddleware())
         app.middleware.use(OriginCheckMiddleware(policy: OriginPolicy(configuration)))
         app.get { _ in Response(RESTResponse(status: .ok, headers: TodoPage.headers, body: Data(TodoPage.html.utf8))) }
         app.get("health") { _ in Response(try await TodoTables.health(store)) }
-        var options = TodoTables.options(configuration, store: store)
+        app.get("metrics") { _ in Response(metrics.response()) }
+        var options = TodoTables.options(configuration, store: store, metrics: metrics)
         // Vapor's idle timeout closes a connection that neither reads nor writes for that long, a quiet stream's
         // too: the streams' heartbeats (a comment line, a WebSocket ping) come sooner.
         options.heartbeatInterval = min(options.heartbeatInterval, configuration.idleTimeout / 2)

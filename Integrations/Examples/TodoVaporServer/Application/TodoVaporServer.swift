@@ -10,14 +10,21 @@ import Vapor
 public struct TodoVaporServer: Sendable {
     /// Where the server listens and keeps its to-dos, and its bounds.
     public var configuration: TodoConfiguration
+    /// Where the live routes report, answered at `GET /metrics` (with Vapor's request metrics, when `metrics` is
+    /// swift-metrics' global backend: see `TodoMetrics.bootstrap()`).
+    public var metrics: TodoMetrics
     /// The application's logger: its requests, its store, Vapor's and Fluent's lines.
     public var logger: Logger
 
-    /// A server of `configuration`, logging to `logger`.
+    /// A server of `configuration`, reporting to `metrics`, logging to `logger`.
     ///
     /// - Complexity: O(1).
-    public init(configuration: TodoConfiguration, logger: Logger = Logger(label: "LiveResultsVaporServer")) {
+    public init(
+        configuration: TodoConfiguration, metrics: TodoMetrics = TodoMetrics(),
+        logger: Logger = Logger(label: "LiveResultsVaporServer")
+    ) {
         self.configuration = configuration
+        self.metrics = metrics
         self.logger = logger
     }
 
@@ -108,7 +115,7 @@ public struct TodoVaporServer: Sendable {
         server.configuration.idleTimeout = .nanoseconds(TodoConfiguration.nanoseconds(configuration.idleTimeout))
         server.configuration.shutdownTimeout = .nanoseconds(
             TodoConfiguration.nanoseconds(configuration.shutdownTimeout))
-        TodoVaporRoutes.register(store, on: app, configuration: configuration)
+        TodoVaporRoutes.register(store, on: app, configuration: configuration, metrics: metrics)
         // Vapor reads its commands from the environment's arguments, the process's by default, whose flags are
         // ours (swift-argument-parser's): the executable's path alone runs its default command, serve, which
         // starts the server and stops running at SIGTERM or SIGINT.

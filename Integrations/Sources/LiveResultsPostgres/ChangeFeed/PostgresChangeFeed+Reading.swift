@@ -102,6 +102,9 @@ struct _FeedReader {
     var skipping = false
     /// When the slot's position was last confirmed, on the feed's clock.
     private var lastConfirmation: Duration
+    /// When the server's position was last read, on the feed's clock: at least every ``lagInterval`` while the feed
+    /// reads, for its lag (``_FeedLag``).
+    var lastPositionRead: Duration
     /// When to look for the temporary slots of feeds that are gone, and which of them to drop.
     var sweep: _SlotSweep
 
@@ -111,12 +114,17 @@ struct _FeedReader {
     /// return those transactions again, and the feed skips them unparsed.
     static let confirmationInterval = Duration.milliseconds(100)
 
+    /// The longest time the feed goes without reading the server's position (over SQL while changes keep coming,
+    /// as a stream at its ticks): how stale its lag can be under load.
+    static let lagInterval = Duration.seconds(1)
+
     init(feed: PostgresChangeFeed, run: Int, slotName: String, publication: _QuotedIdentifier) {
         self.feed = feed
         self.run = run
         self.slotName = slotName
         self.publication = publication
         lastConfirmation = feed.clock.now
+        lastPositionRead = feed.clock.now
         sweep = _SlotSweep(timing: feed.slotSweep, now: feed.clock.now)
     }
 
@@ -146,9 +154,15 @@ struct _FeedReader {
             try await sweepIfDue(on: connection)
             // Everything that committed up to this position is in the chunk when it ends before its limit. Asked
             // for when the last read found nothing (the log may not have moved since) or a fetch waits for a
-            // position; while changes keep coming the log always moves, and the round trip would only add latency.
-            let end =
-                lastRead == .nothing || feed.awaitsDeliveries ? try await currentPosition(on: connection) : nil
+            // position; while changes keep coming the log always moves, and the round trip would only add latency,
+            // but for one a second, which keeps the feed's lag (``_FeedLag``) known under load.
+            let asks =
+                lastRead == .nothing || feed.awaitsDeliveries || started - lastPositionRead >= Self.lagInterval
+            let end = asks ? try await currentPosition(on: connection) : nil
+            if let end {
+                lastPositionRead = started
+                feed.learnedServerPosition(end)
+            }
             if let end, end <= readThrough {
                 lastRead = .nothing
             } else {
@@ -224,7 +238,7 @@ struct _FeedReader {
 
     /// The position up to which the server's log can be decoded now (``PostgresChangeFeed/positionSQL``), read
     /// with the slot's row: a slot dropped while the feed waits is found out at once, not at the next change.
-    private func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
+    func currentPosition(on connection: _ClosedConnectionGuard) async throws -> UInt64? {
         let rows = try await connection.query(
             "SELECT \(unescaped: PostgresChangeFeed.positionSQL) FROM pg_replication_slots WHERE slot_name = \(slotName)"
         )

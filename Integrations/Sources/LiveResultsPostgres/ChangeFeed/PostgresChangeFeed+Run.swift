@@ -10,6 +10,7 @@ extension PostgresChangeFeed {
     /// subscriptions: each fetch waiting for that gets, after the deliveries queued to its table's subscriptions,
     /// a marker that resumes it once they all ran.
     func advanced(run: Int, to position: UInt64) {
+        appliedPosition(position)
         for (latch, subscriptions) in machine.withLockedValue({ $0.advanced(run: run, to: position) }) {
             let countdown = _DeliveryCountdown(count: subscriptions.count, opening: latch)
             for subscription in subscriptions {

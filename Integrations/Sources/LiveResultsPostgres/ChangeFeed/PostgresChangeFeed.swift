@@ -1,5 +1,6 @@
 import Foundation
 import LiveResults
+import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO
 
@@ -110,6 +111,10 @@ public final class PostgresChangeFeed: Sendable {
     public let reconnectBackoff: Backoff
     /// Receives what the feed does (see ``PostgresChangeFeedEvent``).
     public let events: (@Sendable (PostgresChangeFeedEvent) -> Void)?
+    /// How far the feed is behind the server's log (``_FeedLag``), and its gauges, `liveresults_feed_lag_bytes`
+    /// and `liveresults_feed_lag_seconds`, recorded as it changes.
+    let lag = NIOLockedValueBox(_FeedLag())
+    let lagGauges: (bytes: Gauge, seconds: Gauge)
 
     let publicationName: Result<_QuotedIdentifier, PostgresLiveTableError>
     /// Where the feed is: its subscriptions, its run and what its reading task does.
@@ -134,6 +139,10 @@ public final class PostgresChangeFeed: Sendable {
     ///   - chunkSize: The most changes one read asks for; 1,000 by default.
     ///   - reconnectBackoff: The waits after a lost connection; 0.1 second doubling up to 10 seconds by default.
     ///   - events: Receives what the feed does.
+    ///   - metricsFactory: Where the feed records how far it is behind the server's log, in bytes
+    ///     (`liveresults_feed_lag_bytes`) and seconds (`liveresults_feed_lag_seconds`), as it reads: swift-metrics'
+    ///     `MetricsSystem.factory` by default (`nil`). The *PostgreSQL* article, *Watching the feed*, says what they
+    ///     mean. One feed per process reports to these names; a second one overwrites them.
     /// - Complexity: O(1).
     public convenience init(
         client: PostgresClient,
@@ -144,12 +153,13 @@ public final class PostgresChangeFeed: Sendable {
         maximumReadInterval: Duration = .seconds(1),
         chunkSize: Int = 1000,
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
-        events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil
+        events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil,
+        metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.init(
             client: client, publication: publication, slot: slot, transport: transport, readInterval: readInterval,
             maximumReadInterval: maximumReadInterval, chunkSize: chunkSize, reconnectBackoff: reconnectBackoff,
-            events: events, clock: ContinuousClock())
+            events: events, metricsFactory: metricsFactory, clock: ContinuousClock())
     }
 
     /// Creates a feed whose reads are paced by `clock`: its waits between reads, the time a read took and when it
@@ -167,6 +177,7 @@ public final class PostgresChangeFeed: Sendable {
         chunkSize: Int = 1000,
         reconnectBackoff: Backoff = Backoff(initialDelay: .milliseconds(100), maximumDelay: .seconds(10), jitter: 0.5),
         events: (@Sendable (PostgresChangeFeedEvent) -> Void)? = nil,
+        metricsFactory: (any MetricsFactory)? = nil,
         clock: some Clock<Duration>,
         slotSweep: _SlotSweep.Timing? = nil
     ) {
@@ -187,6 +198,11 @@ public final class PostgresChangeFeed: Sendable {
         self.chunkSize = chunkSize
         self.reconnectBackoff = reconnectBackoff
         self.events = events
+        let factory = metricsFactory ?? MetricsSystem.factory
+        lagGauges = (
+            Gauge(label: "liveresults_feed_lag_bytes", factory: factory),
+            Gauge(label: "liveresults_feed_lag_seconds", factory: factory)
+        )
         self.clock = _FeedClock(clock)
         self.slotSweep = slotSweep ?? .forFeed(maximumReconnectDelay: reconnectBackoff.maximumDelay)
         self.publicationName = Result { () throws(PostgresLiveTableError) in try _QuotedIdentifier(publication) }

@@ -37,7 +37,7 @@ extension _FeedReader {
     /// ``_ReplicationHandler``) to the subscriptions. Confirms what it handed over at most every
     /// ``confirmationInterval``, and at once when the server asks. Between messages, does what the SQL path does at
     /// each step: looks new subscriptions' tables up, releases the fetches waiting for that, and asks the server for
-    /// its position while a fetch waits for one.
+    /// its position while a fetch waits for one (and at most every ``lagInterval`` for the feed's lag).
     ///
     /// - Parameter position: Every transaction that committed before it was handed over; kept up to date.
     private mutating func follow(
@@ -53,10 +53,14 @@ extension _FeedReader {
             switch message {
             case .data(var data):
                 let step = try consume(&data)
-                if let end = step.committed { received = max(received, end) }
+                if let end = step.committed {
+                    received = max(received, end)
+                    feed.learnedServerPosition(end)
+                }
                 if let transaction = step.transaction { held.append(transaction) }
                 continue
             case .keepalive(let walEnd, let reply):
+                feed.learnedServerPosition(walEnd)
                 // A keepalive comes between transactions, but for one sent while a large one is written out.
                 if transaction == nil, !skipping { received = max(received, walEnd) }
                 guard reply else { continue }
@@ -94,5 +98,12 @@ extension _FeedReader {
         }
         feed.resumeReadyFetches()
         try await sweepIfDue(on: connection)
+        // The keepalives carry the position the server has sent, not the end of its log, which the walsender may
+        // still be decoding towards: read on the slot's connection, once a second at most.
+        let now = feed.clock.now
+        if now - lastPositionRead >= Self.lagInterval {
+            lastPositionRead = now
+            if let end = try await currentPosition(on: connection) { feed.learnedServerPosition(end) }
+        }
     }
 }

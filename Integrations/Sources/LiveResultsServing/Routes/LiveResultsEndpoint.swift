@@ -1,3 +1,5 @@
+import LiveResults
+import Metrics
 import NIOConcurrencyHelpers
 import ServiceLifecycle
 
@@ -25,11 +27,32 @@ public final class LiveResultsEndpoint: Sendable {
     private let counts = NIOLockedValueBox(Counts())
 
     private let liveQueries: @Sendable () -> Int
+    /// The routes' metrics (see *What to watch* in *Serving live results*).
+    let metrics: _ServingMetrics
+    /// Samples the gauges that are read, not counted, while the endpoint lives; `nil` when metrics go nowhere.
+    private let sampling: Task<Void, Never>?
 
-    /// An endpoint of at most `maximumStreams` streams; `liveQueries` counts its live queries.
-    package init(maximumStreams: Int, liveQueries: @escaping @Sendable () -> Int = { 0 }) {
-        self.maximumStreams = max(0, maximumStreams)
+    /// An endpoint of at most ``LiveResultsOptions/maximumStreams`` streams, reporting to the options' metrics
+    /// factory; `liveQueries` counts its live queries, `heldVersions` what its controllers and windows hold.
+    package init(
+        options: LiveResultsOptions, liveQueries: @escaping @Sendable () -> Int = { 0 },
+        heldVersions: @escaping @Sendable () -> HeldVersions
+    ) {
+        self.maximumStreams = max(0, options.maximumStreams)
         self.liveQueries = liveQueries
+        let factory = options.metricsFactory ?? MetricsSystem.factory
+        metrics = _ServingMetrics(factory: factory)
+        // Without a backend, reading the gauges would cost each interval for nothing.
+        sampling =
+            factory is NOOPMetricsHandler
+            ? nil
+            : _MetricsSampling.start(every: options.metricsSamplingInterval, into: metrics) {
+                _MetricsSampling.Sample(liveQueries: liveQueries(), held: heldVersions())
+            }
+    }
+
+    deinit {
+        sampling?.cancel()
     }
 
     /// The queries a live-queries route keeps live now, streamed or in their grace period; 0 for the routes of
@@ -61,12 +84,18 @@ public final class LiveResultsEndpoint: Sendable {
             counts.served += 1
             return true
         }
-        return opened ? _StreamSlot(self) : nil
+        guard opened else {
+            metrics.streamsRefused.increment()
+            return nil
+        }
+        metrics.streamsOpen.increment()
+        return _StreamSlot(self)
     }
 
     /// Counts a refusal made before a slot was asked for (a WebSocket upgrade refused up front).
     func countRefusal() {
         counts.withLockedValue { $0.refused += 1 }
+        metrics.streamsRefused.increment()
     }
 
     /// Calls `shutdown` when ``run()`` shuts the streams down (at once if it has), until the returned
@@ -87,6 +116,7 @@ public final class LiveResultsEndpoint: Sendable {
 
     fileprivate func close() {
         counts.withLockedValue { $0.open -= 1 }
+        metrics.streamsOpen.decrement()
     }
 }
 

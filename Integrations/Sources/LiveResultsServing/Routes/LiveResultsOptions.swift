@@ -1,4 +1,5 @@
 import Foundation
+import Metrics
 
 /// How the routes of `addLiveResults(_:at:options:)` serve their streams.
 ///
@@ -53,6 +54,17 @@ public struct LiveResultsOptions: Sendable {
     /// with one catch-up; 30 seconds by default.
     public var liveQueryGracePeriod: Duration
 
+    /// Where the routes report their metrics (the streams open and refused, the updates sent and their bytes, the
+    /// live queries, the held versions; *What to watch* in *Serving live results* lists them): `nil`, the default,
+    /// is swift-metrics' `MetricsSystem.factory` when the routes are added, so bootstrap the metrics system before.
+    /// A test passes a factory of its own, since the global one is bootstrapped once per process.
+    public var metricsFactory: (any MetricsFactory)?
+
+    /// How often the gauges that are read rather than counted (live queries, held versions) are read; 5 seconds
+    /// by default. Each reading costs O(*q* + *W* + *v*) for *q* live queries, *W* windows and *v* held versions;
+    /// none is made while the factory is swift-metrics' no-op one.
+    public var metricsSamplingInterval: Duration
+
     /// Options with the defaults above.
     public init(
         maximumStreams: Int = 1_000,
@@ -63,8 +75,12 @@ public struct LiveResultsOptions: Sendable {
         sourceStatus: LiveResultsSourceStatus? = nil,
         maximumWindowLimit: Int = 1_000,
         maximumLiveQueries: Int = 1_000,
-        liveQueryGracePeriod: Duration = .seconds(30)
+        liveQueryGracePeriod: Duration = .seconds(30),
+        metricsFactory: (any MetricsFactory)? = nil,
+        metricsSamplingInterval: Duration = .seconds(5)
     ) {
+        self.metricsFactory = metricsFactory
+        self.metricsSamplingInterval = metricsSamplingInterval
         self.maximumLiveQueries = maximumLiveQueries
         self.liveQueryGracePeriod = liveQueryGracePeriod
         self.maximumWindowLimit = maximumWindowLimit

@@ -64,6 +64,14 @@ package final class _LiveEmbeddings<Source: QueryableSource>: Sendable where Sou
     /// - Complexity: O(1).
     package var count: Int { state.withLockedValue { $0.entries.count } }
 
+    /// The versions the embeddings' controllers and windows hold for resumes (see `HeldVersions`).
+    ///
+    /// - Complexity: O(*e* + *W* + *v*) for *e* embeddings, *W* windows and *v* versions held.
+    package var heldVersions: HeldVersions {
+        let controllers = state.withLockedValue { $0.entries.values.map(\.embedding.controller) }
+        return controllers.reduce(HeldVersions()) { $0 + $1.heldVersions }
+    }
+
     /// The embedding of `select` in the rows of `query`, fetched and held: the one streams of the same query
     /// and `select=` share, or a new one.
     ///

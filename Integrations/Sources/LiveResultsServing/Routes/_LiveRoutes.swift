@@ -32,7 +32,7 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
         let maximumLimit = options.maximumWindowLimit
         let windows = _SharedWindows(of: controller)
         self.init(
-            endpoint: LiveResultsEndpoint(maximumStreams: options.maximumStreams),
+            endpoint: LiveResultsEndpoint(options: options, heldVersions: { controller.heldVersions }),
             encoder: _UpdateEncoder<Entity>(encoder: options.encoder), options: options, postgREST: false,
             answer: nil
         ) { request in
@@ -54,7 +54,8 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
                 for: request, embeddings: embeddings, route: route, conditions: try await request.conditions())
         }
         let endpoint = LiveResultsEndpoint(
-            maximumStreams: options.maximumStreams, liveQueries: { registry.liveQueryCount + embeddings.count })
+            options: options, liveQueries: { registry.liveQueryCount + embeddings.count },
+            heldVersions: { registry.heldVersions + embeddings.heldVersions })
         let embedded = _LiveRoutes<EmbeddedRow<Entity>>(
             embeddings: embeddings, route: route, endpoint: endpoint, options: options)
         let embeds: @Sendable (LiveResultsRequest) -> Bool = { _LiveQueryResolution.embeds($0, route: route) }

@@ -41,7 +41,9 @@ enum _ServerSentEvents {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    try await write(message(for: update, json: try encoder.json(update)))
+                    let message = message(for: update, json: try encoder.json(update))
+                    try await write(message)
+                    slot.endpoint.metrics.sentUpdate(bytes: message.readableBytes)
                 case .heartbeat:
                     try await write(ByteBuffer(string: ": heartbeat\n\n"))
                 case .source(let available):

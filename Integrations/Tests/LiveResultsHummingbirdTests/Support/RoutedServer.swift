@@ -24,12 +24,12 @@ struct RoutedServer: TodoRequests {
     /// The server's own origin as the routes see it: `.router` names `localhost` as every request's authority.
     static let origin = "http://localhost"
 
-    /// Answers `body`'s requests with `store`'s routes.
+    /// Answers `body`'s requests with `store`'s routes, which report to `metrics`.
     static func with<Result: Sendable>(
         _ store: some TodoStore, options: LiveResultsOptions = LiveResultsOptions(),
-        _ body: @Sendable (RoutedServer) async throws -> Result
+        metrics: TodoMetrics = TodoMetrics(), _ body: @Sendable (RoutedServer) async throws -> Result
     ) async throws -> Result {
-        let (router, endpoint, _) = try TodoRoutes.router(store, options: options)
+        let (router, endpoint, _) = try TodoRoutes.router(store, options: options, metrics: metrics)
         // An application without services: `.router` then runs no ServiceGroup, which would handle SIGTERM and
         // SIGINT in the test process (see `HTTPTestServer`).
         return try await Application(router: router).test(.router) { client in
