@@ -95,7 +95,7 @@
     ///   carries, when a stream is open.
     @inlinable mutating func advance(
         _ changes: ChangeSet<Entity>, undo: _VersionUndo<Entity>?, after storage: _SectionedStorage<Entity>,
-        rebuilt: Bool, wake: (UnsafeContinuation<Void, Never>) -> Void
+        rebuilt: Bool, wake: (_UpdateWaiter) -> Void
     ) -> Int {
         let rebuildsBefore = rebuilds
         sequence += 1

@@ -40,7 +40,7 @@ enum _WebSocketUpdates {
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: some _WebSocketOutbound
     ) async throws {
         try await _StreamEvent.withEvents(
-            of: source, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
+            of: source, since: version, options: options, heartbeats: nil, departure: nil, slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {
