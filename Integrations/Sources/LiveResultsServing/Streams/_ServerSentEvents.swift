@@ -40,7 +40,8 @@ enum _ServerSentEvents {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    try await write(message(for: update, json: try encoder.json(update)))
+                    // The event the encoder built once for every stream that sends this update.
+                    try await write(try await encoder.encoded(update).frame)
                 case .heartbeat:
                     try await write(ByteBuffer(string: ": heartbeat\n\n"))
                 case .source(let available):
@@ -50,15 +51,5 @@ enum _ServerSentEvents {
                 }
             }
         }
-    }
-
-    /// One event: `id:` and `data:` lines and the blank line that ends it. The JSON has no newline.
-    static func message<Entity>(for update: ResultsUpdate<Entity>, json: ByteBuffer) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(json.readableBytes + 64)
-        buffer.writeString("id: \(update.version)\ndata: ")
-        buffer.writeImmutableBuffer(json)
-        buffer.writeString("\n\n")
-        return buffer
     }
 }

@@ -45,7 +45,7 @@ enum _WebSocketUpdates {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    try await outbound.send(text: String(buffer: try encoder.json(update)))
+                    try await outbound.send(text: String(buffer: try await encoder.encoded(update).json))
                 case .heartbeat, .source:
                     // A WebSocket carries updates only: the automatic ping keeps it open, and the source's
                     // status has no message of its own here.
