@@ -99,7 +99,7 @@ extension _ControllerState {
     /// Advances the update streams with a delivered change set; their waiting consumers resume in order
     /// with the deliveries.
     @inlinable mutating func feedUpdates(_ changes: ChangeSet<Entity>, rebuilt: Bool) {
-        var waiters: [UnsafeContinuation<Void, Never>] = []
+        var waiters: [_UpdateWaiter] = []
         // What led to this version goes to the feed; the next version's record starts empty.
         let undo = core.undo.take()
         statistics.collapsedUpdateBacklogs += updates.advance(

@@ -188,7 +188,9 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
         range.checkValid()
         let controller = controller
         let changes = controller._withObservers { storage, scheduler in
-            _registry.state.withLock { state -> (ChangeSet<Entity>, (@Sendable () -> Void)?) in
+            var wakes: [_UpdateWaiter] = []
+            let (changes, delivery) = _registry.state.withLock {
+                state -> (ChangeSet<Entity>, _ControllerState<Entity>.Delivery?) in
                 guard let window = state.windows[_id] else { return (ChangeSet(), nil) }
                 let new = range.positions(count: storage.count)
                 let changes = _WindowDiff.changeSet(
@@ -196,12 +198,19 @@ public final class LiveWindow<Entity: FetchableEntity>: Sendable {
                 state.windows[_id]!.range = range
                 state.windows[_id]!.positions = new
                 state.isIndexStale = true
-                guard !changes.isEmpty,
-                    let delivery = state.windows[_id]!.deliver(
-                        changes, from: storage, at: window.positions, after: storage, scheduler: scheduler)
-                else { return (changes, nil) }
-                return (changes, { [weak controller] in controller?._deliver([delivery]) })
+                guard !changes.isEmpty else { return (changes, nil) }
+                let delivery = state.windows[_id]!.deliver(
+                    changes, from: storage, at: window.positions, after: storage, scheduler: scheduler, waking: &wakes)
+                return (changes, delivery)
             }
+            guard delivery != nil || !wakes.isEmpty else { return (changes, nil) }
+            return (
+                changes,
+                { [weak controller, wakes] in
+                    wakes.forEach { $0.resume() }
+                    if let delivery { controller?._deliver([delivery]) }
+                }
+            )
         }
         return changes
     }

@@ -140,6 +140,7 @@ import Foundation
         _ changes: ChangeSet<Entity>, after storage: _SectionedStorage<Entity>, rebuilds: UInt64,
         scheduler: CallbackScheduler, controller: FetchedResultsController<Entity>
     ) -> (@Sendable () -> Void)? {
+        var wakes: [_UpdateWaiter] = []
         let deliveries = state.withLock { state -> [_ControllerState<Entity>.Delivery] in
             let before = state.previous ?? storage
             let rebuilt = state.rebuilds.map { $0 != rebuilds } ?? false
@@ -166,12 +167,15 @@ import Foundation
                 state.windows[id]!.positions = new
                 guard !windowChanges.isEmpty else { continue }
                 let delivery = state.windows[id]!.deliver(
-                    windowChanges, from: before, at: old, after: storage, scheduler: scheduler)
+                    windowChanges, from: before, at: old, after: storage, scheduler: scheduler, waking: &wakes)
                 if let delivery { deliveries.append(delivery) }
             }
             return deliveries
         }
-        guard !deliveries.isEmpty else { return nil }
-        return { [weak controller] in controller?._deliver(deliveries) }
+        guard !deliveries.isEmpty || !wakes.isEmpty else { return nil }
+        return { [weak controller, wakes] in
+            wakes.forEach { $0.resume() }
+            controller?._deliver(deliveries)
+        }
     }
 }

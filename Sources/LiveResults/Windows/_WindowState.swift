@@ -95,9 +95,10 @@ import Foundation
     ///     `storage` at ``positions``.
     ///   - before: The controller's results the window's last version read, or results that hold its entities
     ///     as they were then (the entities the change set removes or replaces are read there).
+    ///   - wakes: Receives the streams' waiting consumers, to resume once the locks are released.
     @inlinable mutating func deliver(
         _ changes: ChangeSet<Entity>, from before: _SectionedStorage<Entity>, at previousPositions: Range<Int>,
-        after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler
+        after storage: _SectionedStorage<Entity>, scheduler: CallbackScheduler, waking wakes: inout [_UpdateWaiter]
     ) -> _ControllerState<Entity>.Delivery? {
         sequence += 1
         let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
@@ -113,7 +114,7 @@ import Foundation
                 updated: changes.updatedItems.map { snapshot.object(at: $0) }, sequence: sequence,
                 names: contentNaming == nil ? nil : (name(of: sequence), name(of: sequence - 1)))
             for subscriber in updateSubscribers.values {
-                subscriber.push(.changes(delivered)).waiter?.resume()
+                if let waiter = subscriber.push(.changes(delivered)).waiter { wakes.append(waiter) }
             }
         }
         return subscribers.delivery(

@@ -72,12 +72,12 @@
         var storage = current
         pending?.undo(&storage)
         let now = storage
-        var isRebuilt = pending?.replaced != nil
+        var isRebuilt = pending?._replaced != nil
         let count = Int(sequence - version)
         for index in stride(from: history.count - 1, through: history.count - count, by: -1) {
             let delta = history[index]!
             delta.undo.undo(&storage)
-            if delta.undo.replaced != nil || delta.rebuildsBefore != rebuilds { isRebuilt = true }
+            if delta.undo._replaced != nil || delta.rebuildsBefore != rebuilds { isRebuilt = true }
         }
         return (storage, now, isRebuilt)
     }
@@ -95,7 +95,7 @@
     ///   carries, when a stream is open.
     @inlinable mutating func advance(
         _ changes: ChangeSet<Entity>, undo: _VersionUndo<Entity>?, after storage: _SectionedStorage<Entity>,
-        rebuilt: Bool, wake: (UnsafeContinuation<Void, Never>) -> Void
+        rebuilt: Bool, wake: (_UpdateWaiter) -> Void
     ) -> Int {
         let rebuildsBefore = rebuilds
         sequence += 1

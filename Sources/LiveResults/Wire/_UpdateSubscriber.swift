@@ -29,7 +29,7 @@
         @usableFromInline var head = 0
         /// The version the consumer has once it applied what it took.
         @usableFromInline var taken: UInt64?
-        @usableFromInline var waiter: UnsafeContinuation<Void, Never>?
+        @usableFromInline var waiter: _UpdateWaiter?
         /// No version comes any more (the controller is gone): what is queued is still read.
         @usableFromInline var isEnded = false
         /// The consumer stopped: nothing more is read.
@@ -55,7 +55,7 @@
     /// Queues a delivered change set, or lets a catch-up that waits absorb it.
     ///
     /// - Returns: The consumer to resume, if it waits, and whether the backlog was replaced by a catch-up.
-    @inlinable func push(_ item: Item) -> (waiter: UnsafeContinuation<Void, Never>?, collapsed: Bool) {
+    @inlinable func push(_ item: Item) -> (waiter: _UpdateWaiter?, collapsed: Bool) {
         state.withLock { state in
             guard !state.isEnded && !state.isCancelled else { return (nil, false) }
             var collapsed = false
@@ -94,29 +94,41 @@
     ///
     /// - Returns: The item and the version the consumer had before it; `.some(nil)` when the stream is over.
     @inlinable func take() -> (item: Item, base: UInt64?)?? {
+        state.withLock { Self.take(from: &$0) }
+    }
+
+    /// Takes the next item as ``take()`` does, or, when none is queued, keeps `handler` to call once one is or
+    /// the stream is over (in place of a handler kept before).
+    @inlinable func take(orWhenReady handler: @escaping @Sendable () -> Void) -> (item: Item, base: UInt64?)?? {
         state.withLock { state in
-            if state.isCancelled { return .some(nil) }
-            guard state.pendingCount > 0 else { return state.isEnded ? .some(nil) : nil }
-            let item = state.queue[state.head]!
-            state.queue[state.head] = nil
-            state.head += 1
-            if state.head == state.queue.count {
-                state.queue.removeAll(keepingCapacity: true)
-                state.head = 0
-            } else if state.head >= 32 && state.head * 2 >= state.queue.count {
-                // A consumer that stays a little behind never empties the queue: the slots it read go once
-                // they are half of it, which keeps the queue within twice the backlog at O(1) amortized.
-                state.queue.removeFirst(state.head)
-                state.head = 0
-            }
-            let base = state.taken
-            switch item {
-            case .whole(let results): state.taken = results.sequence
-            case .changes(let changes): state.taken = changes.sequence
-            case .catchUp: break
-            }
-            return (item, base)
+            let taken = Self.take(from: &state)
+            if case .none = taken { state.waiter = .handler(handler) }
+            return taken
         }
+    }
+
+    @inlinable static func take(from state: inout State) -> (item: Item, base: UInt64?)?? {
+        if state.isCancelled { return .some(nil) }
+        guard state.pendingCount > 0 else { return state.isEnded ? .some(nil) : nil }
+        let item = state.queue[state.head]!
+        state.queue[state.head] = nil
+        state.head += 1
+        if state.head == state.queue.count {
+            state.queue.removeAll(keepingCapacity: true)
+            state.head = 0
+        } else if state.head >= 32 && state.head * 2 >= state.queue.count {
+            // A consumer that stays a little behind never empties the queue: the slots it read go once
+            // they are half of it, which keeps the queue within twice the backlog at O(1) amortized.
+            state.queue.removeFirst(state.head)
+            state.head = 0
+        }
+        let base = state.taken
+        switch item {
+        case .whole(let results): state.taken = results.sequence
+        case .changes(let changes): state.taken = changes.sequence
+        case .catchUp: break
+        }
+        return (item, base)
     }
 
     /// Waits until an item is queued or the stream is over.
@@ -125,7 +137,7 @@
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
                 let isReady = state.withLock { state in
                     guard state.pendingCount == 0 && !state.isEnded && !state.isCancelled else { return true }
-                    state.waiter = continuation
+                    state.waiter = .task(continuation)
                     return false
                 }
                 if isReady { continuation.resume() }

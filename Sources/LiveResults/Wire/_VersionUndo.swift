@@ -20,30 +20,42 @@
         }
     }
 
+    /// A storage that a rebuild replaced, behind a reference: inline, its optional made every undo (each version
+    /// a window or a controller holds, and each window's pending undo) as large as a storage, for the rare rebuild.
+    @usableFromInline final class Replaced: Sendable {
+        @usableFromInline let storage: _SectionedStorage<Entity>
+
+        @inlinable init(_ storage: _SectionedStorage<Entity>) {
+            self.storage = storage
+        }
+    }
+
     /// The entities' earlier versions, in the order of the changes.
     @usableFromInline var entries: [Entry] = []
-    /// The storage that the first rebuild (fetch, resort, reset) replaced; entries after it are not kept.
-    @usableFromInline var replaced: _SectionedStorage<Entity>?
+    @usableFromInline var _replaced: Replaced?
 
     @inlinable init() {}
 
+    /// The storage that the first rebuild (fetch, resort, reset) replaced; entries after it are not kept.
+    @inlinable var replaced: _SectionedStorage<Entity>? { _replaced?.storage }
+
     /// Records `id`'s stored version before a change.
     @inlinable mutating func record(_ id: Entity.ID, before: _StoredEntity<Entity>?) {
-        guard replaced == nil else { return }
+        guard _replaced == nil else { return }
         entries.append(Entry(id: id, before: before))
     }
 
     /// Records the storage a rebuild replaces.
     @inlinable mutating func recordReplacement(of storage: _SectionedStorage<Entity>) {
-        guard replaced == nil else { return }
-        replaced = storage
+        guard _replaced == nil else { return }
+        _replaced = Replaced(storage)
     }
 
     /// Turns `storage` back into the results before the changes recorded.
     ///
     /// - Complexity: O(*k* log *n*) for *k* entries; O(1) after a rebuild.
     @inlinable func undo(_ storage: inout _SectionedStorage<Entity>) {
-        if let replaced { storage = replaced }
+        if let _replaced { storage = _replaced.storage }
         for entry in entries.reversed() {
             storage.remove(id: entry.id)
             if let before = entry.before { storage.insert(before) }

@@ -14,6 +14,8 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
     package let endpoint: LiveResultsEndpoint
     private let encoder: _UpdateEncoder<Entity>
     private let options: LiveResultsOptions
+    /// The heartbeats of the routes' Server-Sent Events streams.
+    private let heartbeats: _HeartbeatTicker
     /// Whether refusals are PostgREST's error bodies (the live-queries routes).
     private let postgREST: Bool
     /// What `GET path` answers instead of the whole results (PostgREST's answer), if anything.
@@ -25,16 +27,19 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
     private let embedded: (routes: any _AnyLiveRoutes, embeds: @Sendable (LiveResultsRequest) -> Bool)?
 
     /// The routes of `controller`'s results: the whole results or a window of them (`?limit=`, `?offset=`), shared
-    /// by the requests of one range.
+    /// by the requests of one range; their heartbeats are timed on `clock` (the tests' clock).
     ///
     /// - Complexity: O(1).
-    package init(controller: FetchedResultsController<Entity>, options: LiveResultsOptions) {
+    package init(
+        controller: FetchedResultsController<Entity>, options: LiveResultsOptions,
+        clock: some Clock<Duration> = ContinuousClock()
+    ) {
         let maximumLimit = options.maximumWindowLimit
         let windows = _SharedWindows(of: controller)
         self.init(
             endpoint: LiveResultsEndpoint(options: options, heldVersions: { controller.heldVersions }),
             encoder: _UpdateEncoder<Entity>(encoder: options.encoder), options: options, postgREST: false,
-            answer: nil
+            answer: nil, clock: clock
         ) { request in
             try _UpdatesSource.requested(by: request, of: controller, windows: windows, maximumLimit: maximumLimit)
         }
@@ -93,10 +98,12 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
     private init(
         endpoint: LiveResultsEndpoint, encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, postgREST: Bool,
         answer: (@Sendable (LiveResultsRequest) async throws -> LiveResultsResponse)?,
+        clock: some Clock<Duration> = ContinuousClock(),
         source: @escaping @Sendable (LiveResultsRequest) async throws -> _UpdatesSource<Entity>,
         embedded: (routes: any _AnyLiveRoutes, embeds: @Sendable (LiveResultsRequest) -> Bool)? = nil
     ) {
         self.embedded = embedded
+        heartbeats = _HeartbeatTicker(interval: options.heartbeatInterval, clock: clock)
         self.endpoint = endpoint
         self.encoder = encoder
         self.options = options
@@ -148,7 +155,7 @@ package struct _LiveRoutes<Entity: FetchableEntity & Codable>: _AnyLiveRoutes {
         let departure = channel.map { _ClientDeparture.watch($0, slot: slot) }
         return _ServerSentEvents.response(
             source, since: _ResumePoint.version(of: request, header: .lastEventID), slot: slot, encoder: encoder,
-            options: options, departure: departure)
+            options: options, heartbeats: heartbeats, departure: departure)
     }
 
     /// `GET path/updates` before the upgrade: refuses a request the WebSocket could not serve, with its reason

@@ -5,11 +5,12 @@ import NIOCore
 
 /// A Server-Sent Events stream of a controller's updates: `id:` the version, `data:` the update's JSON.
 enum _ServerSentEvents {
-    /// The response that streams the source's updates since `version`, holding `slot` while it does; with
-    /// `departure`, it ends as soon as the client goes away.
+    /// The response that streams the source's updates since `version`, holding `slot` while it does, with a
+    /// heartbeat from `heartbeats` after a silence; with `departure`, it ends as soon as the client goes away.
     static func response<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?, slot: _StreamSlot,
-        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, heartbeats: _HeartbeatTicker,
+        departure: _ClientDeparture?
     ) -> LiveResultsStreamResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
@@ -20,30 +21,29 @@ enum _ServerSentEvents {
             // The stream has ended: its slot is free now, whoever still holds this response.
             defer { slot.release() }
             try await stream(
-                source, since: version, encoder: encoder, options: options, departure: departure, slot: slot,
-                write: write)
+                source, since: version, encoder: encoder, options: options, heartbeats: heartbeats,
+                departure: departure, slot: slot, write: write)
         }
     }
 
     private static func stream<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?,
-        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, departure: _ClientDeparture?, slot: _StreamSlot,
-        write: (ByteBuffer) async throws -> Void
+        encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, heartbeats: _HeartbeatTicker,
+        departure: _ClientDeparture?, slot: _StreamSlot, write: (ByteBuffer) async throws -> Void
     ) async throws {
         let delay = options.reconnectionDelay.components
         let milliseconds = delay.seconds * 1_000 + delay.attoseconds / 1_000_000_000_000_000
         try await write(ByteBuffer(string: "retry: \(milliseconds)\n\n"))
         try await _StreamEvent.withEvents(
-            of: source, since: version, options: options, heartbeat: options.heartbeatInterval,
-            departure: departure,
-            slot: slot
+            of: source, since: version, options: options, heartbeats: heartbeats, departure: departure, slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    let message = message(for: update, json: try encoder.json(update))
-                    try await write(message)
-                    slot.endpoint.metrics.sentUpdate(bytes: message.readableBytes)
+                    // The event the encoder built once for every stream that sends this update.
+                    let frame = try await encoder.encoded(update).frame
+                    try await write(frame)
+                    slot.endpoint.metrics.sentUpdate(bytes: frame.readableBytes)
                 case .heartbeat:
                     try await write(ByteBuffer(string: ": heartbeat\n\n"))
                 case .source(let available):
@@ -53,15 +53,5 @@ enum _ServerSentEvents {
                 }
             }
         }
-    }
-
-    /// One event: `id:` and `data:` lines and the blank line that ends it. The JSON has no newline.
-    static func message<Entity>(for update: ResultsUpdate<Entity>, json: ByteBuffer) -> ByteBuffer {
-        var buffer = ByteBuffer()
-        buffer.reserveCapacity(json.readableBytes + 64)
-        buffer.writeString("id: \(update.version)\ndata: ")
-        buffer.writeImmutableBuffer(json)
-        buffer.writeString("\n\n")
-        return buffer
     }
 }

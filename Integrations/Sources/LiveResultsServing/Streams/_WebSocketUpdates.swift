@@ -40,12 +40,12 @@ enum _WebSocketUpdates {
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, to outbound: some _WebSocketOutbound
     ) async throws {
         try await _StreamEvent.withEvents(
-            of: source, since: version, options: options, heartbeat: nil, departure: nil, slot: slot
+            of: source, since: version, options: options, heartbeats: nil, departure: nil, slot: slot
         ) { events in
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    let text = String(buffer: try encoder.json(update))
+                    let text = String(buffer: try await encoder.encoded(update).json)
                     try await outbound.send(text: text)
                     slot.endpoint.metrics.sentUpdate(bytes: text.utf8.count)
                 case .heartbeat, .source:
