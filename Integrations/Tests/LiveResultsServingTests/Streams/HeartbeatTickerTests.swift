@@ -71,7 +71,8 @@ struct HeartbeatTickerTests {
         let controller = try await Self.controller()
         let clock = ManualClock()
         let heartbeats = _HeartbeatTicker(interval: .seconds(8), clock: clock)
-        let endpoint = LiveResultsEndpoint(maximumStreams: 4)
+        let endpoint = LiveResultsEndpoint(
+            options: LiveResultsOptions(maximumStreams: 4), heldVersions: { HeldVersions() })
         let reader = Reader()
         let stream = Task { try await reader.read(controller, heartbeats: heartbeats, slot: endpoint.openStream()!) }
         #expect(await eventually { reader.count == 1 && reader.isWaiting })
@@ -103,7 +104,8 @@ struct HeartbeatTickerTests {
         let controller = try await Self.controller()
         let clock = ManualClock()
         let heartbeats = _HeartbeatTicker(interval: .seconds(4), clock: clock)
-        let endpoint = LiveResultsEndpoint(maximumStreams: 8)
+        let endpoint = LiveResultsEndpoint(
+            options: LiveResultsOptions(maximumStreams: 8), heldVersions: { HeldVersions() })
         let readers = (0..<5).map { _ in Reader() }
         let streams = readers.map { reader in
             Task { try await reader.read(controller, heartbeats: heartbeats, slot: endpoint.openStream()!) }
@@ -121,7 +123,8 @@ struct HeartbeatTickerTests {
         clock.advanceToNextDeadline()
         #expect(await eventually { clock.sleepers == 0 })
         // A new stream starts it again.
-        let other = LiveResultsEndpoint(maximumStreams: 1)
+        let other = LiveResultsEndpoint(
+            options: LiveResultsOptions(maximumStreams: 1), heldVersions: { HeldVersions() })
         let reader = Reader()
         let stream = Task { try await reader.read(controller, heartbeats: heartbeats, slot: other.openStream()!) }
         #expect(await eventually { reader.count == 1 && reader.isWaiting })
@@ -137,7 +140,8 @@ struct HeartbeatTickerTests {
         let controller = try await Self.controller()
         let status = LiveResultsSourceStatus()
         status.set(available: false)
-        let endpoint = LiveResultsEndpoint(maximumStreams: 1)
+        let endpoint = LiveResultsEndpoint(
+            options: LiveResultsOptions(maximumStreams: 1), heldVersions: { HeldVersions() })
         let reader = Reader()
         let stream = Task {
             try await reader.read(
