@@ -322,8 +322,8 @@ let package = Package(
                 "LiveResultsWireSupport",
                 "LiveResultsPostgres",
                 "LiveResultsTestSupport",
-                // The feed's lag, scraped from a registry of the test's own.
-                .product(name: "Prometheus", package: "swift-prometheus"),
+                // The feed's lag: every value its gauges are given.
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "LiveResults", package: "LiveResults"),
                 .product(name: "LiveResultsTesting", package: "LiveResults"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
