@@ -17,12 +17,14 @@ struct PostgresPeerTests {
         let postgres = try PostgresTestServer.shared()
         try await postgres.withDatabase { client, _ in
             let store = try await PostgresTodoStore(client: client, changes: changes)
+            let (todos, followed) = try await store.followTodos()
+            defer { followed.cancel() }
             try await HTTPTestServer.serving(try TodoRoutes.router(store).router) { port in
                 let api = TransportKind.asyncHTTPClient.client("http://127.0.0.1:\(port)")
                 let remote = RemoteResults<Todo>(client: api, path: "todos/events?sections=project")
                 let checker = ContractChecker(observing: remote.observeChanges)
                 remote.start()
-                #expect(await eventually { Array(remote.fetchedObjects) == Array(store.controller.fetchedObjects) })
+                #expect(await eventually { Array(remote.fetchedObjects) == Array(todos.fetchedObjects) })
                 for step in 0..<12 {
                     if step.isMultiple(of: 3) {
                         try await client.query(

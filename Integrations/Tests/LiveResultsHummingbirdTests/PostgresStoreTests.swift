@@ -20,7 +20,9 @@ struct PostgresStoreTests {
                 """)
             try await client.query("INSERT INTO todos (title, project, priority) VALUES ('old', 'Home', 1)")
             let store = try await PostgresTodoStore(client: client, changes: .walSQL)
-            #expect(Array(store.controller.fetchedObjects) == [Todo(id: 1, title: "old", project: "Home", priority: 1)])
+            let (todos, followed) = try await store.followTodos()
+            defer { followed.cancel() }
+            #expect(Array(todos.fetchedObjects) == [Todo(id: 1, title: "old", project: "Home", priority: 1)])
             let published = try await client.query(
                 "SELECT tablename::text FROM pg_publication_tables WHERE pubname = 'liveresults_todos' ORDER BY 1"
             ).collect().map { try $0.decode(String.self) }
@@ -37,11 +39,11 @@ struct PostgresStoreTests {
             let assigned = try await store.update(
                 try LiveQuery<Todo>(filters: [.equal("id", 1)]), with: TodoInput(assigneeID: .some(ann.id)))
             #expect(assigned.map(\.assigneeID) == [ann.id])
-            #expect(await eventually { store.controller.fetchedObjects.first?.assigneeID == ann.id })
+            #expect(await eventually { todos.fetchedObjects.first?.assigneeID == ann.id })
             // on delete set null: the to-do is unassigned, and the feed delivers it.
             #expect(
                 try await store.delete(try LiveQuery<Person>(filters: [.equal("id", ann.id)])).map(\.id) == [ann.id])
-            #expect(await eventually { store.controller.fetchedObjects.first?.assigneeID == nil })
+            #expect(await eventually { todos.fetchedObjects.first?.assigneeID == nil })
             #expect(await eventually { people.fetchedObjects.map(\.name) == ["from SQL"] })
             let slots = try await client.query(
                 "SELECT count(*)::int FROM pg_replication_slots WHERE database = current_database()"

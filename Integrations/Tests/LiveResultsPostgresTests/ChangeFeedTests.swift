@@ -582,6 +582,38 @@ struct ChangeFeedTests {
             #expect(try await eventually { try await next.matches(client) })
         }
     }
+
+    @Test("keepReading() holds the feed and its slot with no subscription, across one's end; released, it stops")
+    func keepReading() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            let feed = PostgresChangeFeed(client: client, publication: "liveresults")
+            try await feed.setUp(tables: ["todos"])
+            let slots: @Sendable () async throws -> [String] = {
+                try await client.query(
+                    "SELECT slot_name::text FROM pg_replication_slots WHERE database = current_database()"
+                ).collect().map { try $0.decode(String.self) }
+            }
+            let hold = feed.keepReading()
+            #expect(try await eventually { try await slots().count == 1 }, "the hold started a run and its slot")
+            let held = try await slots()
+            let live = try await FeedTodos(client: client, feed: feed)
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('held', 'B', 1)")
+            #expect(try await eventually { try await live.matches(client) })
+            #expect(try await slots() == held, "the subscription joined the hold's run")
+            live.cancel()
+            // The last subscription ended; the hold keeps the run and its slot, which goes on reading.
+            try await client.query("INSERT INTO todos (title, project, priority) VALUES ('unread', 'B', 1)")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await slots() == held)
+            let after = try await FeedTodos(client: client, feed: feed)
+            defer { after.cancel() }
+            #expect(try await eventually { try await after.matches(client) })
+            after.cancel()
+            hold.cancel()
+            #expect(try await eventually { try await slots().isEmpty }, "released, the feed dropped its slot")
+        }
+    }
 }
 
 /// A subscriber whose first batch blocks its delivering thread until ``release()`` (for 60 seconds at most),

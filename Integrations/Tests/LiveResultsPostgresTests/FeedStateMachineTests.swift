@@ -142,6 +142,44 @@ struct FeedStateMachineTests {
         #expect(isNone(machine.writeAnnounced()))
     }
 
+    @Test("A hold starts a run with no subscription; a subscription joins it; the hold keeps it after the last one")
+    func holdKeepsTheRun() {
+        var machine = _FeedStateMachine()
+        let (hold, action) = machine.hold()
+        guard case .startReading(run: 1) = action else { Issue.record("\(action)"); return }
+        #expect(machine.subscriptions.isEmpty)
+        #expect(run(of: machine)?.holds == [hold])
+        let task = Task {}
+        #expect(machine.taskStarted(task, run: 1) == nil)
+        let (subscribed, joined) = machine.subscribe(subscription(of: table))
+        guard case .wake = joined else { Issue.record("\(joined)"); return }
+        #expect(machine.lastRun == 1)
+        // The last subscription leaves: the hold keeps the run, and its task.
+        #expect(machine.unsubscribe(subscribed)?.cancel == nil)
+        #expect(run(of: machine)?.number == 1)
+        #expect(machine.subscriptions.isEmpty)
+        // The hold leaves last: the run ends, its task is cancelled; released twice, nothing more.
+        #expect(machine.unsubscribe(hold)?.cancel == task)
+        guard case .idle = machine.state else { Issue.record("\(machine.state)"); return }
+        #expect(machine.unsubscribe(hold) == nil)
+    }
+
+    @Test("Released before the last subscription, a hold keeps nothing going; two holds end the run together")
+    func holdReleasedFirst() {
+        var machine = running()
+        let (hold, _) = machine.hold()
+        #expect(machine.unsubscribe(hold)?.cancel == nil)
+        #expect(run(of: machine)?.holds.isEmpty == true)
+        #expect(machine.unsubscribe(0)?.cancel != nil, "the last subscription ends the run")
+        let (first, _) = machine.hold()
+        let (second, _) = machine.hold()
+        #expect(machine.lastRun == 2)
+        #expect(machine.unsubscribe(first)?.cancel == nil)
+        guard case .running = machine.state else { Issue.record("one hold left, the run ended"); return }
+        #expect(machine.unsubscribe(second) != nil)
+        guard case .idle = machine.state else { Issue.record("\(machine.state)"); return }
+    }
+
     @Test("A new run starts while the old task ends: the old run's calls change nothing in the new one")
     func newRunWhileOldTaskEnds() {
         var machine = _FeedStateMachine()

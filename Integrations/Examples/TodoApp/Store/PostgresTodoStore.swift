@@ -25,7 +25,6 @@ public final class PostgresTodoStore: TodoStore {
         case walSQL = "wal-sql"
     }
 
-    public let controller: FetchedResultsController<Todo>
     /// The table of to-dos as a live source.
     public let table: PostgresLiveTable<Todo>
     /// The table of to-dos, which answers the clients' queries.
@@ -42,12 +41,14 @@ public final class PostgresTodoStore: TodoStore {
     /// held up by the feed's idle back-off.
     private let feed: PostgresChangeFeed?
     private let logger: Logger
-    /// Keeps the controller listening while the store exists.
-    private let subscription: EventSubscription
+    /// With the change feed, keeps it reading while the store exists, whether or not a live query follows a table
+    /// (``PostgresChangeFeed/keepReading()``): its slot stays ready, and its sweeps drop the slots of processes
+    /// that died even while this one has no clients.
+    private let feedHold: EventSubscription?
 
     /// The store of `client`'s database (the client must be running): creates the tables (unless
     /// `createsTables` is `false`: the application made them) and their triggers when missing (with `changes`
-    /// `.notify`) or the publication of both (`.wal`, `.walSQL`), then fetches. With
+    /// `.notify`) or the publication of both (`.wal`, `.walSQL`), whose feed then starts reading. With
     /// `.wal`, `replication` (the same server and database as `client`) lets the feed read a replication stream.
     ///
     /// Any number of processes may create the store at once on an empty database: the table is created
@@ -76,6 +77,7 @@ public final class PostgresTodoStore: TodoStore {
         switch changes {
         case .notify:
             feed = nil
+            feedHold = nil
             table = PostgresLiveTable<Todo>(
                 client: client, table: "todos", queryTimeout: queryTimeout,
                 listenerEvents: { event in
@@ -107,14 +109,12 @@ public final class PostgresTodoStore: TodoStore {
                 })
             try await client.withTimeout(queryTimeout) { _ in try await feed.setUp(tables: ["todos", "people"]) }
             self.feed = feed
+            feedHold = feed.keepReading()
             table = PostgresLiveTable<Todo>(
                 client: client, table: "todos", changes: .replication(feed), queryTimeout: queryTimeout)
             people = PostgresLiveTable<Person>(
                 client: client, table: "people", changes: .replication(feed), queryTimeout: queryTimeout)
         }
-        controller = Todo.controller(table.fetchDefinition()) { Self.log($0, to: logger) }
-        subscription = controller.observe(table)
-        try await controller.performFetch()
     }
 
     /// The key of the advisory lock under which the tables are created: "todos" in ASCII.
@@ -253,21 +253,6 @@ public final class PostgresTodoStore: TodoStore {
             let failure = DatabaseFailure(error)
             logger.error("database query failed", metadata: ["cause": "\(failure.cause)"])
             throw failure.serverError
-        }
-    }
-
-    /// Logs what the controller survived: a row that does not decode (its error names the row's id), a
-    /// refetch that failed (what was shown stays shown until the next one succeeds).
-    private static func log(_ diagnostic: ControllerDiagnostic<Todo>, to logger: Logger) {
-        switch diagnostic {
-        case .malformedEvent(let error):
-            logger.warning("todos: an event was dropped: \(DatabaseFailure.describe(error))")
-        case .fetchFailed(let error):
-            logger.warning("todos: a refetch failed: \(DatabaseFailure.describe(error))")
-        case .requestRetried(let error, let attempt):
-            logger.warning("todos: a fetch failed, attempt \(attempt) to come: \(DatabaseFailure.describe(error))")
-        default:
-            logger.info("todos: \(diagnostic)")
         }
     }
 

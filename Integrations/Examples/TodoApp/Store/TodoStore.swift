@@ -2,7 +2,11 @@ import LiveResults
 import LiveResultsServing
 
 /// Where the server keeps its to-dos and people: queryable sources the live queries of `/todos` and `/people`
-/// read, a controller of all the to-dos, and the writes.
+/// read, and the writes.
+///
+/// A store keeps no controller of the to-dos for the server: the live queries' controllers are its readers, and
+/// one nobody reads would apply every change for nothing. A reader in the process follows them with
+/// ``followTodos()``.
 ///
 /// A write changes the store and, through the store's live sources, every query's controller: in memory each
 /// table publishes the write's events itself; over PostgreSQL the tables' triggers (or the write-ahead log)
@@ -18,9 +22,6 @@ public protocol TodoStore: Sendable {
 
     /// The table of people.
     var people: PeopleTable { get }
-
-    /// The live results of all the store's to-dos, in the server's default order (for readers in the process).
-    var controller: FetchedResultsController<Todo> { get }
 
     /// Inserts a row made of each input (all fields set), in one transaction, and returns them with their ids.
     func insert<Input: RowInput>(_ inputs: [Input]) async throws -> [Input.Row]
@@ -45,6 +46,19 @@ extension TodoStore {
 
     /// A store that needs nothing outside the process has no status to report.
     public var sourceStatus: LiveResultsSourceStatus? { nil }
+
+    /// The live results of all the store's to-dos, in the server's default order, for a reader in the process: a
+    /// controller of ``todos``, fetched, which follows the table until the subscription is cancelled or released.
+    ///
+    /// - Complexity: One fetch of the whole table; then each change costs the controller's `apply`.
+    public func followTodos() async throws -> (
+        controller: FetchedResultsController<Todo>, subscription: EventSubscription
+    ) {
+        let controller = Todo.controller(todos.fetchDefinition(for: try LiveQuery(sectionedBy: "project")))
+        let subscription = controller.observe(todos)
+        try await controller.performFetch()
+        return (controller, subscription)
+    }
 
     /// Adds a to-do made of `input` (all fields set), and returns it with its id.
     public func create(_ input: TodoInput) async throws -> Todo {

@@ -27,7 +27,6 @@ public final class FluentTodoStore: TodoStore {
 
     public var todos: PostgresTodoStore.Table { base.todos }
     public var people: PostgresTodoStore.PeopleTable { base.people }
-    public var controller: FetchedResultsController<Todo> { base.controller }
     public var sourceStatus: LiveResultsSourceStatus? { base.sourceStatus }
 
     public func checkHealth() async throws { try await base.checkHealth() }

@@ -5,6 +5,35 @@ extension PostgresChangeFeed {
     /// Adds a table's subscription, starting a run of the reading task if it is the first.
     func add(_ subscription: _FeedSubscription, onRemove: @escaping @Sendable () -> Void) -> EventSubscription {
         let (id, action) = machine.withLockedValue { $0.subscribe(subscription) }
+        return started(id, action, onRemove: onRemove)
+    }
+
+    /// Keeps the feed reading while none of its tables is followed: its slot stays, the server's log is freed as the
+    /// feed reads past it, its lag is measured, its sweeps of abandoned slots go on, and the first subscription
+    /// after a quiet spell finds the slot ready instead of creating one (which waits for the transactions running
+    /// on the whole server). Without a hold, the feed stops with its tables' last subscription.
+    ///
+    /// A server that follows its tables for as long as it runs holds its feed for its life: then a process whose
+    /// clients all left still drops the slots of processes that died, and answers the next query without delay.
+    ///
+    /// ```swift
+    /// let hold = feed.keepReading()
+    /// // …
+    /// hold.cancel()   // the feed stops once no table is followed either
+    /// ```
+    ///
+    /// - Returns: The hold: cancel it, or release it, to let the feed stop.
+    /// - Complexity: O(1); while held, each transaction of the publication is read and dropped (no table's
+    ///   subscriber decodes it).
+    public func keepReading() -> EventSubscription {
+        let (id, action) = machine.withLockedValue { $0.hold() }
+        return started(id, action, onRemove: {})
+    }
+
+    /// Does what adding subscription or hold `id` asks (`action`), and returns what removes it.
+    private func started(
+        _ id: Int, _ action: _FeedStateMachine.SubscribeAction, onRemove: @escaping @Sendable () -> Void
+    ) -> EventSubscription {
         switch action {
         case .startReading(let run):
             let task = Task { await self.read(run: run) }

@@ -38,7 +38,8 @@ import PostgresNIO
 ///     client: client, publication: "liveresults", transport: .replicationProtocol(replication))
 /// ```
 ///
-/// The feed starts reading with its tables' first subscription and stops with their last. Nothing is lost
+/// The feed starts reading with its tables' first subscription and stops with their last, unless it is held
+/// (``keepReading()``: a server that follows its tables for its life keeps its slot ready). Nothing is lost
 /// across a lost connection or a restart of PostgreSQL: the slot keeps what was not confirmed, and the feed
 /// resumes from there, without a refetch. A slot that disappeared or that PostgreSQL invalidated
 /// (`max_slot_wal_keep_size`) is replaced, and each table's subscribers are sent `EntityEvent.invalidated`

@@ -3,7 +3,8 @@
 /// does (``WakeAction``, the latches to open, the task to start or cancel). The feed holds it under its lock and runs
 /// those actions after the lock is released.
 ///
-/// A run lasts from a first subscription to the last one's end; its reading task is cancelled then, and may still
+/// A run lasts from a first subscription (or hold, ``hold()``) to the last one's end; its reading task is cancelled
+/// then, and may still
 /// be finishing (a query, dropping a temporary slot) while a new run starts. Every transition the reading task asks
 /// for names its run, and changes nothing once that run has ended.
 struct _FeedStateMachine: Sendable {
@@ -19,8 +20,11 @@ struct _FeedStateMachine: Sendable {
     struct Run: Sendable {
         /// Numbers the runs: the calls of a reading task whose run ended change nothing.
         let number: Int
-        /// The subscriptions, by the id their `EventSubscription` removes; never empty.
+        /// The subscriptions, by the id their `EventSubscription` removes; never empty with ``holds``.
         var subscriptions: [Int: _FeedSubscription]
+        /// The holds that keep the run going with no subscription (``PostgresChangeFeed/keepReading()``), by the id
+        /// their `EventSubscription` removes.
+        var holds: Set<Int> = []
         /// The reading task, once the feed has started it (``taskStarted(_:run:)``).
         var task: Task<Void, Never>?
         /// The run's slot.
@@ -91,19 +95,33 @@ struct _FeedStateMachine: Sendable {
         case wake(WakeAction)
     }
 
-    /// Adds a subscription; the first starts a run.
+    /// Adds a subscription; the first (or the first hold) starts a run.
     ///
     /// - Returns: The subscription's id, and what to do.
     mutating func subscribe(_ subscription: _FeedSubscription) -> (id: Int, action: SubscribeAction) {
+        add { run, id in run.subscriptions[id] = subscription }
+    }
+
+    /// Adds a hold, which keeps a run going with no subscription; the first (or the first subscription) starts one.
+    ///
+    /// - Returns: The hold's id, and what to do.
+    mutating func hold() -> (id: Int, action: SubscribeAction) {
+        add { run, id in run.holds.insert(id) }
+    }
+
+    /// Adds a subscription or a hold with `insert`, to the run going on or to a new one.
+    private mutating func add(_ insert: (inout Run, Int) -> Void) -> (id: Int, action: SubscribeAction) {
         let id = nextSubscriptionID
         nextSubscriptionID += 1
         let action = modifyRun { run -> SubscribeAction in
-            run.subscriptions[id] = subscription
+            insert(&run, id)
             return .wake(run.wakeForFetch())
         }
         if let action { return (id, action) }
         lastRun += 1
-        state = .running(Run(number: lastRun, subscriptions: [id: subscription]))
+        var run = Run(number: lastRun, subscriptions: [:])
+        insert(&run, id)
+        state = .running(run)
         return (id, .startReading(run: lastRun))
     }
 
@@ -125,12 +143,14 @@ struct _FeedStateMachine: Sendable {
         var endDeliveryWaits: [_Latch<_DeliveryWait>] = []
     }
 
-    /// Removes the subscription `id`; the last one ends the run.
+    /// Removes the subscription or hold `id`; the last one ends the run.
     ///
-    /// - Returns: What to do, or `nil` when no subscription had that id (it was removed already).
+    /// - Returns: What to do, or `nil` when no subscription or hold had that id (it was removed already).
     mutating func unsubscribe(_ id: Int) -> UnsubscribeAction? {
-        guard case .running(var run) = state, run.subscriptions.removeValue(forKey: id) != nil else { return nil }
-        guard run.subscriptions.isEmpty else {
+        guard case .running(var run) = state,
+            run.subscriptions.removeValue(forKey: id) != nil || run.holds.remove(id) != nil
+        else { return nil }
+        guard run.subscriptions.isEmpty, run.holds.isEmpty else {
             // Fetches waiting only for that subscription's lookup go on.
             state = .idle
             defer { state = .running(run) }

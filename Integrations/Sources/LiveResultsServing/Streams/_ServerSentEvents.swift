@@ -26,6 +26,12 @@ enum _ServerSentEvents {
         }
     }
 
+    // The frames every stream sends alike, built once: a tick of the heartbeat reaches every quiet stream of the
+    // routes at once, and a change of the source's status every stream.
+    private static let heartbeat = ByteBuffer(string: ": heartbeat\n\n")
+    private static let sourceAvailable = ByteBuffer(string: "event: source\ndata: {\"available\":true}\n\n")
+    private static let sourceUnavailable = ByteBuffer(string: "event: source\ndata: {\"available\":false}\n\n")
+
     private static func stream<Entity>(
         _ source: _UpdatesSource<Entity>, since version: ResultsVersion?,
         encoder: _UpdateEncoder<Entity>, options: LiveResultsOptions, heartbeats: _HeartbeatTicker,
@@ -45,9 +51,9 @@ enum _ServerSentEvents {
                     try await write(frame)
                     slot.endpoint.metrics.sentUpdate(bytes: frame.readableBytes)
                 case .heartbeat:
-                    try await write(ByteBuffer(string: ": heartbeat\n\n"))
+                    try await write(Self.heartbeat)
                 case .source(let available):
-                    try await write(ByteBuffer(string: "event: source\ndata: {\"available\":\(available)}\n\n"))
+                    try await write(available ? Self.sourceAvailable : Self.sourceUnavailable)
                 case .shutdown:
                     return
                 }

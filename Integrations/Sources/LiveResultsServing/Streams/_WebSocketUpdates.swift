@@ -3,8 +3,9 @@ import NIOCore
 
 /// The sending side of a WebSocket as the core drives it; each adapter wraps its framework's.
 package protocol _WebSocketOutbound: Sendable {
-    /// Sends one text message.
-    func send(text: String) async throws
+    /// Sends one text message of `text`'s bytes (UTF-8), sending the buffer itself: one update's encoding goes to
+    /// every stream that sends it, uncopied.
+    func send(text: ByteBuffer) async throws
     /// Closes the WebSocket with `code` (1001 going away, 1008 policy violation, 1013 try again later) and
     /// `reason`.
     func close(code: Int, reason: String) async throws
@@ -45,9 +46,10 @@ enum _WebSocketUpdates {
             while let event = await events.next() {
                 switch event {
                 case .update(let update):
-                    let text = String(buffer: try await encoder.encoded(update).json)
+                    // The JSON the encoder built once for every stream that sends this update.
+                    let text = try await encoder.encoded(update).json
                     try await outbound.send(text: text)
-                    slot.endpoint.metrics.sentUpdate(bytes: text.utf8.count)
+                    slot.endpoint.metrics.sentUpdate(bytes: text.readableBytes)
                 case .heartbeat, .source:
                     // A WebSocket carries updates only: the automatic ping keeps it open, and the source's
                     // status has no message of its own here.

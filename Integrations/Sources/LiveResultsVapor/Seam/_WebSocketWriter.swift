@@ -1,5 +1,6 @@
 import LiveResults
 import LiveResultsServing
+import NIOCore
 import NIOWebSocket
 import Vapor
 
@@ -7,8 +8,11 @@ import Vapor
 struct _WebSocketWriter: _WebSocketOutbound {
     let socket: WebSocket
 
-    func send(text: String) async throws {
-        try await socket.send(text)
+    /// The buffer itself as the frame's data (the `String` overload copies it into a buffer of its own).
+    func send(text: ByteBuffer) async throws {
+        let sent = socket.eventLoop.makePromise(of: Void.self)
+        socket.send(text, opcode: .text, fin: true, promise: sent)
+        try await sent.futureResult.get()
     }
 
     /// Closes with `code`. WebSocketKit's close frame carries the code alone: `reason` is not sent.

@@ -19,7 +19,9 @@ struct RoutedServer: TodoRequests {
     let store: any TodoStore
     let endpoint: LiveResultsEndpoint
 
-    var controller: FetchedResultsController<Todo> { store.controller }
+    /// A controller of all the store's to-dos (``TodoStore/followTodos()``), which follows them while `with`'s
+    /// body runs.
+    let controller: FetchedResultsController<Todo>
 
     /// The server's own origin as the routes see it: `.router` names `localhost` as every request's authority.
     static let origin = "http://localhost"
@@ -30,10 +32,13 @@ struct RoutedServer: TodoRequests {
         metrics: TodoMetrics = TodoMetrics(), _ body: @Sendable (RoutedServer) async throws -> Result
     ) async throws -> Result {
         let (router, endpoint, _) = try TodoRoutes.router(store, options: options, metrics: metrics)
+        let followed = try await store.followTodos()
+        defer { followed.subscription.cancel() }
         // An application without services: `.router` then runs no ServiceGroup, which would handle SIGTERM and
         // SIGINT in the test process (see `HTTPTestServer`).
         return try await Application(router: router).test(.router) { client in
-            try await body(RoutedServer(client: client, store: store, endpoint: endpoint))
+            try await body(
+                RoutedServer(client: client, store: store, endpoint: endpoint, controller: followed.controller))
         }
     }
 

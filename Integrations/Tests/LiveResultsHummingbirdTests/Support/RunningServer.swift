@@ -13,7 +13,9 @@ struct RunningServer: TodoRequests {
     let store: any TodoStore
     let endpoint: LiveResultsEndpoint
 
-    var controller: FetchedResultsController<Todo> { store.controller }
+    /// A controller of all the store's to-dos (``TodoStore/followTodos()``), which follows them while `with`'s
+    /// body runs.
+    let controller: FetchedResultsController<Todo>
     var base: String { "http://127.0.0.1:\(port)" }
 
     func send(
@@ -38,8 +40,10 @@ struct RunningServer: TodoRequests {
         _ body: @Sendable (RunningServer) async throws -> Result
     ) async throws -> Result {
         let (router, endpoint, peopleEndpoint) = try TodoRoutes.router(store, options: options)
+        let followed = try await store.followTodos()
+        defer { followed.subscription.cancel() }
         return try await HTTPTestServer.serving(router, services: [endpoint, peopleEndpoint]) { port in
-            try await body(RunningServer(port: port, store: store, endpoint: endpoint))
+            try await body(RunningServer(port: port, store: store, endpoint: endpoint, controller: followed.controller))
         }
     }
 }

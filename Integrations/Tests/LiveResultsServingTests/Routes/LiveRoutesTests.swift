@@ -28,7 +28,7 @@ struct LiveRoutesTests {
         let texts = NIOLockedValueBox<[String]>([])
         let closes = NIOLockedValueBox<[Int]>([])
 
-        func send(text: String) async throws { texts.withLockedValue { $0.append(text) } }
+        func send(text: ByteBuffer) async throws { texts.withLockedValue { $0.append(String(buffer: text)) } }
         func close(code: Int, reason: String) async throws { closes.withLockedValue { $0.append(code) } }
     }
 
