@@ -97,10 +97,10 @@ func load(
             + "; \(failedToOpen.count) failed to open"
             + (failedToOpen.first?.snapshot.failure.map { " (the first: \($0))" } ?? ""))
 
-    // The poller starts a second early; the writes run for the stated time.
+    // The poller (unless `--poller off`) starts a second early; the writes run for the stated time.
     let poller = Poller()
-    let polling = Task { await poller.run("\(server.base)/todos?\(wholeList)", http: http) }
-    defer { polling.cancel() }
+    let polling = options.poll ? Task { await poller.run("\(server.base)/todos?\(wholeList)", http: http) } : nil
+    defer { polling?.cancel() }
     try await Task.sleep(for: .seconds(1))
     let start = now()
     let usageStart = Usage(pid: server.pid)
@@ -112,7 +112,7 @@ func load(
     let usageEnd = Usage(pid: server.pid)
     let streamEnd = clients.map(\.counters)
     let pollEnd = poller.counters
-    polling.cancel()
+    polling?.cancel()
     let elapsed = seconds(from: start, to: end)
 
     // The writes.

@@ -46,6 +46,12 @@ struct Options: ParsableCommand {
             (none: the whole list and one per project; --balancer: 20).
             """)
     var givenQueries: Int?
+    /// Whether a load run's poller fetches the whole list every second beside the streams; `--poller off` measures
+    /// the streams alone.
+    @Option(
+        name: .customLong("poller"),
+        help: "A load run's poller of the whole list, every second; off: the streams alone.")
+    var pollerSwitch = Switch.on
     @Option(name: .customLong("store"), help: "The stores a load run serves from.")
     var store = Store.both
     /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
@@ -87,6 +93,7 @@ struct Options: ParsableCommand {
     var seconds: Int { givenSeconds ?? (balancer ? 9 : quick ? 5 : 30) }
     var queries: Int? { givenQueries ?? (balancer ? 20 : nil) }
     var fsync: Bool { fsyncSwitch == .on }
+    var poll: Bool { pollerSwitch == .on }
     /// The stores of the run: PostgreSQL alone for `--resume` and `--balancer`.
     var stores: [String] {
         if resume || balancer { return ["postgres"] }

@@ -73,7 +73,8 @@ func loadAverage() -> String {
 say(
     "ServerLoad: \(options.rows) rows, \(options.clients) stream clients"
         + (options.queries.map { " over \($0) queries" } ?? "")
-        + " + 1 poller (1 s), \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; "
+        + (options.poll ? " + 1 poller (1 s)" : ", no poller")
+        + ", \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; "
         + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
 )
 var results: [RunResult] = []
