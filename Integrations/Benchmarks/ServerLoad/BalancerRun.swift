@@ -21,9 +21,8 @@ import TodoServer
 func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResult {
     try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, database in
         var result = RunResult(name: "behind nginx")
-        let arguments = [
-            "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
-        ]
+        let arguments =
+            ["--postgres", url, "--changes", options.changes?.rawValue ?? "wal"] + options.serverLimits
         var servers: [ServerProcess] = []
         var nginx: Nginx?
         do {
@@ -90,37 +89,37 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             }
             let failed = clients.indices.filter { clients[$0].snapshot.failure != nil }
             let answered = log.snapshot.statuses.filter { (200..<300).contains($0) }.count
-            result.lines.append(
+            result.note(
                 "\(options.clients) clients of \(queries.count) queries through nginx over 3 processes; "
                     + "\(answered)/\(log.count) writes answered 2xx in \(options.seconds) s; one process killed (SIGKILL) "
                     + "under writes: \(moved.count) clients reconnected through nginx, \(resumed.count) of them with "
                     + "one catch-up each, \(moved.count - resumed.count) otherwise")
-            result.lines.append(
+            result.note(
                 "the killed process's slot: "
                     + (slotGone.map { String(format: "dropped %.1f s after the kill", $0) } ?? "not dropped in 45 s")
                     + (said ? ", in a survivor's log" : ", not in the survivors' logs")
                     + "; temporary slots left: \(remaining) (the 2 processes running)")
-            if moved.isEmpty { result.failures.append("no client was on the killed process") }
+            if moved.isEmpty { result.fail("no client was on the killed process") }
             if resumed.count != moved.count {
-                result.failures.append(
+                result.fail(
                     "\(moved.count - resumed.count) reconnected clients did not resume with one catch-up")
             }
             if !failed.isEmpty {
-                result.failures.append("\(failed.count) clients failed: \(clients[failed[0]].snapshot.failure ?? "")")
+                result.fail("\(failed.count) clients failed: \(clients[failed[0]].snapshot.failure ?? "")")
             }
             if (slotGone ?? 99) >= 30 {
-                result.failures.append("the killed process's slot was not dropped within 30 s")
+                result.fail("the killed process's slot was not dropped within 30 s")
             }
-            if !said { result.failures.append("no survivor logged the drop of the killed process's slot") }
-            if remaining != 2 { result.failures.append("\(remaining) temporary slots are left, not the survivors' 2") }
+            if !said { result.fail("no survivor logged the drop of the killed process's slot") }
+            if remaining != 2 { result.fail("\(remaining) temporary slots are left, not the survivors' 2") }
             // Once the replicas are at the versions the processes answer, each must equal its query run in SQL.
             _ = try await equalToGET(clients, base: balancer.base, http: http)
             let (equal, rows) = try await equalToSQL(clients, database)
-            result.lines.append(
+            result.note(
                 "replicas equal to their query run in SQL: \(equal)/\(clients.count) (\(rows) rows in all)")
             result.equal = "\(equal)/\(clients.count)"
             if equal != clients.count {
-                result.failures.append("\(clients.count - equal) replicas differ from the database")
+                result.fail("\(clients.count - equal) replicas differ from the database")
             }
             (following + keeping).forEach { $0.cancel() }
             await balancer.stop()
@@ -132,42 +131,6 @@ func behindBalancer(options: Options, http: HTTPClient) async throws -> RunResul
             throw error
         }
     }
-}
-
-/// How many of `clients` show exactly the rows their query selects in SQL, in its order: `options.query(forClient:)`'s
-/// filters on project and priority, order and limit. Titles are unique (each write stamps its own), so an order by
-/// title has no ties; they are ASCII, compared byte by byte as Swift compares them. Also the rows compared, in all.
-private func equalToSQL(_ clients: [StreamClient], _ database: PostgresClient) async throws -> (equal: Int, rows: Int) {
-    var selected: [String: [Todo]] = [:]
-    for query in Set(clients.map(\.query)) {
-        var parameters: [String: String] = [:]
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            parameters[parts[0]] = parts.count == 2 ? parts[1].removingPercentEncoding : nil
-        }
-        guard let project = parameters["project"].map({ String($0.dropFirst(3)) }),
-            let priority = parameters["priority"].flatMap({ Int($0.dropFirst(3)) }),
-            let limit = parameters["limit"].flatMap(Int.init),
-            let order = [
-                "id.asc": "id", "id.desc": "id DESC", "title.asc": "title COLLATE \"C\"",
-                "title.desc": "title COLLATE \"C\" DESC",
-            ][parameters["order"] ?? ""]
-        else { throw Failure("not a query of --queries: \(query)") }
-        let rows = try await database.query(
-            """
-            SELECT id, title, project, priority, assignee_id FROM todos WHERE project = \(project)
-            AND priority = \(priority) ORDER BY \(unescaped: order) LIMIT \(limit)
-            """
-        ).collect()
-        selected[query] = try rows.map { row in
-            let (id, title, project, priority, assignee) = try row.decode((Int64, String, String, Int, Int64?).self)
-            return Todo(id: id, title: title, project: project, priority: priority, assigneeID: assignee)
-        }
-    }
-    let equal = clients.filter { client in
-        client.replica.sections.flatMap { Array($0.objects) } == selected[client.query]
-    }.count
-    return (equal, clients.reduce(0) { $0 + (selected[$1.query]?.count ?? 0) })
 }
 
 /// The number of replication slots whose name is `LIKE` `pattern`.

@@ -26,14 +26,14 @@ func idleStreams(count: Int, options: Options, http: HTTPClient) async throws ->
         do {
             try await seed(rows: options.rows, base: server.base, http: http)
             let measured = try await measureStreams(count: count, port: server.port, pid: server.pid, path: shape.path)
-            result.lines.append(
+            result.note(
                 "\(shape.name): RSS \(megabytes(measured.before)) → \(megabytes(measured.open)) with \(count) open "
                     + "(\(measured.descriptors) descriptors), \(megabytes(measured.closed)) after they closed; "
                     + String(
                         format: "%.1f KB per stream", Double(measured.open - measured.before) / Double(count) / 1_024)
                     + "; opened in " + String(format: "%.1f s", measured.seconds))
             if let status = await server.stop(), status != 0 {
-                result.failures.append("the server exited with status \(status): \(server.printed.suffix(2_000))")
+                result.fail("the server exited with status \(status): \(server.printed.suffix(2_000))")
             }
         } catch {
             _ = await server.stop()

@@ -7,6 +7,10 @@ import PostgresNIO
 import LiveResultsTestSupport
 import TodoServer
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The versioned whole results at `url` (`Accept: application/vnd.liveresults+json`).
 func get(_ url: String, http: HTTPClient) async throws -> ResultsUpdate<Todo> {
     let response = try await http.execute(versionedRequest(url), timeout: .seconds(60))
@@ -55,18 +59,21 @@ let maximumLimit = 1_000_000
 /// The live query of the whole list.
 let wholeList = "limit=\(maximumLimit)&sections=project"
 
-/// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`).
+/// Runs the load on a started server, whose list is seeded (or is seeded here when `seedThroughAPI`; else `seeded`
+/// says how it was); with `database`, a sample of the replicas is compared with their query run in SQL.
 func load(
-    _ name: String, server: ServerProcess, options: Options, seedThroughAPI: Bool, http: HTTPClient
+    _ name: String, server: ServerProcess, options: Options, seedThroughAPI: Bool, seeded: String?,
+    database: PostgresClient?, http: HTTPClient
 ) async throws -> RunResult {
     var result = RunResult(name: name)
+    if let seeded { result.note(seeded) }
     let sampler = Sampler()
     let sampling = Task { await sampler.run(pid: server.pid) }
     defer { sampling.cancel() }
     if seedThroughAPI {
         let start = now()
         try await seed(rows: options.rows, base: server.base, http: http)
-        result.lines.append(
+        result.note(
             "seeded \(options.rows) rows with POSTs (8 at a time) in "
                 + String(format: "%.1f s", seconds(from: start, to: now())))
     }
@@ -81,28 +88,23 @@ func load(
         StreamClient(query: options.query(forClient: index), log: log, decoder: decoder)
     }
     let opening = now()
-    let following = clients.map { client in
-        Task { await client.follow("\(server.base)/todos/events?\(client.query)", http: http) }
-    }
+    let following = try await openStreams(clients, base: server.base, http: http)
     defer { following.forEach { $0.cancel() } }
-    while clients.contains(where: { $0.replica.version == nil && $0.snapshot.failure == nil }) {
-        guard seconds(from: opening, to: now()) < 300 else { throw Failure("the streams did not open in 300 s") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    if let failure = clients.lazy.compactMap({ $0.snapshot.failure }).first {
-        throw Failure("a stream failed while opening: \(failure)")
-    }
-    result.lines.append(
-        "\(options.clients) streams opened, whole results (\(ids.count) rows) applied by each, in "
-            + String(format: "%.1f s", seconds(from: opening, to: now())))
+    let failedToOpen = clients.filter { $0.snapshot.failure != nil }
+    result.note(
+        "\(options.clients - failedToOpen.count) streams opened (\(openingConcurrency) at a time), their whole "
+            + "results applied by each, in " + String(format: "%.1f s", seconds(from: opening, to: now()))
+            + "; \(failedToOpen.count) failed to open"
+            + (failedToOpen.first?.snapshot.failure.map { " (the first: \($0))" } ?? ""))
 
-    // The poller starts a second early; the writes run for the stated time.
+    // The poller (unless `--poller off`) starts a second early; the writes run for the stated time.
     let poller = Poller()
-    let polling = Task { await poller.run("\(server.base)/todos?\(wholeList)", http: http) }
-    defer { polling.cancel() }
+    let polling = options.poll ? Task { await poller.run("\(server.base)/todos?\(wholeList)", http: http) } : nil
+    defer { polling?.cancel() }
     try await Task.sleep(for: .seconds(1))
     let start = now()
     let usageStart = Usage(pid: server.pid)
+    let clientStart = Usage(pid: getpid())
     let streamStart = clients.map(\.counters)
     let pollStart = poller.counters
     await drive(log: log, rate: options.rate, writers: options.writers, start: start, http: http, base: server.base)
@@ -110,8 +112,70 @@ func load(
     let usageEnd = Usage(pid: server.pid)
     let streamEnd = clients.map(\.counters)
     let pollEnd = poller.counters
-    polling.cancel()
+    polling?.cancel()
     let elapsed = seconds(from: start, to: end)
+
+    // The writes.
+    let writes = log.snapshot
+    var counts = [WriteKind: Int]()
+    var statusCounts = [Int: Int]()
+    var responses: [Double] = []
+    for sequence in 0..<log.count {
+        guard let kind = writes.kinds[sequence] else { continue }
+        counts[kind, default: 0] += 1
+        statusCounts[writes.statuses[sequence], default: 0] += 1
+        responses.append(seconds(from: writes.sent[sequence], to: writes.answered[sequence]))
+    }
+    responses.sort()
+    let succeeded = (0..<log.count).filter { (200..<300).contains(writes.statuses[$0]) }
+    let lastSent = writes.sent.max() ?? start
+    result.note(
+        "writes: \(log.count) in "
+            + String(
+                format: "%.1f s (%.1f per second, last sent at %.1f s): ", elapsed, Double(log.count) / elapsed,
+                seconds(from: start, to: lastSent))
+            + WriteKind.allCases.map { "\(counts[$0] ?? 0) \($0.name)" }.joined(separator: ", ")
+            + "; status "
+            + statusCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
+    result.note(
+        "write response: p50 \(milliseconds(percentile(responses, 0.5))), p99 \(milliseconds(percentile(responses, 0.99))), max \(milliseconds(responses.last ?? .nan))"
+    )
+    if statusCounts.keys.contains(where: { !(200..<300).contains($0) && $0 != 404 }) {
+        result.fail("writes failed: \(statusCounts)")
+    }
+
+    // The server's CPU and RSS.
+    if let usageStart, let usageEnd {
+        result.cpuPerSecond = (usageEnd.cpu - usageStart.cpu) / elapsed
+        result.cpuPerWrite = (usageEnd.cpu - usageStart.cpu) / Double(max(1, succeeded.count))
+        let warm = start + UInt64(options.warmUp * 1e9)
+        result.rssStart = usageStart.rss
+        result.rssWarm = sampler.usage(at: warm)?.rss ?? 0
+        result.rssEnd = usageEnd.rss
+        result.rssMax = sampler.maximumRSS(from: start, to: end)
+        result.note(
+            String(
+                format: "server CPU: %.2f s per second (%.1f s in %.1f s), %.2f ms per write answered 2xx (%ld)",
+                result.cpuPerSecond, usageEnd.cpu - usageStart.cpu, elapsed, result.cpuPerWrite * 1000,
+                succeeded.count))
+        result.note(
+            "server RSS: \(megabytes(result.rssStart)) before the writes, \(megabytes(result.rssWarm)) at warm-up end (\(String(format: "%.0f", options.warmUp)) s), \(megabytes(result.rssEnd)) at the end, max \(megabytes(result.rssMax)); "
+                + String(
+                    format: "after warm-up %+.1f MB", Double(result.rssEnd - result.rssWarm) / 1_048_576))
+        // Whether it flattens: what the server holds for resuming (each window's and controller's recent
+        // versions) grows until those histories are full, then stays.
+        let sixths = (1...6).map { start + (end - start) / 6 * UInt64($0) }
+        result.note(
+            "server RSS each sixth of the run: "
+                + sixths.map { megabytes(sampler.usage(at: $0)?.rss ?? 0) }.joined(separator: ", "))
+    }
+    if let clientStart, let clientEnd = Usage(pid: getpid()) {
+        result.note(
+            String(
+                format: "load client (this process): %.2f s of CPU per second, RSS ",
+                (clientEnd.cpu - clientStart.cpu) / elapsed)
+                + "\(megabytes(clientEnd.rss)) at the end of the writes")
+    }
 
     // Until every replica is at the version GET /todos of its query shows, twice in a row.
     let queries = Set(clients.map(\.query))
@@ -143,41 +207,14 @@ func load(
     }
     let settled = seconds(from: end, to: now())
 
-    // The writes.
-    let writes = log.snapshot
-    var counts = [WriteKind: Int]()
-    var statusCounts = [Int: Int]()
-    var responses: [Double] = []
-    for sequence in 0..<log.count {
-        guard let kind = writes.kinds[sequence] else { continue }
-        counts[kind, default: 0] += 1
-        statusCounts[writes.statuses[sequence], default: 0] += 1
-        responses.append(seconds(from: writes.sent[sequence], to: writes.answered[sequence]))
-    }
-    responses.sort()
-    let succeeded = (0..<log.count).filter { (200..<300).contains(writes.statuses[$0]) }
-    let lastSent = writes.sent.max() ?? start
-    result.lines.append(
-        "writes: \(log.count) in "
-            + String(
-                format: "%.1f s (%.1f per second, last sent at %.1f s): ", elapsed, Double(log.count) / elapsed,
-                seconds(from: start, to: lastSent))
-            + WriteKind.allCases.map { "\(counts[$0] ?? 0) \($0.name)" }.joined(separator: ", ")
-            + "; status "
-            + statusCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))
-    result.lines.append(
-        "write response: p50 \(milliseconds(percentile(responses, 0.5))), p99 \(milliseconds(percentile(responses, 0.99))), max \(milliseconds(responses.last ?? .nan))"
-    )
-    if statusCounts.keys.contains(where: { !(200..<300).contains($0) && $0 != 404 }) {
-        result.failures.append("writes failed: \(statusCounts)")
-    }
-
     // Sent → applied, per client. A write not seen that a later write to the same row replaced is superseded.
-    var rowsWrites = [Int64: [Int]]()
-    for sequence in succeeded { rowsWrites[writes.ids[sequence], default: []].append(sequence) }
+    var lastWrites = [Int64: Int]()
+    for sequence in succeeded { lastWrites[writes.ids[sequence]] = sequence }
+    let everyLastWrite = Array(lastWrites.values)
+    let replaced = succeeded.count - everyLastWrite.count
     var delays: [Double] = []
-    delays.reserveCapacity(succeeded.count * clients.count)
     var clientP99s: [Double] = []
+    var dropped: [(index: Int, why: String)] = []
     var superseded = 0
     var lost = 0
     var equal = 0
@@ -194,28 +231,24 @@ func load(
         let clientSections = finalSectionsByQuery[client.query] ?? []
         // A project's client must see the last write of each row its query ends with; the whole list's, every
         // last write (a deletion too).
-        let ending = Set(clientSections.flatMap { $0.entities.map(\.id) })
-        let followsAll = client.query == wholeList
+        let mustSee =
+            client.query == wholeList
+            ? everyLastWrite : clientSections.flatMap { $0.entities.compactMap { lastWrites[$0.id] } }
         var own: [Double] = []
-        own.reserveCapacity(succeeded.count)
-        for sequence in succeeded {
-            if state.seen[sequence] != 0 {
-                if !state.slid.contains(sequence) {
-                    own.append(seconds(from: writes.sent[sequence], to: state.seen[sequence]))
-                }
-            } else if rowsWrites[writes.ids[sequence]]?.last != sequence {
-                superseded += 1
-            } else if followsAll || ending.contains(writes.ids[sequence]) {
-                lost += 1
-            }
+        var seenReplaced = 0
+        for (sequence, time) in state.seen where (200..<300).contains(writes.statuses[sequence]) {
+            if !state.slid.contains(sequence) { own.append(seconds(from: writes.sent[sequence], to: time)) }
+            if lastWrites[writes.ids[sequence]] != sequence { seenReplaced += 1 }
         }
+        superseded += replaced - seenReplaced
+        lost += mustSee.count(where: { state.seen[$0] == nil })
         delays += own
         own.sort()
         clientP99s.append(percentile(own, 0.99))
         if let failure = state.failure {
-            result.failures.append("client \(index): \(failure)")
+            dropped.append((index, failure))
         } else if state.ended {
-            result.failures.append("client \(index): the stream ended")
+            dropped.append((index, "the stream ended"))
         }
         let replicaSections = client.replica.sections.map { ($0.name, Array($0.objects)) }
         if replicaSections.count == clientSections.count
@@ -225,19 +258,24 @@ func load(
         {
             equal += 1
         } else if result.failures.count < 10 {
-            result.failures.append(
+            result.fail(
                 "client \(index): replica (\(client.replica.fetchedObjects.count) rows, version \(String(describing: client.replica.version))) differs from GET /todos?\(client.query) (version \(String(describing: final[client.query]?.version)))"
             )
         }
     }
-    if lost > 0 { result.failures.append("\(lost) writes never seen by a client (and not superseded)") }
+    if lost > 0 { result.fail("\(lost) writes never seen by a client (and not superseded)") }
+    result.dropped = dropped.count
+    result.note("streams dropped (failed to open, failed or ended): \(dropped.count) of \(clients.count)")
+    if let first = dropped.first {
+        result.fail("\(dropped.count) streams dropped; the first, client \(first.index): \(first.why)")
+    }
     delays.sort()
     clientP99s.sort()
     (result.p50, result.p99, result.max) = (percentile(delays, 0.5), percentile(delays, 0.99), delays.last ?? .nan)
-    result.lines.append(
+    result.note(
         "sent-to-applied (\(clients.count) clients, \(delays.count) writes seen): p50 \(milliseconds(result.p50)), p99 \(milliseconds(result.p99)), max \(milliseconds(result.max)); per-client p99: median \(milliseconds(percentile(clientP99s, 0.5))), worst \(milliseconds(clientP99s.last ?? .nan))"
     )
-    result.lines.append(
+    result.note(
         "not seen: \(superseded) superseded by a later write to the same row before shown, \(lost) lost")
 
     // Bytes: the streams against the poller over the same period.
@@ -249,75 +287,70 @@ func load(
     result.bytesPerUpdate = meanBytes / meanUpdates
     result.ratio = Double(pollBytes) / meanBytes
     let pollDurations = poller.durations.sorted()
-    result.lines.append(
+    result.note(
         String(
             format: "stream per client: %.0f updates (%.2f per write), ", meanUpdates, meanUpdates / Double(log.count))
             + megabytes(Int(meanBytes))
             + String(
                 format: " (%.0f B per update, %.0f B per write, %.1f KB/s)", result.bytesPerUpdate,
                 meanBytes / Double(log.count), meanBytes / elapsed / 1024))
-    result.lines.append(
+    result.note(
         "poller: \(pollEnd.polls - pollStart.polls) polls, \(megabytes(pollBytes))"
             + String(format: " (%.1f KB/s; ", Double(pollBytes) / elapsed / 1024)
             + "GET p50 \(milliseconds(percentile(pollDurations, 0.5))), max \(milliseconds(pollDurations.last ?? .nan)))"
             + String(format: "; poll bytes / stream bytes: %.1f", result.ratio))
 
-    // The server's CPU and RSS.
-    if let usageStart, let usageEnd {
-        result.cpuPerSecond = (usageEnd.cpu - usageStart.cpu) / elapsed
-        let warm = start + UInt64(options.warmUp * 1e9)
-        result.rssWarm = sampler.usage(at: warm)?.rss ?? 0
-        result.rssEnd = usageEnd.rss
-        result.lines.append(
-            String(
-                format: "server CPU: %.2f s per second (%.1f s in %.1f s)", result.cpuPerSecond,
-                usageEnd.cpu - usageStart.cpu, elapsed))
-        result.lines.append(
-            "server RSS: \(megabytes(usageStart.rss)) before the writes, \(megabytes(result.rssWarm)) at warm-up end (\(String(format: "%.0f", options.warmUp)) s), \(megabytes(result.rssEnd)) at the end, max \(megabytes(sampler.maximumRSS(from: start, to: end))); "
-                + String(
-                    format: "after warm-up %+.1f MB", Double(result.rssEnd - result.rssWarm) / 1_048_576))
-        // Whether it flattens: what the server holds for resuming (each window's and controller's recent
-        // versions) grows until those histories are full, then stays.
-        let sixths = (1...6).map { start + (end - start) / 6 * UInt64($0) }
-        result.lines.append(
-            "server RSS each sixth of the run: "
-                + sixths.map { megabytes(sampler.usage(at: $0)?.rss ?? 0) }.joined(separator: ", "))
-    }
     result.equal = "\(equal)/\(clients.count)"
     let finalRows = finalSections.reduce(0) { $0 + $1.entities.count }
-    result.lines.append(
+    result.note(
         "replicas equal to GET /todos of their query (\(queries.count) queries; the whole list \(finalRows) rows, \(finalSections.count) sections): \(result.equal), "
             + String(format: "settled %.1f s after the last write", settled))
+
+    // What the database holds, for a sample of the clients spread over the queries.
+    if let database {
+        let sampled = sample(of: clients, count: 200)
+        let checking = now()
+        let (equal, rows) = try await equalToSQL(sampled, database)
+        result.equalToSQL = "\(equal)/\(sampled.count)"
+        result.note(
+            "sampled replicas equal to their query run in SQL: \(result.equalToSQL) (of \(clients.count) clients, "
+                + "\(Set(sampled.map(\.query)).count) queries, \(rows) rows; "
+                + String(format: "%.1f s)", seconds(from: checking, to: now())))
+        if equal != sampled.count { result.fail("\(sampled.count - equal) sampled replicas differ from SQL") }
+    }
     return result
 }
 
 func run(_ store: String, options: Options, http: HTTPClient) async throws -> RunResult {
     guard store == "postgres" else {
-        return try await load("in memory", serving: [], options: options, seedThroughAPI: true, http: http)
+        return try await load(
+            "in memory", serving: [], options: options, seedThroughAPI: true, seeded: nil, database: nil, http: http)
     }
-    return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded, _ in
-        var result = try await load(
+    return try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, seeded, database in
+        try await load(
             "PostgreSQL, \(options.changes?.rawValue ?? "notify")\(options.fsync ? "" : ", fsync off")",
             serving: ["--postgres", url, "--changes", options.changes?.rawValue ?? "notify"],
-            options: options, seedThroughAPI: false, http: http)
-        result.lines.insert(
-            "seeded \(options.rows) rows with INSERT … SELECT generate_series in " + String(format: "%.1f s", seeded),
-            at: 0)
-        return result
+            options: options, seedThroughAPI: false,
+            seeded: "seeded \(options.rows) rows with INSERT … SELECT generate_series in "
+                + String(format: "%.1f s", seeded),
+            database: database, http: http)
     }
 }
 
 /// Starts a server with `arguments`, runs the load on it, and stops it; a server that does not exit cleanly is
 /// a failure.
 func load(
-    _ name: String, serving arguments: [String], options: Options, seedThroughAPI: Bool, http: HTTPClient
+    _ name: String, serving arguments: [String], options: Options, seedThroughAPI: Bool, seeded: String?,
+    database: PostgresClient?, http: HTTPClient
 ) async throws -> RunResult {
     let server = try await ServerProcess(
-        arguments + ["--maximum-limit", "\(maximumLimit)"], executable: options.executable)
+        arguments + options.serverLimits, executable: options.executable)
     do {
-        var result = try await load(name, server: server, options: options, seedThroughAPI: seedThroughAPI, http: http)
+        var result = try await load(
+            name, server: server, options: options, seedThroughAPI: seedThroughAPI, seeded: seeded,
+            database: database, http: http)
         if let status = await server.stop(), status != 0 {
-            result.failures.append("the server exited with status \(status): \(server.printed.suffix(2_000))")
+            result.fail("the server exited with status \(status): \(server.printed.suffix(2_000))")
         }
         return result
     } catch {

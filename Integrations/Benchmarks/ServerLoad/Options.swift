@@ -37,14 +37,21 @@ struct Options: ParsableCommand {
     var givenSeconds: Int?
     @Option(help: "Writer tasks.")
     var writers = 4
-    /// Distinct live queries with filters on project and priority and windows of 20–100, which the clients
-    /// share; `nil`: the whole list and one query per project.
+    /// Distinct live queries with filters on project and priority (and past 200 on `id`) and windows of 20–100,
+    /// which the clients share; `nil`: the whole list and one query per project.
     @Option(
         name: .customLong("queries"),
-        help:
-            "Distinct live queries the clients share, up to 200 (none: the whole list and one per project; --balancer: 20)."
-    )
+        help: """
+            Distinct live queries the clients share, windows of 20–100 rows, up to \(Options.maximumQueries) \
+            (none: the whole list and one per project; --balancer: 20).
+            """)
     var givenQueries: Int?
+    /// Whether a load run's poller fetches the whole list every second beside the streams; `--poller off` measures
+    /// the streams alone.
+    @Option(
+        name: .customLong("poller"),
+        help: "A load run's poller of the whole list, every second; off: the streams alone.")
+    var pollerSwitch = Switch.on
     @Option(name: .customLong("store"), help: "The stores a load run serves from.")
     var store = Store.both
     /// How the servers follow the database: `wal` (the write-ahead log) or `notify`; `nil`: `notify`, and `wal`
@@ -86,6 +93,7 @@ struct Options: ParsableCommand {
     var seconds: Int { givenSeconds ?? (balancer ? 9 : quick ? 5 : 30) }
     var queries: Int? { givenQueries ?? (balancer ? 20 : nil) }
     var fsync: Bool { fsyncSwitch == .on }
+    var poll: Bool { pollerSwitch == .on }
     /// The stores of the run: PostgreSQL alone for `--resume` and `--balancer`.
     var stores: [String] {
         if resume || balancer { return ["postgres"] }
@@ -101,14 +109,24 @@ struct Options: ParsableCommand {
         for case (let name, let value?) in counts where value < 1 {
             throw ValidationError("\(name) wants a whole number above 0, not \(value)")
         }
+        if let givenQueries, givenQueries > Self.maximumQueries {
+            throw ValidationError("--queries goes up to \(Self.maximumQueries), not \(givenQueries)")
+        }
     }
 
     var writes: Int { rate * seconds }
 
+    /// The most distinct queries `--queries` gives: 200 filters on project and priority and orders, each alone
+    /// and with four bounds on `id`.
+    static let maximumQueries = 1_000
+
     /// The live query client `index` follows, as URL parameters.
     ///
     /// With `queries`, query `q` filters on one of the 50 pairs of project and priority and orders by one of four
-    /// orders (so up to 200 distinct queries, each a controller of the server), with a window of 20 to 100.
+    /// orders, with a window of 20 to 100: 200 distinct queries, each a controller of the server. Past 200, each
+    /// of those again with a bound on `id` at a fifth, two, three or four fifths of the seeded rows (the rows
+    /// above it for an ascending order, below it for a descending one, so that the window shows other rows),
+    /// up to 1,000. The first 200 stay as they were, so that runs of up to 200 queries compare with earlier ones.
     func query(forClient index: Int) -> String {
         guard let queries else {
             return index.isMultiple(of: 2) ? wholeList : "project=eq.project%20\(index / 2 % 10)&\(wholeList)"
@@ -117,7 +135,21 @@ struct Options: ParsableCommand {
         let pair = query % 50
         let order = ["id.desc", "title.asc", "title.desc", "id.asc"][query / 50 % 4]
         let limit = 20 + 20 * ((query + query / 50) % 5)
-        return "project=eq.project%20\(pair % 10)&priority=eq.\(pair / 10)&order=\(order)&limit=\(limit)"
+        let fifth = query / 200
+        let bound =
+            fifth == 0 ? "" : "id=\(order.hasSuffix(".asc") ? "gt" : "lt").\(rows * fifth / 5)&"
+        return "project=eq.project%20\(pair % 10)&priority=eq.\(pair / 10)&\(bound)order=\(order)&limit=\(limit)"
+    }
+
+    /// The server's limits for the run: windows as large as the whole list, and streams and live queries enough
+    /// for every client, the queries held on each process, the poller and a margin (the server's defaults are
+    /// 1,000 of each).
+    var serverLimits: [String] {
+        let liveQueries = (queries ?? 11) + 16
+        return [
+            "--maximum-limit", "\(maximumLimit)", "--maximum-streams", "\(clients + liveQueries)",
+            "--maximum-queries", "\(liveQueries)",
+        ]
     }
     /// The first part of the writes, after which the server's RSS should stay flat.
     var warmUp: Double { Double(seconds) / 6 }

@@ -80,9 +80,8 @@ func equalToDatabase(
 func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> RunResult {
     try await withSeededDatabase(rows: options.rows, fsync: options.fsync) { url, _, _ in
         var result = RunResult(name: "resume")
-        let arguments = [
-            "--postgres", url, "--changes", options.changes?.rawValue ?? "wal", "--maximum-limit", "\(maximumLimit)",
-        ]
+        let arguments =
+            ["--postgres", url, "--changes", options.changes?.rawValue ?? "wal"] + options.serverLimits
         let (a, b) = (
             try await ServerProcess(arguments, executable: options.executable),
             try await ServerProcess(arguments, executable: options.executable)
@@ -114,25 +113,25 @@ func resumeOnAnotherProcess(options: Options, http: HTTPClient) async throws -> 
             try await awaitOpening(clients)
             let catchUps = clients.reduce(0) { $0 + $1.snapshot.catchUps }
             let wholes = clients.reduce(0) { $0 + $1.snapshot.wholes }
-            result.lines.append(
+            result.note(
                 "\(options.clients) clients of \(keepers.count) queries on process A, \(log.count) writes in "
                     + "\(options.seconds) s, A killed: all reconnected to B in "
                     + String(format: "%.1f s", seconds(from: killed, to: now()))
                     + "; \(catchUps) resumed with one catch-up, \(wholes) got the whole window")
             result.equal = "\(catchUps)/\(options.clients)"
             if catchUps + wholes != options.clients {
-                result.failures.append("\(options.clients - catchUps - wholes) clients did not reconnect once")
+                result.fail("\(options.clients - catchUps - wholes) clients did not reconnect once")
             }
             // Then they follow B.
             let more = WriteLog(count: options.rate, rows: log.snapshot.live)
             await drive(log: more, rate: options.rate, writers: options.writers, start: now(), http: http, base: b.base)
             _ = try await equalToGET(clients, base: b.base, http: http)
             let equal = try await equalToDatabase(clients, url: url, executable: options.executable, http: http)
-            result.lines.append(
+            result.note(
                 "replicas equal to the database (GET of their query from a new process) after 1 s more writes: "
                     + "\(equal)/\(clients.count)")
             if equal != clients.count {
-                result.failures.append("\(clients.count - equal) replicas differ from the database")
+                result.fail("\(clients.count - equal) replicas differ from the database")
             }
             _ = await b.stop()
             return result

@@ -10,8 +10,9 @@ import TodoServer
 /// A client that follows the event stream into a replica of its own, noting when it sees each write.
 final class StreamClient: Sendable {
     struct State {
-        /// When each write was first seen here (0: not yet).
-        var seen: [UInt64]
+        /// When each write this client saw was first seen here, by sequence number: only the writes that reached
+        /// it (a window sees few of them), so that ten thousand clients do not each hold the whole log.
+        var seen: [Int: UInt64] = [:]
         /// The writes first seen when their row may have slid into the client's window because another row left
         /// it: not a write reaching the client (the departure is), so not timed.
         var slid: Set<Int> = []
@@ -36,11 +37,14 @@ final class StreamClient: Sendable {
         self.query = query
         self.log = log
         self.decoder = decoder
-        state = NIOLockedValueBox(State(seen: Array(repeating: 0, count: log.count)))
+        state = NIOLockedValueBox(State())
     }
 
     var counters: (bytes: Int, updates: Int) { state.withLockedValue { ($0.bytes, $0.updates) } }
     var snapshot: State { state.withLockedValue { $0 } }
+
+    /// Whether the client's connection has neither applied its first update nor ended.
+    var isOpening: Bool { state.withLockedValue { $0.awaitsFirst && $0.failure == nil && !$0.ended } }
 
     /// Whether the client follows a window, where rows slide in as others leave.
     var isWindowed: Bool { query.contains("limit=") && query != wholeList }
@@ -133,7 +137,7 @@ final class StreamClient: Sendable {
                 state.awaitsFirst = false
                 if update.base != nil { state.catchUps += 1 } else if state.updates > 1 { state.wholes += 1 }
             }
-            for sequence in seen where sequence < state.seen.count && state.seen[sequence] == 0 {
+            for sequence in seen where sequence < log.count && state.seen[sequence] == nil {
                 state.seen[sequence] = time
                 if slid.contains(sequence) { state.slid.insert(sequence) }
             }

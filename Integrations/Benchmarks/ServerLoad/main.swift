@@ -27,9 +27,15 @@
 // `--server NAME` picks the executable beside this one: `LiveResultsServer` (Hummingbird, the default) or
 // `LiveResultsVaporServer` (Vapor and Fluent); given twice, each runs in turn under the same load, in one table.
 //
-// `--queries Q` gives the clients Q distinct live queries instead (up to 200: the 50 pairs of project and
-// priority, four orders, windows of 20 to 100 rows). In a window a row also enters because another left; such
-// a row's last write is not a write reaching the client (the departure is), so it is not timed.
+// `--queries Q` gives the clients Q distinct live queries instead (up to 1,000: the 50 pairs of project and
+// priority, four orders, windows of 20 to 100 rows, and past 200 the same with a bound on `id`). In a window a row
+// also enters because another left; such a row's last write is not a write reaching the client (the departure is),
+// so it is not timed.
+//
+// The servers of a run are started with `--maximum-streams` and `--maximum-queries` enough for its clients; the
+// streams open 100 at a time, and one that fails to open, fails or ends counts as dropped and fails the run. Each
+// line is printed as soon as it is known. Over PostgreSQL a sample of 200 replicas, spread over the queries, is also
+// compared with its query run in SQL.
 //
 // `--resume` (PostgreSQL; `--changes wal` by default there, or `notify`) runs two server processes on one database:
 // the clients follow process A, process B holds the same queries live (one client each), the writes go through
@@ -58,12 +64,23 @@ configuration.connectionPool = .init(
     idleTimeout: .seconds(60),
     concurrentHTTP1ConnectionsPerHostSoftLimit: options.clients + (options.queries ?? 11) + options.writers + 16)
 let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-print(
-    "ServerLoad: \(options.rows) rows, \(options.clients) stream clients + 1 poller (1 s), \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; \(ProcessInfo.processInfo.activeProcessorCount) cores"
+/// The machine's load averages (1, 5 and 15 minutes), from /proc: the tail of a run follows them.
+func loadAverage() -> String {
+    let text = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?"
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+say(
+    "ServerLoad: \(options.rows) rows, \(options.clients) stream clients"
+        + (options.queries.map { " over \($0) queries" } ?? "")
+        + (options.poll ? " + 1 poller (1 s)" : ", no poller")
+        + ", \(options.rate) writes/s for \(options.seconds) s from \(options.writers) writers; "
+        + "\(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(loadAverage())"
 )
 var results: [RunResult] = []
 var failed = false
 for (executable, store) in options.server.flatMap({ name in options.stores.map { (name, $0) } }) {
+    if options.server.count > 1 { say("\n\(executable):") }
     do {
         var thisRun = options
         thisRun.server = [executable]
@@ -81,13 +98,10 @@ for (executable, store) in options.server.flatMap({ name in options.stores.map {
         if options.server.count > 1 {
             result.name = (executable == "LiveResultsVaporServer" ? "Vapor: " : "Hummingbird: ") + result.name
         }
-        print("\n\(result.name):")
-        for line in result.lines { print("  \(line)") }
-        for failure in result.failures { print("  FAILURE: \(failure)") }
         failed = failed || !result.failures.isEmpty
         results.append(result)
     } catch {
-        print("\n\(executable), \(store): FAILURE: \(error)")
+        say("\n\(executable), \(store): FAILURE: \(error)")
         failed = true
     }
 }
@@ -98,8 +112,9 @@ func column(_ text: String, _ width: Int) -> String { String(repeating: " ", cou
 
 print(
     "\n" + "store".padding(toLength: 32, withPad: " ", startingAt: 0) + column("sent→applied p50", 18)
-        + column("p99", 12) + column("max", 12) + column("server CPU", 12) + column("RSS warm→end", 18)
-        + column("B/update", 10) + column("poll/stream", 13) + "  replicas")
+        + column("p99", 12) + column("max", 12) + column("server CPU", 12) + column("CPU/write", 11)
+        + column("RSS start/end/max", 24) + column("B/update", 10) + column("poll/stream", 13) + column("dropped", 9)
+        + "  " + "replicas".padding(toLength: 12, withPad: " ", startingAt: 0) + "  SQL sample")
 
 for result in results {
     print(
@@ -107,9 +122,10 @@ for result in results {
         result.name.padding(toLength: 32, withPad: " ", startingAt: 0) + column(milliseconds(result.p50), 18)
             + column(milliseconds(result.p99), 12) + column(milliseconds(result.max), 12)
             + String(
-                format: " %7.2f s/s %7.1f→%6.1f MB %9.0f %12.1f  ", result.cpuPerSecond,
-                Double(result.rssWarm) / 1_048_576, Double(result.rssEnd) / 1_048_576, result.bytesPerUpdate,
-                result.ratio) + result.equal)
+                format: " %7.2f s/s %7.2f ms %6.0f/%6.0f/%6.0f MB %9.0f %12.1f %8ld  ", result.cpuPerSecond,
+                result.cpuPerWrite * 1000, Double(result.rssStart) / 1_048_576, Double(result.rssEnd) / 1_048_576,
+                Double(result.rssMax) / 1_048_576, result.bytesPerUpdate, result.ratio, result.dropped)
+            + result.equal.padding(toLength: 12, withPad: " ", startingAt: 0) + "  " + result.equalToSQL)
 }
 print(failed ? "\nFAILED" : "\nOK")
 exit(failed ? 1 : 0)
