@@ -294,11 +294,15 @@ func load(
             + String(
                 format: " (%.0f B per update, %.0f B per write, %.1f KB/s)", result.bytesPerUpdate,
                 meanBytes / Double(log.count), meanBytes / elapsed / 1024))
-    result.note(
-        "poller: \(pollEnd.polls - pollStart.polls) polls, \(megabytes(pollBytes))"
-            + String(format: " (%.1f KB/s; ", Double(pollBytes) / elapsed / 1024)
-            + "GET p50 \(milliseconds(percentile(pollDurations, 0.5))), max \(milliseconds(pollDurations.last ?? .nan)))"
-            + String(format: "; poll bytes / stream bytes: %.1f", result.ratio))
+    if options.poll {
+        result.note(
+            "poller: \(pollEnd.polls - pollStart.polls) polls, \(megabytes(pollBytes))"
+                + String(format: " (%.1f KB/s; ", Double(pollBytes) / elapsed / 1024)
+                + "GET p50 \(milliseconds(percentile(pollDurations, 0.5))), max \(milliseconds(pollDurations.last ?? .nan)))"
+                + String(format: "; poll bytes / stream bytes: %.1f", result.ratio))
+    } else {
+        result.note("poller: off")
+    }
 
     result.equal = "\(equal)/\(clients.count)"
     let finalRows = finalSections.reduce(0) { $0 + $1.entities.count }
