@@ -38,6 +38,14 @@ enum Follower: String, CaseIterable {
     }
 }
 
+/// The replication slots (`pg_replication_slots`) and walsenders (`pg_stat_replication`) in use.
+struct Replication {
+    var slots = 0
+    /// The slots' names, each with ` (inactive)` when no walsender or SQL reader has it.
+    var slotNames = ""
+    var walsenders = 0
+}
+
 /// A run of `--server`: a follower, and with the server's `wal`, how many processes follow the table at once.
 struct ServerRunKind: Hashable {
     var follower: Follower
@@ -83,10 +91,8 @@ struct ServerMeasurement {
     /// The events and bytes the stream client read during pgbench's run.
     var events: Int
     var bytes: Int
-    /// The most replication slots (`pg_replication_slots`) and walsenders (`pg_stat_replication`) seen at once
-    /// while pgbench ran.
-    var slots: Int
-    var walsenders: Int
+    /// The most replication slots and walsenders seen at once while pgbench ran.
+    var replication: Replication
 
     /// `seconds` of CPU per followed change (a transaction of pgbench: one row updated), in microseconds.
     ///
@@ -211,13 +217,16 @@ struct ServerRun: Sendable {
             // and walsenders in use are counted at the same time.
             let sampler = Task { [self, processes] in
                 var seen: [Int32: (cpu: Double, walsender: Bool)] = [:]
-                var replication = (slots: 0, walsenders: 0)
+                var replication = Replication()
                 while !Task.isCancelled {
                     for (pid, backend) in (try? await self.backends(of: processes)) ?? [:] {
                         seen[pid] = (backend.cpu, backend.walsender || seen[pid]?.walsender == true)
                     }
                     if let now = try? await self.replicationInUse() {
-                        replication = (max(replication.slots, now.slots), max(replication.walsenders, now.walsenders))
+                        if now.slots > replication.slots {
+                            (replication.slots, replication.slotNames) = (now.slots, now.slotNames)
+                        }
+                        replication.walsenders = max(replication.walsenders, now.walsenders)
                     }
                     try? await Task.sleep(for: .milliseconds(200))
                 }
@@ -278,7 +287,7 @@ struct ServerRun: Sendable {
                 cluster: after.cluster - before.cluster,
                 events: zip(streamed, counted).map { $0.events - $1.events }.reduce(0, +),
                 bytes: zip(streamed, counted).map { $0.bytes - $1.bytes }.reduce(0, +),
-                slots: replication.slots, walsenders: replication.walsenders)
+                replication: replication)
             for base in bases { try await checkRows(at: base, label: kind.label) }
             await finish(follower, processes: processes, streams: streams)
             return measurement
@@ -317,20 +326,26 @@ struct ServerRun: Sendable {
     }
 
     /// The replication slots (`pg_replication_slots`) and walsenders (`pg_stat_replication`) of the cluster now.
-    private func replicationInUse() async throws -> (slots: Int, walsenders: Int) {
-        try await client.query(
+    private func replicationInUse() async throws -> Replication {
+        let row = try await client.query(
             """
-            SELECT (SELECT count(*)::int FROM pg_replication_slots), (SELECT count(*)::int FROM pg_stat_replication)
+            SELECT (SELECT count(*)::int FROM pg_replication_slots), (SELECT count(*)::int FROM pg_stat_replication),
+            (SELECT coalesce(string_agg(slot_name || CASE WHEN active THEN '' ELSE ' (inactive)' END, ', '), '')
+            FROM pg_replication_slots)
             """
-        ).collect().first?.decode((Int, Int).self) ?? (0, 0)
+        ).collect().first?.decode((Int, Int, String).self)
+        guard let (slots, walsenders, names) = row else { return Replication() }
+        return Replication(slots: slots, slotNames: names, walsenders: walsenders)
     }
 
-    /// Waits until the temporary slots of the servers that stopped are gone: the next run should not pay for them.
+    /// Waits, for at most 10 seconds, until the temporary slots of the servers that stopped are gone: the next run
+    /// should not pay for them. Says which are left after that (the running feeds sweep them later).
     private func waitForNoSlots() async throws {
         for _ in 0..<100 {
             if try await slotCount() == 0 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
+        say("  slots left 10 s after the run: \(try await replicationInUse().slotNames)")
     }
 
     /// Waits until `processes` and their backends have used less than 10 % of a core over two half-seconds in a row,
@@ -516,7 +531,8 @@ func runServerMode(_ options: Options, serverPath: String) async throws {
                                 + "\(measured.commits) commits; CPU s: \(cpu)"
                                 + "\(measured.perProcess.count > 1 ? " (each process: \(each))" : ""); streams "
                                 + "\(measured.events) events, \(measured.bytes) bytes; in use at most: "
-                                + "\(measured.slots) slots, \(measured.walsenders) walsenders")
+                                + "\(measured.replication.slots) slots (\(measured.replication.slotNames)), "
+                                + "\(measured.replication.walsenders) walsenders")
                     }
                 }
                 return results

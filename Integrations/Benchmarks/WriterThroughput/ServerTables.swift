@@ -67,6 +67,6 @@ func printProcessesTable(_ results: [ServerRunKind: [ServerMeasurement]], proces
         print(
             "| \(count) | \(table.cells(kind) { String(format: "%.0f", $0.tps) }) | \(table.ratios(kind, to: .none)) "
                 + "| \(table.ratios(kind, to: .recvlogical)) | \(servers) | \(table.micros(kind, \.walsender)) "
-                + "| \(table.cells(kind) { "\($0.slots); \($0.walsenders)" }) |")
+                + "| \(table.cells(kind) { "\($0.replication.slots); \($0.replication.walsenders)" }) |")
     }
 }
