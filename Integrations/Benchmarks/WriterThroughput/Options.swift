@@ -11,8 +11,9 @@ struct Options: ParsableCommand {
         discussion: """
             Without --server: pgbench with no live source, the trigger and LISTEN, the WAL feed over SQL and as a \
             replication stream, with 1 and then 8 clients. With --server: what following the table costs the server \
-            example, against pg_recvlogical. Exits with status 1 when a run fails (a follower that does not equal \
-            SELECT), 64 for a refused option.
+            example, against pg_recvlogical; --processes 1,2,4 runs its wal follower with that many processes at \
+            once. Exits with status 1 when a run fails (a follower that does not equal SELECT), 64 for a refused \
+            option.
             """)
 
     @Option(name: .customLong("rows"), help: "Rows in the table (100000; --quick: 2000).")
@@ -38,6 +39,15 @@ struct Options: ParsableCommand {
             valueName: "followers"),
         transform: Options.followers(from:))
     var givenFollowers: [Follower]?
+    /// With `--server`: the numbers of server processes that follow the table with `--changes wal`, in turn; `nil`:
+    /// one.
+    @Option(
+        name: .customLong("processes"),
+        help: ArgumentHelp(
+            "With --server: the numbers of server processes following the table with --changes wal, in turn (1).",
+            valueName: "counts"),
+        transform: Options.processCounts(from:))
+    var givenProcesses: [Int]?
     @Flag(help: "The CI smoke run: 2000 rows, 2 s per run, 1 round.")
     var quick = false
 
@@ -45,6 +55,7 @@ struct Options: ParsableCommand {
     var seconds: Int { givenSeconds ?? (quick ? 2 : 20) }
     var rounds: Int { givenRounds ?? (quick ? 1 : 2) }
     var followers: [Follower] { givenFollowers ?? Follower.allCases }
+    var processes: [Int] { givenProcesses ?? [1] }
 
     func validate() throws {
         let counts = [
@@ -52,6 +63,11 @@ struct Options: ParsableCommand {
         ]
         for case (let name, let value?) in counts where value < 1 {
             throw ValidationError("\(name) wants a whole number above 0, not \(value)")
+        }
+        if givenProcesses != nil {
+            guard server != nil, followers.contains(.stream) else {
+                throw ValidationError("--processes counts the processes of --server's wal follower")
+            }
         }
     }
 
@@ -65,5 +81,19 @@ struct Options: ParsableCommand {
             }
             return follower
         }
+    }
+
+    /// The counts of `--processes`: whole numbers above 0 separated by commas, each once.
+    private static func processCounts(from text: String) throws -> [Int] {
+        let counts = try text.split(separator: ",", omittingEmptySubsequences: false).map { count in
+            guard let value = Int(count), value >= 1 else {
+                throw ValidationError("--processes: '\(count)' is not a whole number above 0")
+            }
+            return value
+        }
+        guard Set(counts).count == counts.count else {
+            throw ValidationError("--processes: '\(text)' names a count twice")
+        }
+        return counts
     }
 }

@@ -38,6 +38,32 @@ enum Follower: String, CaseIterable {
     }
 }
 
+/// The replication slots (`pg_replication_slots`) and walsenders (`pg_stat_replication`) in use.
+struct Replication {
+    var slots = 0
+    /// The slots' names, each with ` (inactive)` when no walsender or SQL reader has it.
+    var slotNames = ""
+    var walsenders = 0
+}
+
+/// A run of `--server`: a follower, and with the server's `wal`, how many processes follow the table at once.
+struct ServerRunKind: Hashable {
+    var follower: Follower
+    var processes = 1
+
+    /// The row's name in the table.
+    var label: String { processes == 1 ? follower.label : "\(follower.label), \(processes) processes" }
+
+    /// The runs of a round: the followers in turn, the server's `wal` once per count of `processes`.
+    static func round(_ followers: [Follower], processes: [Int]) -> [ServerRunKind] {
+        followers.flatMap { follower in
+            follower == .stream
+                ? processes.map { ServerRunKind(follower: follower, processes: $0) }
+                : [ServerRunKind(follower: follower)]
+        }
+    }
+}
+
 /// What one run of `--server` measured, over pgbench's run only.
 struct ServerMeasurement {
     var tps: Double
@@ -46,15 +72,17 @@ struct ServerMeasurement {
     /// The change in the database's `xact_commit`: pgbench's transactions, and those of the follower (with the
     /// trigger, the server fetches each notified row) and of this tool.
     var commits: Int
-    /// The CPU seconds of the follower's process (the server, or `pg_recvlogical`), from pgbench's start until the
-    /// follower is idle again.
+    /// The CPU seconds of the follower's processes (the servers, or `pg_recvlogical`), from pgbench's start until
+    /// the follower is idle again: their sum.
     var follower: Double
+    /// The same, each process's.
+    var perProcess: [Double]
     /// The part of `follower` spent while pgbench ran.
     var followerInRun: Double
     /// The seconds the follower stayed busy after pgbench ended (at least a second: two idle half-seconds).
     var catchUp: Double
-    /// The CPU seconds, until the follower is idle, of the follower's walsender (with `wal-sql`, of all its backends: the pool's connections
-    /// take turns reading the slot).
+    /// The CPU seconds, until the follower is idle, of the follower's walsenders (with `wal-sql`, of all its backends:
+    /// the pool's connections take turns reading the slot).
     var walsender: Double
     /// The CPU seconds of all the follower's backends, the walsender included.
     var backends: Double
@@ -63,6 +91,8 @@ struct ServerMeasurement {
     /// The events and bytes the stream client read during pgbench's run.
     var events: Int
     var bytes: Int
+    /// The most replication slots and walsenders seen at once while pgbench ran.
+    var replication: Replication
 
     /// `seconds` of CPU per followed change (a transaction of pgbench: one row updated), in microseconds.
     ///
@@ -84,6 +114,15 @@ struct ServerRun: Sendable {
     /// The publication `pg_recvlogical` reads: the table alone, as the server's feed reads it.
     static let publication = "writer_throughput_todos"
     static let slot = "writer_throughput_recvlogical"
+
+    /// The cluster's replication settings for runs of up to `processes` servers with `--changes wal`: each process
+    /// holds a slot and a walsender, a process that restarts may hold a second for a while (its old slot stays
+    /// until it is dropped, and its old walsender until PostgreSQL finds the connection gone), and `pg_recvlogical`
+    /// takes one of each. Set to that and no more, so that a run shows what a deployment of that many processes needs.
+    static func replicationSettings(processes: Int) -> [String: String] {
+        let needed = "\(2 * processes + 1)"
+        return ["max_wal_senders": needed, "max_replication_slots": needed]
+    }
 
     /// Creates the server's tables by starting it once, then fills `todos` with `options.rows` rows.
     func prepare() async throws {
@@ -128,12 +167,13 @@ struct ServerRun: Sendable {
         return port
     }
 
-    /// Runs pgbench with `follower` following the table; after a run of the server, checks that the server's rows
-    /// equal the table's.
-    func run(_ follower: Follower) async throws -> ServerMeasurement {
-        var process: ChildProcess?
-        var stream: EventStreamClient?
-        var base = ""
+    /// Runs pgbench with `kind`'s follower following the table (`kind.processes` servers at once with the server's
+    /// `wal`); after a run of the server, checks that each process's rows equal the table's.
+    func run(_ kind: ServerRunKind) async throws -> ServerMeasurement {
+        let follower = kind.follower
+        var processes: [ChildProcess] = []
+        var streams: [EventStreamClient] = []
+        var bases: [String] = []
         do {
             switch follower {
             case .none: break
@@ -142,42 +182,55 @@ struct ServerRun: Sendable {
                     throw TemporaryPostgres.Failure(description: TemporaryPostgres.installHint)
                 }
                 // pgoutput, protocol 1, the table's publication: what the feed asks for; no fsync of /dev/null.
-                process = try ChildProcess(
-                    "\(bin)/pg_recvlogical",
-                    [
-                        "-h", postgres.host, "-p", "\(postgres.port)", "-U", postgres.username, "-d", database,
-                        "--slot", Self.slot, "--create-slot", "--start", "-P", "pgoutput",
-                        "-o", "proto_version=1", "-o", "publication_names=\(Self.publication)",
-                        "-f", "/dev/null", "-F", "0",
-                    ],
-                    environment: ["PGPASSWORD=\(postgres.password ?? "")", "PATH=/usr/bin:/bin"])
+                processes.append(
+                    try ChildProcess(
+                        "\(bin)/pg_recvlogical",
+                        [
+                            "-h", postgres.host, "-p", "\(postgres.port)", "-U", postgres.username, "-d", database,
+                            "--slot", Self.slot, "--create-slot", "--start", "-P", "pgoutput",
+                            "-o", "proto_version=1", "-o", "publication_names=\(Self.publication)",
+                            "-f", "/dev/null", "-F", "0",
+                        ],
+                        environment: ["PGPASSWORD=\(postgres.password ?? "")", "PATH=/usr/bin:/bin"]))
             case .stream, .sql, .trigger:
-                let server = try await startServer(changes: follower.rawValue)
-                process = server
-                base = "http://127.0.0.1:\(try port(of: server))"
-                say("  the server's pid: \(server.pid)")
-                let client = EventStreamClient(url: "\(base)/todos/events?limit=\(options.rows)", http: http)
-                stream = client
-                try await client.waitForFirstEvent(within: .seconds(120))
+                // One after the other: each fetches the whole table before it listens, and creates its own slot.
+                for _ in 0..<kind.processes {
+                    let server = try await startServer(changes: follower.rawValue)
+                    processes.append(server)
+                    let base = "http://127.0.0.1:\(try port(of: server))"
+                    bases.append(base)
+                    say("  a server's pid: \(server.pid)")
+                    let client = EventStreamClient(url: "\(base)/todos/events?limit=\(options.rows)", http: http)
+                    streams.append(client)
+                    try await client.waitForFirstEvent(within: .seconds(120))
+                }
             }
-            // The walsender of the stream or of pg_recvlogical must be there before the run starts, or its CPU would
+            // The walsender of each stream or of pg_recvlogical must be there before the run starts, or its CPU would
             // not be counted. (With wal-sql, the server listens once its feed reads.)
-            if let process, follower == .recvlogical || follower == .stream {
-                try await waitForWalsender(of: process)
+            if follower == .recvlogical || follower == .stream {
+                for process in processes { try await waitForWalsender(of: process) }
             }
-            let before = try await readings(of: process)
-            let counted = stream?.snapshot
-            // The follower's backends are listed every 200 ms while pgbench runs: a stream that reconnects ends its
-            // walsender and starts another, whose CPU would be missed by readings before and after alone.
-            let sampler = Task { [self] in
+            let before = try await readings(of: processes)
+            let counted = streams.map(\.snapshot)
+            // The followers' backends are listed every 200 ms while pgbench runs: a stream that reconnects ends its
+            // walsender and starts another, whose CPU would be missed by readings before and after alone. The slots
+            // and walsenders in use are counted at the same time.
+            let sampler = Task { [self, processes] in
                 var seen: [Int32: (cpu: Double, walsender: Bool)] = [:]
-                while !Task.isCancelled, let process {
-                    for (pid, backend) in (try? await self.backends(of: process)) ?? [:] {
+                var replication = Replication()
+                while !Task.isCancelled {
+                    for (pid, backend) in (try? await self.backends(of: processes)) ?? [:] {
                         seen[pid] = (backend.cpu, backend.walsender || seen[pid]?.walsender == true)
+                    }
+                    if let now = try? await self.replicationInUse() {
+                        if now.slots > replication.slots {
+                            (replication.slots, replication.slotNames) = (now.slots, now.slotNames)
+                        }
+                        replication.walsenders = max(replication.walsenders, now.walsenders)
                     }
                     try? await Task.sleep(for: .milliseconds(200))
                 }
-                return seen
+                return (seen, replication)
             }
             let result: (tps: Double, transactions: Int)
             do {
@@ -190,20 +243,21 @@ struct ServerRun: Sendable {
                 sampler.cancel()
                 throw error
             }
-            let window = try await readings(of: process)
+            let window = try await readings(of: processes)
             // A follower that lags behind the writers follows the run's changes after it too: its CPU (and its
             // walsender's) is counted until it is idle again.
             let clock = ContinuousClock.now
-            try await waitUntilIdle(process)
+            try await waitUntilIdle(processes)
             let catchUp = (ContinuousClock.now - clock) / .seconds(1)
             sampler.cancel()
-            var after = try await readings(of: process)
-            for (pid, backend) in await sampler.value where after.backends[pid] == nil {
+            var after = try await readings(of: processes)
+            let (sampled, replication) = await sampler.value
+            for (pid, backend) in sampled where after.backends[pid] == nil {
                 after.backends[pid] = backend
             }
-            let streamed = stream?.snapshot
-            if let failure = streamed?.failure {
-                throw TemporaryPostgres.Failure(description: "the stream: \(failure)")
+            let streamed = streams.map(\.snapshot)
+            if let failure = streamed.lazy.compactMap(\.failure).first {
+                throw TemporaryPostgres.Failure(description: "a stream: \(failure)")
             }
             var backends = 0.0
             var walsender = 0.0
@@ -216,32 +270,37 @@ struct ServerRun: Sendable {
                 if reads { walsender += spent }
                 listed.append("\(pid)\(reads ? " (reads the log)" : "") \(String(format: "%.2f", spent)) s")
             }
-            if let process {
-                say("  its backends (CPU during the run): \(listed.joined(separator: ", "))")
+            if !processes.isEmpty {
+                say("  the backends (CPU during the run): \(listed.joined(separator: ", "))")
+            }
+            for process in processes {
                 // What the server said of its change feed: a reconnection shows there.
                 let feed = process.output.split(separator: "\n").filter { $0.contains("change feed") }
-                if feed.count > 1 { say("  its feed: \(feed.suffix(6).joined(separator: "\n    "))") }
+                if feed.count > 1 { say("  \(process.pid)'s feed: \(feed.suffix(6).joined(separator: "\n    "))") }
             }
+            let perProcess = zip(after.processes, before.processes).map { $0 - $1 }
             let measurement = ServerMeasurement(
                 tps: result.tps, transactions: result.transactions, commits: Int(window.commits - before.commits),
-                follower: after.process - before.process, followerInRun: window.process - before.process,
+                follower: perProcess.reduce(0, +), perProcess: perProcess,
+                followerInRun: zip(window.processes, before.processes).map { $0 - $1 }.reduce(0, +),
                 catchUp: catchUp, walsender: walsender, backends: backends,
                 cluster: after.cluster - before.cluster,
-                events: (streamed?.events ?? 0) - (counted?.events ?? 0),
-                bytes: (streamed?.bytes ?? 0) - (counted?.bytes ?? 0))
-            if follower.changes != nil { try await checkRows(at: base, follower: follower) }
-            await finish(follower, process: process, stream: stream)
+                events: zip(streamed, counted).map { $0.events - $1.events }.reduce(0, +),
+                bytes: zip(streamed, counted).map { $0.bytes - $1.bytes }.reduce(0, +),
+                replication: replication)
+            for base in bases { try await checkRows(at: base, label: kind.label) }
+            await finish(follower, processes: processes, streams: streams)
             return measurement
         } catch {
-            await finish(follower, process: process, stream: stream)
+            await finish(follower, processes: processes, streams: streams)
             throw error
         }
     }
 
     /// Stops what `run` started, and leaves the database as it found it: no slot, no trigger.
-    private func finish(_ follower: Follower, process: ChildProcess?, stream: EventStreamClient?) async {
-        await stream?.stop()
-        await process?.stop()
+    private func finish(_ follower: Follower, processes: [ChildProcess], streams: [EventStreamClient]) async {
+        for stream in streams { await stream.stop() }
+        for process in processes { await process.stop() }
         switch follower {
         case .none, .stream, .sql: break
         case .recvlogical:
@@ -266,22 +325,36 @@ struct ServerRun: Sendable {
             ?? 0
     }
 
-    /// Waits until the temporary slot of a server that stopped is gone: the next run should not pay for it.
+    /// The replication slots (`pg_replication_slots`) and walsenders (`pg_stat_replication`) of the cluster now.
+    private func replicationInUse() async throws -> Replication {
+        let row = try await client.query(
+            """
+            SELECT (SELECT count(*)::int FROM pg_replication_slots), (SELECT count(*)::int FROM pg_stat_replication),
+            (SELECT coalesce(string_agg(slot_name || CASE WHEN active THEN '' ELSE ' (inactive)' END, ', '), '')
+            FROM pg_replication_slots)
+            """
+        ).collect().first?.decode((Int, Int, String).self)
+        guard let (slots, walsenders, names) = row else { return Replication() }
+        return Replication(slots: slots, slotNames: names, walsenders: walsenders)
+    }
+
+    /// Waits, for at most 10 seconds, until the temporary slots of the servers that stopped are gone: the next run
+    /// should not pay for them. Says which are left after that (the running feeds sweep them later).
     private func waitForNoSlots() async throws {
         for _ in 0..<100 {
             if try await slotCount() == 0 { return }
             try await Task.sleep(for: .milliseconds(100))
         }
+        say("  slots left 10 s after the run: \(try await replicationInUse().slotNames)")
     }
 
-    /// Waits until `process` and its backends have used less than 10 % of a core over two half-seconds in a row, for
-    /// at most two minutes.
-    private func waitUntilIdle(_ process: ChildProcess?) async throws {
-        guard let process else { return }
+    /// Waits until `processes` and their backends have used less than 10 % of a core over two half-seconds in a row,
+    /// for at most two minutes.
+    private func waitUntilIdle(_ processes: [ChildProcess]) async throws {
+        guard !processes.isEmpty else { return }
         func busy() async throws -> Double {
-            try await backends(of: process).values.reduce(TemporaryPostgres.cpuSeconds(ofProcess: process.pid) ?? 0) {
-                $0 + $1.cpu
-            }
+            let own = processes.map { TemporaryPostgres.cpuSeconds(ofProcess: $0.pid) ?? 0 }.reduce(0, +)
+            return try await backends(of: processes).values.reduce(own) { $0 + $1.cpu }
         }
         var last = try await busy()
         var quiet = 0
@@ -296,18 +369,17 @@ struct ServerRun: Sendable {
 
     /// What is read before and after pgbench's run.
     struct Readings {
-        var process = 0.0
+        /// The CPU seconds of each of the followers' processes, in their order.
+        var processes: [Double] = []
         var cluster = 0.0
         var commits: Int64 = 0
         var backends: [Int32: (cpu: Double, walsender: Bool)] = [:]
     }
 
-    private func readings(of process: ChildProcess?) async throws -> Readings {
+    private func readings(of processes: [ChildProcess]) async throws -> Readings {
         var readings = Readings()
-        if let process {
-            readings.process = TemporaryPostgres.cpuSeconds(ofProcess: process.pid) ?? 0
-            readings.backends = try await backends(of: process)
-        }
+        readings.processes = processes.map { TemporaryPostgres.cpuSeconds(ofProcess: $0.pid) ?? 0 }
+        readings.backends = try await backends(of: processes)
         readings.cluster = cluster.cpuSeconds ?? 0
         readings.commits =
             try await client.query(
@@ -316,10 +388,10 @@ struct ServerRun: Sendable {
         return readings
     }
 
-    /// The backends of `process`'s connections (found by their client ports), their CPU, and whether each is a
+    /// The backends of `processes`' connections (found by their client ports), their CPU, and whether each is a
     /// walsender.
-    private func backends(of process: ChildProcess) async throws -> [Int32: (cpu: Double, walsender: Bool)] {
-        let ports = localPorts(ofProcess: process.pid).map(Int32.init)
+    private func backends(of processes: [ChildProcess]) async throws -> [Int32: (cpu: Double, walsender: Bool)] {
+        let ports = processes.flatMap { localPorts(ofProcess: $0.pid) }.map(Int32.init)
         guard !ports.isEmpty else { return [:] }
         var backends: [Int32: (cpu: Double, walsender: Bool)] = [:]
         let rows = try await client.query(
@@ -338,7 +410,7 @@ struct ServerRun: Sendable {
     /// background writer logs one every 15 seconds while the database is busy: after a run, that can take 30 s.
     private func waitForWalsender(of process: ChildProcess) async throws {
         for _ in 0..<1200 {
-            if try await backends(of: process).values.contains(where: \.walsender) { return }
+            if try await backends(of: [process]).values.contains(where: \.walsender) { return }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -348,8 +420,8 @@ struct ServerRun: Sendable {
 
     /// The server's rows: a `GET` in PostgREST's dialect, the same live query as the stream's (its results, which
     /// followed the writes, not a fetch of its own) must have the table's count and checksums. Waits up to a minute
-    /// for the server to catch up.
-    private func checkRows(at base: String, follower: Follower) async throws {
+    /// for the server to catch up. `label` names the run in the failure.
+    private func checkRows(at base: String, label: String) async throws {
         struct Row: Decodable {
             var id: Int64
             var priority: Int64
@@ -373,7 +445,7 @@ struct ServerRun: Sendable {
             try await Task.sleep(for: .milliseconds(500))
         }
         throw TemporaryPostgres.Failure(
-            description: "\(follower.label): the server's rows \(String(describing: served)) (count, "
+            description: "\(label), \(base): the server's rows \(String(describing: served)) (count, "
                 + "sum(priority), sum(id * priority)) are not the table's \(String(describing: expected))")
     }
 }
@@ -425,15 +497,17 @@ func runServerMode(_ options: Options, serverPath: String) async throws {
         return source
     }
     defer { interruptions.forEach { $0.cancel() } }
-    let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings)
+    let replication = ServerRun.replicationSettings(processes: options.processes.max() ?? 1)
+    let cluster = try TemporaryPostgres(settings: TemporaryPostgres.durableSettings.merging(replication) { $1 })
     defer { cluster.stop() }
     let postgres = PostgresTestServer(cluster: cluster)
+    let settings = replication.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     say(
-        "PostgreSQL at \(postgres.host):\(postgres.port), fsync on; \(options.rows) rows, \(options.serverClients) "
-            + "clients, \(options.seconds) s per run; the server: \(serverPath)")
+        "PostgreSQL at \(postgres.host):\(postgres.port), fsync on, \(settings); \(options.rows) rows, "
+            + "\(options.serverClients) clients, \(options.seconds) s per run; the server: \(serverPath)")
     let http = HTTPClient(eventLoopGroupProvider: .singleton)
-    let followers = options.followers
-    let outcome: Result<[Follower: [ServerMeasurement]], any Error>
+    let kinds = ServerRunKind.round(options.followers, processes: options.processes)
+    let outcome: Result<[ServerRunKind: [ServerMeasurement]], any Error>
     do {
         outcome = .success(
             try await postgres.withDatabase { client, configuration in
@@ -441,20 +515,24 @@ func runServerMode(_ options: Options, serverPath: String) async throws {
                     options: options, serverPath: serverPath, postgres: postgres, cluster: cluster, client: client,
                     database: configuration.database ?? "postgres", http: http)
                 try await run.prepare()
-                var results: [Follower: [ServerMeasurement]] = [:]
+                var results: [ServerRunKind: [ServerMeasurement]] = [:]
                 for round in 1...options.rounds {
-                    for follower in followers {
-                        say("round \(round), \(follower.label):")
-                        let measured = try await run.run(follower)
-                        results[follower, default: []].append(measured)
+                    for kind in kinds {
+                        say("round \(round), \(kind.label):")
+                        let measured = try await run.run(kind)
+                        results[kind, default: []].append(measured)
+                        let each = measured.perProcess.map { String(format: "%.3f", $0) }.joined(separator: " + ")
                         let cpu = String(
                             format: "follower %.3f (%.3f during pgbench; busy %.1f s after it), walsender %.3f, "
                                 + "its backends %.3f, cluster %.3f", measured.follower, measured.followerInRun,
                             measured.catchUp, measured.walsender, measured.backends, measured.cluster)
                         say(
                             "  \(String(format: "%.0f", measured.tps)) TPS, \(measured.transactions) transactions, "
-                                + "\(measured.commits) commits; CPU s: \(cpu); stream \(measured.events) events, "
-                                + "\(measured.bytes) bytes")
+                                + "\(measured.commits) commits; CPU s: \(cpu)"
+                                + "\(measured.perProcess.count > 1 ? " (each process: \(each))" : ""); streams "
+                                + "\(measured.events) events, \(measured.bytes) bytes; in use at most: "
+                                + "\(measured.replication.slots) slots (\(measured.replication.slotNames)), "
+                                + "\(measured.replication.walsenders) walsenders")
                     }
                 }
                 return results
@@ -464,42 +542,8 @@ func runServerMode(_ options: Options, serverPath: String) async throws {
     }
     try? await http.shutdown()
     let results = try outcome.get()
-    printServerTable(results, followers: followers, rounds: options.rounds)
-}
-
-/// The table: each cell lists the rounds' values in order; the ratios compare runs of the same round.
-func printServerTable(_ results: [Follower: [ServerMeasurement]], followers: [Follower], rounds: Int) {
-    func cells(_ follower: Follower, _ value: (ServerMeasurement) -> String) -> String {
-        (results[follower] ?? []).map(value).joined(separator: "; ")
-    }
-    func ratios(_ follower: Follower, to baseline: Follower) -> String {
-        guard let base = results[baseline] else { return "–" }
-        return zip(results[follower] ?? [], base).map { String(format: "%.2f", $0.tps / $1.tps) }.joined(
-            separator: "; ")
-    }
-    print(
-        "\nEach cell: the rounds in order. µs/change: CPU from pgbench's start until the follower is idle again / "
-            + "pgbench's transactions (a row each); commits: the database's xact_commit over pgbench's run.")
-    print(
-        "| transport | tps | commits | server µs/change | (during pgbench only) | walsender µs/change "
-            + "| server's backends µs/change | cluster µs/change | vs none | vs pg_recvlogical | busy after pgbench, s |"
-    )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
-    func micros(_ follower: Follower, _ seconds: @escaping (ServerMeasurement) -> Double) -> String {
-        cells(follower) { String(format: "%.1f", $0.perChange(seconds($0))) }
-    }
-    for follower in followers {
-        let isFollowed = follower != .none
-        let hasWalsender = isFollowed && follower != .trigger
-        print(
-            "| \(follower.label) | \(cells(follower) { String(format: "%.0f", $0.tps) }) "
-                + "| \(cells(follower) { "\($0.commits)" }) | \(isFollowed ? micros(follower, \.follower) : "–") "
-                + "| \(isFollowed ? micros(follower, \.followerInRun) : "–") "
-                + "| \(hasWalsender ? micros(follower, \.walsender) : "–") "
-                + "| \(isFollowed ? micros(follower, \.backends) : "–") | \(micros(follower, \.cluster)) "
-                + "| \(ratios(follower, to: .none)) | \(ratios(follower, to: .recvlogical)) "
-                + "| \(isFollowed ? cells(follower) { String(format: "%.1f", $0.catchUp) } : "–") |")
-    }
+    printServerTable(results, kinds: kinds)
+    if options.processes != [1] { printProcessesTable(results, processes: options.processes) }
 }
 
 /// Prints `text` and flushes it at once, also into a file or a pipe: the server's pid is read while the run goes on

@@ -11,7 +11,7 @@
 // controller that followed it must equal `SELECT`. `--quick` is the CI's smoke pass: 2,000 rows, 2 s, 1 round.
 //
 //   WriterThroughput --server PATH/TO/LiveResultsServer [--only none,pg_recvlogical,wal,wal-sql,notify] [--clients C]
-//       [--rows N] [--seconds S] [--rounds R] [--quick]
+//       [--processes 1,2,4] [--rows N] [--seconds S] [--rounds R] [--quick]
 //
 // The server mode: what following the table costs the server example, against PostgreSQL's own client of the
 // replication protocol, in one run. The server (a release build, for figures) creates its tables in a temporary
@@ -27,6 +27,13 @@
 // walsender's CPU, pgbench's TPS against no follower and against pg_recvlogical in the same round. After each
 // server run, the server's rows (a `GET /todos?select=id,priority` of the stream's live query)
 // must have the table's count and checksums. The server's pid is printed, for `perf record -p`.
+//
+// `--processes 1,2,4` runs the `wal` follower once per count, with that many server processes at once on the
+// database (each its own slot, walsender and stream client), and prints a table per count: the TPS, the servers' CPU
+// per change (their sum and each's), their walsenders' (summed), and the most slots and walsenders in use at once
+// (`pg_replication_slots`, `pg_stat_replication`, sampled every 200 ms during pgbench). Every process's rows must
+// equal the table's. The cluster's `max_wal_senders` and `max_replication_slots` are 2 × the largest count + 1 (see
+// `ServerRun.replicationSettings`).
 import ArgumentParser
 import Foundation
 import LiveResults
