@@ -226,14 +226,21 @@ func load(
         finalSectionsByQuery[query] = sections
     }
     let finalSections = finalSectionsByQuery[wholeList] ?? []
+    /// The write each row of `sections` shows last (its title's stamp): two writers' writes to one row may commit
+    /// in the other order than they were sent, so the last sent is not always the one shown.
+    func lastShownWrites(_ sections: [ResultsUpdate<Todo>.Section]) -> [Int] {
+        sections.flatMap { $0.entities.compactMap { stampedSequence(in: $0.title) ?? lastWrites[$0.id] } }
+    }
+    let finalIDs = Set(finalSections.flatMap { $0.entities.map(\.id) })
+    let wholeListMustSee =
+        lastShownWrites(finalSections) + lastWrites.filter { !finalIDs.contains($0.key) }.map(\.value)
     for (index, client) in clients.enumerated() {
         let state = client.snapshot
         let clientSections = finalSectionsByQuery[client.query] ?? []
         // A project's client must see the last write of each row its query ends with; the whole list's, every
-        // last write (a deletion too).
-        let mustSee =
-            client.query == wholeList
-            ? everyLastWrite : clientSections.flatMap { $0.entities.compactMap { lastWrites[$0.id] } }
+        // last write (a deletion too). A row's last write is the one whose stamp it ends with: two writers'
+        // writes to one row may commit in the other order than they were sent.
+        let mustSee = client.query == wholeList ? wholeListMustSee : lastShownWrites(clientSections)
         var own: [Double] = []
         var seenReplaced = 0
         for (sequence, time) in state.seen where (200..<300).contains(writes.statuses[sequence]) {
