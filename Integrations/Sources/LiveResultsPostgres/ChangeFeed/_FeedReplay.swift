@@ -60,12 +60,11 @@ where Entity.ID: Decodable {
         for subscription in subscriptions {
             subscription.flush()
             subscription.whenDelivered {
-                if remaining.withLockedValue({ count in
+                let isLast = remaining.withLockedValue { count in
                     count -= 1
                     return count == 0
-                }) {
-                    action()
                 }
+                if isLast { action() }
             }
         }
     }
