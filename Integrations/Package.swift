@@ -302,6 +302,18 @@ let package = Package(
             ],
             path: "Benchmarks/UpdateEncoding"
         ),
+        // A single-row update through a change feed's reading path (pgoutput messages, the feed's own code) against
+        // apply from this module.
+        .executableTarget(
+            name: "FeedRatios",
+            dependencies: [
+                "LiveResultsPostgres",
+                .product(name: "LiveResults", package: "LiveResults"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Benchmarks/FeedRatios"
+        ),
         .executableTarget(
             name: "GRDBLatency",
             dependencies: [

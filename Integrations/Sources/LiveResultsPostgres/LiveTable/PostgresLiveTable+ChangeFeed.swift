@@ -6,22 +6,32 @@ import PostgresNIO
 extension PostgresLiveTable {
     /// Subscribes `subscriber` to `feed`: the feed's transactions that touch this table become its batches.
     func subscribe(_ subscriber: EventSubscriber<Entity>, to feed: PostgresChangeFeed) -> EventSubscription {
+        guard let (subscription, delivery) = feedSubscription(for: subscriber) else { return EventSubscription {} }
+        // A fetch that started before this subscription may have met no snapshot of it: one refetch, once the
+        // feed reads.
+        if hasFetched.isSet { subscription.release(snapshot: _Snapshot.none, invalidating: true) }
+        return feed.add(subscription) { delivery.stop() }
+    }
+
+    /// The subscription through which a feed hands `subscriber` this table's part of each transaction, and the
+    /// delivery that decodes those rows into entities; `nil` when the table's names are invalid (reported to
+    /// `subscriber`).
+    func feedSubscription(
+        for subscriber: EventSubscriber<Entity>
+    ) -> (subscription: _FeedSubscription, delivery: _NotificationDelivery<Entity>)? {
         let names: _TableNames
         do {
             names = try self.names.get()
         } catch {
             subscriber.reportMalformedEvent(error)
-            return EventSubscription {}
+            return nil
         }
         let delivery = _NotificationDelivery(table: self, subscriber: subscriber, names: names)
         let subscription = _FeedSubscription(
             table: ObjectIdentifier(self), qualifiedTable: names.qualifiedTable, idColumn: names.idColumn.name,
             deliver: { delivery.enqueue($0) }, report: { subscriber.reportMalformedEvent($0) },
             afterDeliveries: { delivery.afterQueued($0) })
-        // A fetch that started before this subscription may have met no snapshot of it: one refetch, once the
-        // feed reads.
-        if hasFetched.isSet { subscription.release(snapshot: _Snapshot.none, invalidating: true) }
-        return feed.add(subscription) { delivery.stop() }
+        return (subscription, delivery)
     }
 
     /// Runs a fetch's `query` (rows of a row's JSON and its id as text) in a transaction whose snapshot the
