@@ -12,12 +12,7 @@ extension PostgresChangeFeed {
     func advanced(run: Int, to position: UInt64) {
         appliedPosition(position)
         for (latch, subscriptions) in machine.withLockedValue({ $0.advanced(run: run, to: position) }) {
-            let countdown = _DeliveryCountdown(count: subscriptions.count, opening: latch)
-            for subscription in subscriptions {
-                // Transactions a fetch released since the last step go first.
-                subscription.flush()
-                subscription.whenDelivered { countdown.tick() }
-            }
+            _FeedSubscription.whenDelivered(subscriptions) { latch.open(with: .delivered) }
         }
     }
 

@@ -54,19 +54,7 @@ where Entity.ID: Decodable {
     ///
     /// - Complexity: O(*s*) for *s* subscriptions.
     package func whenDelivered(_ action: @escaping @Sendable () -> Void) {
-        let subscriptions = subscriptions.withLockedValue { $0 }
-        guard !subscriptions.isEmpty else { return action() }
-        let remaining = NIOLockedValueBox(subscriptions.count)
-        for subscription in subscriptions {
-            subscription.flush()
-            subscription.whenDelivered {
-                let isLast = remaining.withLockedValue { count in
-                    count -= 1
-                    return count == 0
-                }
-                if isLast { action() }
-            }
-        }
+        _FeedSubscription.whenDelivered(subscriptions.withLockedValue { $0 }, action)
     }
 
     /// A reader of messages, with the reading task's state from the start: no relation described, nothing

@@ -168,3 +168,15 @@ final class _FeedSubscription: Sendable {
         if send { deliver([.invalidated]) }
     }
 }
+
+extension _FeedSubscription {
+    /// Runs `action` once every transaction queued so far to each of `subscriptions` (those a fetch released since
+    /// the reading task's last step first) has reached its subscriber; at once when there are none.
+    static func whenDelivered(_ subscriptions: [_FeedSubscription], _ action: @escaping @Sendable () -> Void) {
+        let countdown = _DeliveryCountdown(count: subscriptions.count, then: action)
+        for subscription in subscriptions {
+            subscription.flush()
+            subscription.whenDelivered { countdown.tick() }
+        }
+    }
+}

@@ -17,16 +17,16 @@ final class _DeliveryMarker: Sendable {
     }
 }
 
-/// Opens a latch once a number of markers have run.
+/// Runs an action once a number of markers have run.
 final class _DeliveryCountdown: Sendable {
     private let remaining: NIOLockedValueBox<Int>
-    private let latch: _Latch<_DeliveryWait>
+    private let action: @Sendable () -> Void
 
-    /// Opens `latch` with ``_DeliveryWait/delivered`` after `count` calls of ``tick()``; at once when `count` is 0.
-    init(count: Int, opening latch: _Latch<_DeliveryWait>) {
+    /// Runs `action` after `count` calls of ``tick()``; at once when `count` is 0.
+    init(count: Int, then action: @escaping @Sendable () -> Void) {
         remaining = NIOLockedValueBox(count)
-        self.latch = latch
-        if count == 0 { latch.open(with: .delivered) }
+        self.action = action
+        if count == 0 { action() }
     }
 
     func tick() {
@@ -34,7 +34,7 @@ final class _DeliveryCountdown: Sendable {
             remaining -= 1
             return remaining == 0
         }
-        if done { latch.open(with: .delivered) }
+        if done { action() }
     }
 }
 
