@@ -58,9 +58,11 @@ import Foundation
         for event in events {
             guard let id = event.entityID, seen.insert(id).inserted else { continue }
             ids.append(id)
-            if let stored = storage.stored(forID: id), let indexPath = storage.indexPath(forID: id) {
-                let name = storage.sections[indexPath[0]].name
-                before[id] = Before(entity: stored.entity, indexPath: indexPath, sectionName: name)
+            // One lookup of the record: `indexPath(forID:)` would look it up again.
+            if let stored = storage.stored(forID: id) {
+                let name = storage.ordering.sectionName(stored.entity)
+                let place = storage.place(of: stored, inSection: name)
+                before[id] = Before(entity: stored.entity, indexPath: place.indexPath, sectionName: name)
             }
         }
     }
@@ -87,18 +89,18 @@ import Foundation
                 builder.update(id, at: newIndexPath)
             }
             guard repositioned.contains(id) else { continue }
-            if let old {
-                sections[old.sectionName, default: TouchedSection()].oldIndex = old.indexPath[0]
-                sections[old.sectionName, default: TouchedSection()].old.append((old.indexPath[1], id))
-            }
+            // One access of each section's entry per entity (each access hashes the section's name).
+            if let old { Self.record(old: old, of: id, in: &sections[old.sectionName, default: TouchedSection()]) }
             if let newIndexPath {
                 let name = storage.sections[newIndexPath[0]].name
-                sections[name, default: TouchedSection()].new.append((newIndexPath[1], id))
-                if let old, old.sectionName == name {
-                    sections[name, default: TouchedSection()].stayed.append((id, old.indexPath[1], newIndexPath[1]))
-                } else if let old {
+                let stayed = old.map { $0.sectionName == name } ?? false
+                Self.record(
+                    new: newIndexPath[1], of: id, stayedFrom: stayed ? old?.indexPath[1] : nil,
+                    in: &sections[name, default: TouchedSection()])
+                // An entity that stayed in its section moves only if the section's minimal moves say so.
+                if let old, !stayed {
                     builder.move(id, from: old.indexPath, to: newIndexPath)
-                } else {
+                } else if old == nil {
                     builder.insert(id, at: newIndexPath)
                 }
             } else if let old {
@@ -109,6 +111,20 @@ import Foundation
             Self.resolve(touched, named: name, in: storage, into: &builder)
         }
         return builder.build()
+    }
+
+    /// Notes that the repositioned entity `id` was in `section` at `old`.
+    @inlinable static func record(old: Before, of id: Entity.ID, in section: inout TouchedSection) {
+        section.oldIndex = old.indexPath[0]
+        section.old.append((old.indexPath[1], id))
+    }
+
+    /// Notes that the repositioned entity `id` is at `item` in `section`, and was in it at `oldItem`, if given.
+    @inlinable static func record(
+        new item: Int, of id: Entity.ID, stayedFrom oldItem: Int?, in section: inout TouchedSection
+    ) {
+        section.new.append((item, id))
+        if let oldItem { section.stayed.append((id, oldItem, item)) }
     }
 
     /// Reports the section's own insertion or deletion, and the moves inside it.
@@ -180,7 +196,7 @@ import Foundation
                         .entity(id: entry.id, oldItem: entry.oldItem, newItem: entry.newItem)
                     ))
             }
-            let boundaries = Set(oldCuts + newCuts + [0, untouchedCount]).sorted()
+            let boundaries = Self.merged(oldCuts, newCuts, within: untouchedCount)
             for (lower, upper) in zip(boundaries, boundaries.dropFirst()) where lower < upper {
                 let key = Key(cut: lower, isRun: true, item: 0)
                 let length = upper - lower
@@ -214,6 +230,27 @@ import Foundation
                     }
                 }
             }
+        }
+
+        /// The distinct values of the ascending `first` and `second`, with 0 and `end`, ascending: a merge, not
+        /// a set and a sort.
+        @inlinable static func merged(_ first: [Int], _ second: [Int], within end: Int) -> [Int] {
+            var merged = [0]
+            merged.reserveCapacity(first.count + second.count + 2)
+            var (i, j) = (0, 0)
+            while i < first.count || j < second.count {
+                let next: Int
+                if j == second.count || (i < first.count && first[i] <= second[j]) {
+                    next = first[i]
+                    i += 1
+                } else {
+                    next = second[j]
+                    j += 1
+                }
+                if next != merged[merged.count - 1] { merged.append(next) }
+            }
+            if end != merged[merged.count - 1] { merged.append(end) }
+            return merged
         }
 
         /// How many of the ascending `cuts` are at most `value`.

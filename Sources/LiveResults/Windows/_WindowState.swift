@@ -102,16 +102,23 @@ import Foundation
     ) -> _ControllerState<Entity>.Delivery? {
         sequence += 1
         let snapshot = FetchedResultsSnapshot(_storage: storage, _window: _WindowSlice(positions, in: storage))
+        // The entities the change set inserts and updates, read once for both the digests and the streams.
+        let entered =
+            updateSubscribers.isEmpty && !(keepsHistory && contentNaming != nil)
+            ? nil
+            : (
+                inserted: changes.insertedItems.map { snapshot.object(at: $0) },
+                updated: changes.updatedItems.map { snapshot.object(at: $0) }
+            )
         if keepsHistory {
             let undo = replacedByRebuild ?? Self.undo(of: changes, from: before)
             replacedByRebuild = nil
-            hold(storage, undo: undo, after: (changes, before))
+            hold(storage, undo: undo, after: (changes, before, entered))
         }
-        if !updateSubscribers.isEmpty {
+        if let entered, !updateSubscribers.isEmpty {
             // Named here, under the lock already held, rather than by each stream taking it again.
             let delivered = _VersionChanges(
-                changes, inserted: changes.insertedItems.map { snapshot.object(at: $0) },
-                updated: changes.updatedItems.map { snapshot.object(at: $0) }, sequence: sequence,
+                changes, inserted: entered.inserted, updated: entered.updated, sequence: sequence,
                 names: contentNaming == nil ? nil : (name(of: sequence), name(of: sequence - 1)))
             for subscriber in updateSubscribers.values {
                 if let waiter = subscriber.push(.changes(delivered)).waiter { wakes.append(waiter) }
@@ -126,17 +133,26 @@ import Foundation
     ///
     /// - Parameters:
     ///   - undo: What turns the current version's entities back into the last held version's.
-    ///   - changes: The change set that led to the current version from the last held one, and the results
-    ///     before it: its contents are then digested from that version's.
+    ///   - changes: The change set that led to the current version from the last held one, the results
+    ///     before it, and the entities it inserted and updated, in its order: its contents are then digested
+    ///     from that version's.
     @inlinable mutating func hold(
         _ storage: _SectionedStorage<Entity>, undo: _VersionUndo<Entity> = _VersionUndo(),
-        after changes: (changeSet: ChangeSet<Entity>, before: _SectionedStorage<Entity>)? = nil
+        after changes: (
+            changeSet: ChangeSet<Entity>, before: _SectionedStorage<Entity>,
+            entered: (inserted: [Entity], updated: [Entity])?
+        )? = nil
     ) {
         var contentSum: UInt64?
         if let digest = contentNaming?.digest {
             if let changes, let sum = history.last?.contentSum {
-                contentSum = Self.contentSum(
-                    sum, from: changes.before, to: storage, by: changes.changeSet, digest: digest)
+                if let entered = changes.entered, let left = Self.left(by: changes.changeSet, undo: undo) {
+                    contentSum = Self.contentSum(
+                        sum, leaving: left, entering: entered.inserted + entered.updated, digest: digest)
+                } else {
+                    contentSum = Self.contentSum(
+                        sum, from: changes.before, to: storage, by: changes.changeSet, digest: digest)
+                }
             } else {
                 contentSum = Self.contentSum(of: storage, at: positions, digest: digest)
             }
@@ -193,6 +209,37 @@ import Foundation
         var sum: UInt64 = 0
         for stored in storage.stored(inGlobalRange: positions) {
             guard let value = digest(stored.entity) else { return nil }
+            sum &+= value
+        }
+        return sum
+    }
+
+    /// The entities as they were before `changes` that it deleted or updated, read from its `undo` (which
+    /// recorded them in that order, after the inserted ones); `nil` when the undo is a rebuild's.
+    ///
+    /// - Complexity: O(*k*) for *k* changed entities.
+    @inlinable static func left(by changes: ChangeSet<Entity>, undo: _VersionUndo<Entity>) -> [Entity?]? {
+        let inserted = changes.insertedItemIDs.count
+        guard undo.replaced == nil,
+            undo.entries.count == inserted + changes.deletedItemIDs.count + changes.updatedItemIDs.count
+        else { return nil }
+        return undo.entries[inserted...].map { $0.before?.entity }
+    }
+
+    /// `sum` minus the digests of `left` plus those of `entered`; `nil` when an entity is missing or does not
+    /// encode.
+    ///
+    /// - Complexity: O(*k*) digests for *k* entities.
+    @inlinable static func contentSum(
+        _ sum: UInt64, leaving left: [Entity?], entering entered: [Entity], digest: EntityDigest
+    ) -> UInt64? {
+        var sum = sum
+        for entity in left {
+            guard let entity, let value = digest(entity) else { return nil }
+            sum &-= value
+        }
+        for entity in entered {
+            guard let value = digest(entity) else { return nil }
             sum &+= value
         }
         return sum
