@@ -72,7 +72,12 @@ package struct _UpdateJSONWriter<Entity: FetchableEntity & Codable>: Sendable {
     /// A change set, its empty lists left out, in the order of `ResultsUpdate.Changes`'s `encode(to:)`.
     private func write(_ changes: ResultsUpdate<Entity>.Changes, into buffer: inout ByteBuffer) throws {
         // The entities of the inserted items, then of the updated ones, by one call of the encoder.
-        let entities = try encoded(changes.insertedItems.map(\.entity) + changes.updatedItems.map(\.entity))
+        // A loop, not `map(\.entity)`: unspecialized, as this code runs, a key path is formed at run time.
+        var changed: [Entity] = []
+        changed.reserveCapacity(changes.insertedItems.count + changes.updatedItems.count)
+        for item in changes.insertedItems { changed.append(item.entity) }
+        for item in changes.updatedItems { changed.append(item.entity) }
+        let entities = try encoded(changed)
         precondition(
             entities.ranges.count == changes.insertedItems.count + changes.updatedItems.count,
             "JSONEncoder wrote an array of another length")
