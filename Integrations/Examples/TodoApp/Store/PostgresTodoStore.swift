@@ -120,21 +120,21 @@ public final class PostgresTodoStore: TodoStore {
     }
 
     /// Shuts the change feed down, as the server stops gracefully: it stops reading, and drops its temporary slot
-    /// within ``PostgresChangeFeed/defaultShutdownTimeout`` (5 seconds), or leaves it to the other processes'
-    /// sweeps when the database does not answer in time, which is logged. Nothing with notifications.
+    /// within `timeout` or ``PostgresChangeFeed/defaultShutdownTimeout`` (5 seconds), whichever is shorter, or
+    /// leaves it to the other processes' sweeps when the database does not answer in time, which is logged.
+    /// Nothing with notifications.
     ///
     /// - Complexity: A few short queries.
-    public func shutdown() async {
+    public func shutdown(within timeout: Duration) async {
         guard let feed else { return }
-        switch await feed.shutdown() {
+        let timeout = min(timeout, PostgresChangeFeed.defaultShutdownTimeout)
+        switch await feed.shutdown(timeout: timeout) {
         case .completed:
             logger.info("todos change feed: shut down")
         case .timedOut:
             logger.warning(
-                """
-                todos change feed: the shutdown timed out after \(PostgresChangeFeed.defaultShutdownTimeout); its \
-                slot is left to the other processes' sweeps
-                """)
+                "todos change feed: the shutdown timed out after \(timeout); its slot is left to the other processes' sweeps"
+            )
         }
     }
 

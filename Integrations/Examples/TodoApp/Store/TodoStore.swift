@@ -40,9 +40,9 @@ public protocol TodoStore: Sendable {
     var sourceStatus: LiveResultsSourceStatus? { get }
 
     /// Stops what the store runs beside its tables, as the server stops gracefully once its streams ended: over
-    /// the write-ahead log, the change feed, which drops its temporary replication slot. Bounded in time; the
-    /// store serves no live change afterwards.
-    func shutdown() async
+    /// the write-ahead log, the change feed, which drops its temporary replication slot. Returns within `timeout`
+    /// (the server's graceful shutdown's); the store serves no live change afterwards.
+    func shutdown(within timeout: Duration) async
 }
 
 extension TodoStore {
@@ -55,7 +55,7 @@ extension TodoStore {
     /// A store that runs nothing beside its tables has nothing to stop.
     ///
     /// - Complexity: O(1).
-    public func shutdown() async {}
+    public func shutdown(within timeout: Duration) async {}
 
     /// The live results of all the store's to-dos, in the server's default order, for a reader in the process: a
     /// controller of ``todos``, fetched, which follows the table until the subscription is cancelled or released.

@@ -74,7 +74,9 @@ public struct TodoServer: Sendable {
         // (WebSockets with 1001, going away); the store first, so that its change feed stops (and drops its slot)
         // last, once nothing follows it.
         var services = ServiceGroupConfiguration(
-            services: [TodoStoreService(store: store), app, endpoint, peopleEndpoint],
+            services: [
+                TodoStoreService(store: store, timeout: configuration.shutdownTimeout), app, endpoint, peopleEndpoint,
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         services.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         try await ServiceGroup(configuration: services).run()

@@ -9,10 +9,12 @@ import TodoApp
 /// once (the slot is then left to the other processes' sweeps).
 struct TodoStoreService<Store: TodoStore>: Service {
     let store: Store
+    /// The longest the store's shutdown may take: the server's graceful shutdown's.
+    let timeout: Duration
 
     func run() async throws {
         // Returns at the graceful shutdown, throws at cancellation: the store is shut down either way.
         try? await gracefulShutdown()
-        await store.shutdown()
+        await store.shutdown(within: timeout)
     }
 }

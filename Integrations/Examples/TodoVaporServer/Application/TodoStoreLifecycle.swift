@@ -8,8 +8,10 @@ import Vapor
 /// reverse order): the streams have ended, and the store's client still runs.
 struct TodoStoreLifecycle<Store: TodoStore>: LifecycleHandler {
     let store: Store
+    /// The longest the store's shutdown may take: the server's graceful shutdown's.
+    let timeout: Duration
 
     func shutdownAsync(_ application: Application) async {
-        await store.shutdown()
+        await store.shutdown(within: timeout)
     }
 }

@@ -118,7 +118,7 @@ public struct TodoVaporServer: Sendable {
             TodoConfiguration.nanoseconds(configuration.shutdownTimeout))
         // Before the routes' endpoints: Vapor shuts its lifecycle's handlers down in the reverse order, so the
         // store's change feed stops (and drops its slot) once the streams have ended.
-        app.lifecycle.use(TodoStoreLifecycle(store: store))
+        app.lifecycle.use(TodoStoreLifecycle(store: store, timeout: configuration.shutdownTimeout))
         TodoVaporRoutes.register(store, on: app, configuration: configuration, metrics: metrics)
         // Vapor reads its commands from the environment's arguments, the process's by default, whose flags are
         // ours (swift-argument-parser's): the executable's path alone runs its default command, serve, which
