@@ -51,6 +51,27 @@ struct ChangeFeedShutdownTests {
         }
     }
 
+    /// A shutdown that ends a run whose reading task is still being started (its first hold came from another
+    /// task a moment before) waits for that task too: it may have created the slot.
+    @Test("shutdown() racing a feed's first hold: when it returns, the feed has no slot left")
+    func shutdownRacingFirstHold() async throws {
+        try await withDatabase { client, _ in
+            try await createSeededTodos(client, count: 3)
+            for round in 0..<20 {
+                let feed = PostgresChangeFeed(client: client, publication: "liveresults")
+                try await feed.setUp(tables: ["todos"])
+                let hold = Task { feed.keepReading() }
+                if round.isMultiple(of: 2) { await Task.yield() }
+                let result = await feed.shutdown()
+                await hold.value.cancel()
+                #expect(result == .completed, "round \(round)")
+                let left = try await SlotSweepTests.slots(client)
+                #expect(left.isEmpty, "round \(round): slots left: \(left)")
+                guard left.isEmpty else { break }
+            }
+        }
+    }
+
     @Test("shutdown() keeps a named slot, for the next run to resume from")
     func namedSlotKept() async throws {
         try await withDatabase { client, _ in

@@ -472,13 +472,14 @@ struct FeedStateMachineTests {
         #expect(machine.deliveryWaitStarting(of: ObjectIdentifier(table), through: 100, latch: delivery) != nil)
         let action = machine.shutDown()
         #expect(reader != nil)
-        #expect(action.end.cancel == reader)
-        #expect(action.end.resumeFetches.count == 1)
-        #expect(action.end.resumeFetches.first?.0 === fetch)
-        #expect(action.end.resumeFetches.first?.1 == nil, "the fetch goes on without the feed")
-        #expect(action.end.endDeliveryWaits.count == 1)
-        #expect(action.end.endDeliveryWaits.first === delivery)
-        #expect(action.waitFor == [reader].compactMap { $0 })
+        #expect(action.cancel == reader)
+        #expect(action.resumeFetches.count == 1)
+        #expect(action.resumeFetches.first?.0 === fetch)
+        #expect(action.resumeFetches.first?.1 == nil, "the fetch goes on without the feed")
+        #expect(action.endDeliveryWaits.count == 1)
+        #expect(action.endDeliveryWaits.first === delivery)
+        #expect(machine.stoppingReaders.readers == [reader].compactMap { $0 })
+        #expect(!machine.stoppingReaders.pending)
         guard case .shutDown = machine.state else { Issue.record("\(machine.state)"); return }
         #expect(machine.subscriptions.isEmpty)
         #expect(machine.stopping[1]?.reader == reader)
@@ -516,24 +517,27 @@ struct FeedStateMachineTests {
         let one = Task {}
         _ = machine.taskStarted(one, run: 1)
         _ = machine.unsubscribe(first)
-        // Run 2 ends before its task was recorded: that task is cancelled, and waited for too.
+        // Run 2 ends before its task was recorded: that task is pending until the feed records it, then cancelled,
+        // and waited for too.
         let (second, _) = machine.subscribe(subscription(of: table))
         _ = machine.unsubscribe(second)
+        #expect(machine.stoppingReaders.pending)
         let two = Task {}
         #expect(machine.taskStarted(two, run: 2) == two)
+        #expect(!machine.stoppingReaders.pending)
         // Run 3 ends, and its task finishes.
         let (third, _) = machine.subscribe(subscription(of: table))
         _ = machine.taskStarted(Task {}, run: 3)
         _ = machine.unsubscribe(third)
         machine.readerFinished(run: 3)
-        let action = machine.shutDown()
-        #expect(action.end.cancel == nil, "no run was going on")
-        #expect(action.waitFor == [one, two])
-        // A second shutdown waits for the same tasks, until they finish.
+        #expect(machine.shutDown().cancel == nil, "no run was going on")
+        #expect(machine.stoppingReaders.readers == [one, two])
+        // A second shutdown ends nothing; the tasks are waited for until they finish.
+        #expect(machine.shutDown().cancel == nil)
         machine.readerFinished(run: 1)
-        #expect(machine.shutDown().waitFor == [two])
+        #expect(machine.stoppingReaders.readers == [two])
         machine.readerFinished(run: 2)
-        #expect(machine.shutDown().waitFor.isEmpty)
+        #expect(machine.stoppingReaders.readers.isEmpty)
     }
 
     @Test("A shutdown that timed out cancels the slot drops under way, and those that start later")
@@ -552,6 +556,6 @@ struct FeedStateMachineTests {
         #expect(machine.dropStarted(late, run: 1) == late)
         machine.readerFinished(run: 1)
         #expect(machine.stopping.isEmpty)
-        #expect(machine.shutDown().waitFor.isEmpty)
+        #expect(machine.stoppingReaders.readers.isEmpty)
     }
 }

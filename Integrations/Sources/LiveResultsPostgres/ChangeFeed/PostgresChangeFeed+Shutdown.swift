@@ -45,12 +45,23 @@ extension PostgresChangeFeed {
     ///   again every 100 milliseconds while the slot is still active; none for a named slot.
     @discardableResult
     public func shutdown(timeout: Duration = defaultShutdownTimeout) async -> ShutdownResult {
-        let action = machine.withLockedValue { $0.shutDown() }
-        perform(action.end)
+        perform(machine.withLockedValue { $0.shutDown() })
         let finished = _Latch<Bool>()
-        let waiter = Task {
-            for reader in action.waitFor { await reader.value }
-            finished.open(with: true)
+        let waiter = Task { [machine] in
+            var waited: Set<Task<Void, Never>> = []
+            while !Task.isCancelled {
+                let (readers, pending) = machine.withLockedValue { $0.stoppingReaders }
+                if let reader = readers.first(where: { !waited.contains($0) }) {
+                    await reader.value
+                    waited.insert(reader)
+                } else if pending {
+                    // A run's task is being started as the shutdown ended that run: the feed records it next.
+                    await Task.yield()
+                } else {
+                    finished.open(with: true)
+                    return
+                }
+            }
         }
         let timer = Task {
             guard (try? await Task.sleep(for: timeout)) != nil else { return }

@@ -191,24 +191,23 @@ struct _FeedStateMachine: Sendable {
 
     // MARK: The end of the feed's life
 
-    /// What shutting the feed down asks of the feed.
-    struct ShutdownAction: Sendable {
-        /// The ending run's reading task to cancel, and the fetches and delivery waits that go on (as when its last
-        /// subscription ends).
-        var end = UnsubscribeAction()
-        /// The reading tasks to wait for, each until it has dropped its run's temporary slot: the ending run's and
-        /// those of earlier runs still stopping.
-        var waitFor: [Task<Void, Never>] = []
+    /// Ends the feed's life: the run going on ends (its subscriptions and holds stay, and get nothing more), and a
+    /// later subscription or hold starts none. A second call ends nothing.
+    ///
+    /// - Returns: What to do about the ending run, as when its last subscription ends: its reading task to cancel,
+    ///   its fetches and delivery waits that go on. The shutdown then waits for ``stoppingReaders``.
+    mutating func shutDown() -> UnsubscribeAction {
+        defer { state = .shutDown }
+        guard case .running(let run) = state else { return UnsubscribeAction() }
+        return end(run)
     }
 
-    /// Ends the feed's life: the run going on ends (its subscriptions and holds stay, and get nothing more), and a
-    /// later subscription or hold starts none. A second call ends nothing, and waits for the same tasks.
-    mutating func shutDown() -> ShutdownAction {
-        var action = ShutdownAction()
-        if case .running(let run) = state { action.end = end(run) }
-        state = .shutDown
-        action.waitFor = stopping.keys.sorted().compactMap { stopping[$0]?.reader }
-        return action
+    /// The reading tasks of the runs that ended and have not finished (each until it has dropped its temporary
+    /// slot), by run; and whether one of them is still being started: its run ended before the feed recorded its
+    /// task (``taskStarted(_:run:)``, which the feed calls right after starting it, outside the lock).
+    var stoppingReaders: (readers: [Task<Void, Never>], pending: Bool) {
+        let runs = stopping.keys.sorted()
+        return (runs.compactMap { stopping[$0]?.reader }, runs.contains { stopping[$0]?.reader == nil })
     }
 
     /// A shutdown's timeout passed before the reading tasks finished.
