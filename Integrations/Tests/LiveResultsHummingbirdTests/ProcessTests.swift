@@ -27,6 +27,33 @@ struct ProcessTests {
         }
     }
 
+    /// Without the store's shutdown, the slot stayed behind the process, for another process's sweep to drop (15 s
+    /// at least after its end), or for ever with none.
+    @Test(
+        "SIGTERM drops the server's temporary replication slot before the process exits (the WAL feed)",
+        arguments: ServerExecutable.allCases)
+    func sigtermDropsTheSlot(executable: ServerExecutable) async throws {
+        let postgres = try PostgresTestServer.shared()
+        try await postgres.withDatabase { client, configuration in
+            let url = postgres.url(database: configuration.database)
+            let server = try await ServerProcess(["--postgres", url, "--changes", "wal"], executable: executable)
+            let slots: @Sendable () async throws -> [String] = {
+                try await client.query(
+                    "SELECT slot_name::text FROM pg_replication_slots WHERE database = current_database()"
+                ).collect().map { try $0.decode(String.self) }
+            }
+            let prefix = "liveresults_tmp_\(server.process.processIdentifier)_"
+            #expect(
+                try await eventually { try await slots().contains { $0.hasPrefix(prefix) } },
+                "the server's feed made its slot; printed: \(server.printed)")
+            let status = await server.terminate()
+            #expect(status == 0, "exit status; printed: \(server.printed)")
+            // At the exit: no other process runs on this database, so no sweep could have dropped it.
+            let left = try await slots()
+            #expect(left.isEmpty, "slots left at the exit: \(left); printed: \(server.printed)")
+        }
+    }
+
     @Test(
         "two servers on one database: writes through either, or into the table, reach the clients of both",
         arguments: ServerExecutable.pairs)

@@ -453,4 +453,109 @@ struct FeedStateMachineTests {
         #expect(!machine.isStreaming)
         #expect(reader(of: machine) == "busy")
     }
+
+    // MARK: The end of the feed's life
+
+    @Test(
+        "A shutdown ends the run going on: its task is cancelled and waited for, fetches and delivery waits go on")
+    func shutDownRunning() {
+        var machine = running(withSlot: true)
+        let reader = run(of: machine)?.task
+        let (hold, _) = machine.hold()
+        // A fetch of a table whose subscription has not been looked up waits; another fetch waits for deliveries.
+        _ = machine.subscribe(subscription(of: other))
+        let fetch = _Latch<_SlotWait>()
+        guard case .wait = machine.fetchStarting(of: ObjectIdentifier(other), latch: fetch) else {
+            Issue.record("the fetch did not wait"); return
+        }
+        let delivery = _Latch<_DeliveryWait>()
+        #expect(machine.deliveryWaitStarting(of: ObjectIdentifier(table), through: 100, latch: delivery) != nil)
+        let action = machine.shutDown()
+        #expect(reader != nil)
+        #expect(action.cancel == reader)
+        #expect(action.resumeFetches.count == 1)
+        #expect(action.resumeFetches.first?.0 === fetch)
+        #expect(action.resumeFetches.first?.1 == nil, "the fetch goes on without the feed")
+        #expect(action.endDeliveryWaits.count == 1)
+        #expect(action.endDeliveryWaits.first === delivery)
+        #expect(machine.stoppingReaders.readers == [reader].compactMap { $0 })
+        #expect(!machine.stoppingReaders.pending)
+        guard case .shutDown = machine.state else { Issue.record("\(machine.state)"); return }
+        #expect(machine.subscriptions.isEmpty)
+        #expect(machine.stopping[1]?.reader == reader)
+        // Its subscriptions and holds stay, and their removal changes nothing.
+        #expect(machine.unsubscribe(0) == nil)
+        #expect(machine.unsubscribe(hold) == nil)
+    }
+
+    @Test("After a shutdown, a subscription or a hold starts no run, and a fetch goes on at once without a slot")
+    func nothingStartsAfterShutdown() {
+        var machine = running()
+        _ = machine.shutDown()
+        let (id, action) = machine.subscribe(subscription(of: table))
+        guard case .shutDown = action else { Issue.record("\(action)"); return }
+        let (_, held) = machine.hold()
+        guard case .shutDown = held else { Issue.record("\(held)"); return }
+        #expect(machine.lastRun == 1)
+        #expect(machine.subscriptions.isEmpty)
+        #expect(machine.unsubscribe(id) == nil)
+        guard case .goOn(nil) = machine.fetchStarting(of: ObjectIdentifier(table), latch: _Latch()) else {
+            Issue.record("a fetch waited for a feed that was shut down"); return
+        }
+        #expect(isNone(machine.wakeForFetch()))
+        // The reading task's calls change nothing.
+        #expect(machine.slotReady(run: 1, created: true, replaced: false).invalidate.isEmpty)
+        guard case .shutDown = machine.state else { Issue.record("\(machine.state)"); return }
+    }
+
+    @Test(
+        "A shutdown waits for the reading tasks of runs that ended and still stop; one that finished is not waited for")
+    func shutDownWaitsForStoppingRuns() {
+        var machine = _FeedStateMachine()
+        // Run 1 ends with its last subscription; its task is still dropping the slot.
+        let (first, _) = machine.subscribe(subscription(of: table))
+        let one = Task {}
+        _ = machine.taskStarted(one, run: 1)
+        _ = machine.unsubscribe(first)
+        // Run 2 ends before its task was recorded: that task is pending until the feed records it, then cancelled,
+        // and waited for too.
+        let (second, _) = machine.subscribe(subscription(of: table))
+        _ = machine.unsubscribe(second)
+        #expect(machine.stoppingReaders.pending)
+        let two = Task {}
+        #expect(machine.taskStarted(two, run: 2) == two)
+        #expect(!machine.stoppingReaders.pending)
+        // Run 3 ends, and its task finishes.
+        let (third, _) = machine.subscribe(subscription(of: table))
+        _ = machine.taskStarted(Task {}, run: 3)
+        _ = machine.unsubscribe(third)
+        machine.readerFinished(run: 3)
+        #expect(machine.shutDown().cancel == nil, "no run was going on")
+        #expect(machine.stoppingReaders.readers == [one, two])
+        // A second shutdown ends nothing; the tasks are waited for until they finish.
+        #expect(machine.shutDown().cancel == nil)
+        machine.readerFinished(run: 1)
+        #expect(machine.stoppingReaders.readers == [two])
+        machine.readerFinished(run: 2)
+        #expect(machine.stoppingReaders.readers.isEmpty)
+    }
+
+    @Test("A shutdown that timed out cancels the slot drops under way, and those that start later")
+    func shutdownTimedOut() {
+        var machine = running()
+        let reader = run(of: machine)?.task
+        _ = machine.shutDown()
+        let drop = Task {}
+        #expect(machine.dropStarted(drop, run: 1) == nil, "the shutdown still waits: the drop goes on")
+        #expect(machine.stopping[1]?.reader == reader)
+        #expect(machine.stopping[1]?.drop == drop)
+        #expect(machine.shutdownTimedOut() == [drop])
+        #expect(machine.dropsAbandoned)
+        // A reading task that reaches its drop only now (a query of its own outlived the timeout) drops nothing.
+        let late = Task {}
+        #expect(machine.dropStarted(late, run: 1) == late)
+        machine.readerFinished(run: 1)
+        #expect(machine.stopping.isEmpty)
+        #expect(machine.stoppingReaders.readers.isEmpty)
+    }
 }

@@ -104,6 +104,8 @@ public final class PostgresTodoStore: TodoStore {
                     case .reading:
                         logger.info("todos change feed: \(event)")
                         status.set(available: true)
+                    case .slotLeft:
+                        logger.warning("todos change feed: \(event)")
                     default: logger.info("todos change feed: \(event)")
                     }
                 })
@@ -114,6 +116,25 @@ public final class PostgresTodoStore: TodoStore {
                 client: client, table: "todos", changes: .replication(feed), queryTimeout: queryTimeout)
             people = PostgresLiveTable<Person>(
                 client: client, table: "people", changes: .replication(feed), queryTimeout: queryTimeout)
+        }
+    }
+
+    /// Shuts the change feed down, as the server stops gracefully: it stops reading, and drops its temporary slot
+    /// within `timeout` or ``PostgresChangeFeed/defaultShutdownTimeout`` (5 seconds), whichever is shorter, or
+    /// leaves it to the other processes' sweeps when the database does not answer in time, which is logged.
+    /// Nothing with notifications.
+    ///
+    /// - Complexity: A few short queries.
+    public func shutdown(within timeout: Duration) async {
+        guard let feed else { return }
+        let timeout = min(timeout, PostgresChangeFeed.defaultShutdownTimeout)
+        switch await feed.shutdown(timeout: timeout) {
+        case .completed:
+            logger.info("todos change feed: shut down")
+        case .timedOut:
+            logger.warning(
+                "todos change feed: the shutdown timed out after \(timeout); its slot is left to the other processes' sweeps"
+            )
         }
     }
 

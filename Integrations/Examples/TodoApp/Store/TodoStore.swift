@@ -38,6 +38,11 @@ public protocol TodoStore: Sendable {
     /// Whether the store's database is within reach, for the streams' clients; `nil` for a store that
     /// needs nothing outside the process.
     var sourceStatus: LiveResultsSourceStatus? { get }
+
+    /// Stops what the store runs beside its tables, as the server stops gracefully once its streams ended: over
+    /// the write-ahead log, the change feed, which drops its temporary replication slot. Returns within `timeout`
+    /// (the server's graceful shutdown's); the store serves no live change afterwards.
+    func shutdown(within timeout: Duration) async
 }
 
 extension TodoStore {
@@ -46,6 +51,11 @@ extension TodoStore {
 
     /// A store that needs nothing outside the process has no status to report.
     public var sourceStatus: LiveResultsSourceStatus? { nil }
+
+    /// A store that runs nothing beside its tables has nothing to stop.
+    ///
+    /// - Complexity: O(1).
+    public func shutdown(within timeout: Duration) async {}
 
     /// The live results of all the store's to-dos, in the server's default order, for a reader in the process: a
     /// controller of ``todos``, fetched, which follows the table until the subscription is cancelled or released.

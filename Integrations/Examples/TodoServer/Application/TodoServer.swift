@@ -27,7 +27,8 @@ public struct TodoServer: Sendable {
         self.logger = logger
     }
 
-    /// Runs the server until a graceful shutdown (SIGTERM, SIGINT): the streams close, then the process.
+    /// Runs the server until a graceful shutdown (SIGTERM, SIGINT): the streams close, then the store (its change
+    /// feed drops its temporary replication slot), then the process.
     /// `onRunning` gets the port it listens on (the one asked for, or the one the system chose for 0).
     ///
     /// A graceful shutdown that takes longer than ``Configuration/shutdownTimeout`` is escalated to
@@ -69,9 +70,14 @@ public struct TodoServer: Sendable {
             configuration: .init(address: .hostname(configuration.host, port: configuration.port)),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger)
-        // The endpoint after the application: its streams end first, WebSockets with 1001 (going away).
+        // Shut down in the reverse order: the endpoints after the application, so that their streams end first
+        // (WebSockets with 1001, going away); the store first, so that its change feed stops (and drops its slot)
+        // last, once nothing follows it.
         var services = ServiceGroupConfiguration(
-            services: [app, endpoint, peopleEndpoint], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            services: [
+                TodoStoreService(store: store, timeout: configuration.shutdownTimeout), app, endpoint, peopleEndpoint,
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         services.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         try await ServiceGroup(configuration: services).run()
     }

@@ -28,8 +28,9 @@ public struct TodoVaporServer: Sendable {
         self.logger = logger
     }
 
-    /// Runs the server until SIGTERM or SIGINT, then shuts Vapor's application down: the streams end, the server
-    /// stops accepting, waits for what it is answering up to the configuration's `shutdownTimeout`, and closes.
+    /// Runs the server until SIGTERM or SIGINT, then shuts Vapor's application down: the streams end, the store's
+    /// change feed drops its temporary replication slot, the server stops accepting, waits for what it is
+    /// answering up to the configuration's `shutdownTimeout`, and closes.
     /// `onRunning` gets the port it listens on (the one asked for, or the one the system chose for 0).
     ///
     /// With PostgreSQL, Fluent's migrations create or upgrade the tables (``CreatePeople``, ``CreateTodos``,
@@ -115,6 +116,9 @@ public struct TodoVaporServer: Sendable {
         server.configuration.idleTimeout = .nanoseconds(TodoConfiguration.nanoseconds(configuration.idleTimeout))
         server.configuration.shutdownTimeout = .nanoseconds(
             TodoConfiguration.nanoseconds(configuration.shutdownTimeout))
+        // Before the routes' endpoints: Vapor shuts its lifecycle's handlers down in the reverse order, so the
+        // store's change feed stops (and drops its slot) once the streams have ended.
+        app.lifecycle.use(TodoStoreLifecycle(store: store, timeout: configuration.shutdownTimeout))
         TodoVaporRoutes.register(store, on: app, configuration: configuration, metrics: metrics)
         // Vapor reads its commands from the environment's arguments, the process's by default, whose flags are
         // ours (swift-argument-parser's): the executable's path alone runs its default command, serve, which

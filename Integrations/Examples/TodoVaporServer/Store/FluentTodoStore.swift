@@ -31,6 +31,11 @@ public final class FluentTodoStore: TodoStore {
 
     public func checkHealth() async throws { try await base.checkHealth() }
 
+    /// Shuts `base` down: its change feed drops its temporary slot.
+    ///
+    /// - Complexity: `base`'s.
+    public func shutdown(within timeout: Duration) async { await base.shutdown(within: timeout) }
+
     public func insert<Input: RowInput>(_ inputs: [Input]) async throws -> [Input.Row] {
         try await write { database in try await Self.insert(try Self.model(of: Input.Row.self), inputs, on: database) }
     }

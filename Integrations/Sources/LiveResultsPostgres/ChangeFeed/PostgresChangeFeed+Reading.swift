@@ -43,30 +43,7 @@ extension PostgresChangeFeed {
                 try? await Task.sleep(for: wait)
             }
         }
-        if case .temporary = slot {
-            // Not in this task, which is cancelled: the drop must run. The slot stays active until the server
-            // has ended the closed connection's backend, which finishes the read it was running first (a read
-            // can take seconds after a large transaction): that backend, whose slot no one else reads, is
-            // terminated, and the drop tried again for up to 10 seconds. A slot left over is dropped by the
-            // next feed that starts on this database.
-            let name = reader.slotName
-            Task { [client] in
-                for _ in 0..<100 {
-                    _ = try? await client.query(
-                        """
-                        SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots
-                        WHERE slot_name = \(name) AND active_pid IS NOT NULL
-                        """,
-                        logger: _silentLogger)
-                    let dropped = try? await client.query(
-                        "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = \(name)",
-                        logger: _silentLogger)
-                    if dropped != nil { return }
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
-        }
-        events?(.stopped)
+        await readerStopped(run: run, slotName: reader.slotName)
     }
 }
 

@@ -14,7 +14,8 @@ extension PostgresChangeFeed {
     /// on the whole server). Without a hold, the feed stops with its tables' last subscription.
     ///
     /// A server that follows its tables for as long as it runs holds its feed for its life: then a process whose
-    /// clients all left still drops the slots of processes that died, and answers the next query without delay.
+    /// clients all left still drops the slots of processes that died, and answers the next query without delay. It
+    /// calls ``shutdown(timeout:)`` as it stops, which ends the run whatever holds it, and drops its temporary slot.
     ///
     /// ```swift
     /// let hold = feed.keepReading()
@@ -40,15 +41,23 @@ extension PostgresChangeFeed {
             machine.withLockedValue { $0.taskStarted(task, run: run) }?.cancel()
         case .wake(let wake):
             perform(wake)
+        case .shutDown:
+            break
         }
         return EventSubscription { [self] in
             guard let action = machine.withLockedValue({ $0.unsubscribe(id) }) else { return }
-            action.cancel?.cancel()
-            // Nothing is delivered any more: fetches waiting for deliveries go on.
-            action.endDeliveryWaits.forEach { $0.open(with: .ended) }
-            for (latch, slot) in action.resumeFetches { latch.open(with: .ready(slot)) }
+            perform(action)
             onRemove()
         }
+    }
+
+    /// Does what removing a subscription, or shutting the feed down, asks: cancels the reading task of a run that
+    /// ended, and lets the fetches waiting for it go on.
+    func perform(_ action: _FeedStateMachine.UnsubscribeAction) {
+        action.cancel?.cancel()
+        // Nothing is delivered any more: fetches waiting for deliveries go on.
+        action.endDeliveryWaits.forEach { $0.open(with: .ended) }
+        for (latch, slot) in action.resumeFetches { latch.open(with: .ready(slot)) }
     }
 
     /// The subscriptions, for the reading task.

@@ -39,7 +39,8 @@ import PostgresNIO
 /// ```
 ///
 /// The feed starts reading with its tables' first subscription and stops with their last, unless it is held
-/// (``keepReading()``: a server that follows its tables for its life keeps its slot ready). Nothing is lost
+/// (``keepReading()``: a server that follows its tables for its life keeps its slot ready); ``shutdown(timeout:)``
+/// stops it for good and drops its temporary slot, as a server stops gracefully. Nothing is lost
 /// across a lost connection or a restart of PostgreSQL: the slot keeps what was not confirmed, and the feed
 /// resumes from there, without a refetch. A slot that disappeared or that PostgreSQL invalidated
 /// (`max_slot_wal_keep_size`) is replaced, and each table's subscribers are sent `EntityEvent.invalidated`
@@ -49,8 +50,10 @@ public final class PostgresChangeFeed: Sendable {
     /// The replication slot the feed reads.
     public enum Slot: Sendable, Hashable {
         /// A slot of this process, named `liveresults_tmp_<pid>_<random>`, that the feed drops when it stops
-        /// reading (its last subscription ended), or, should that drop not happen (the process crashed or was
-        /// killed), the other feeds reading the same database do.
+        /// reading: at ``PostgresChangeFeed/shutdown(timeout:)``, which a server calls as it stops gracefully and
+        /// which waits for the drop, or when its last subscription ends. Should that drop not happen (the process
+        /// crashed or was killed, or the database was out of reach at the shutdown), the other feeds reading the
+        /// same database do.
         ///
         /// It is a persistent slot, not one of PostgreSQL's temporary slots: those end with the connection
         /// that created them, and the feed must survive a lost connection without losing its position.

@@ -12,6 +12,14 @@ public enum PostgresChangeFeedEvent: Sendable {
     /// process that crashed or was killed): nobody had read it or held its lock for `unownedFor`. Worth a log line:
     /// until then the slot kept the write-ahead log from being recycled.
     case abandonedSlotDropped(slot: String, unownedFor: Duration)
-    /// The feed stopped reading: its last subscription ended.
+    /// The feed dropped its own ``PostgresChangeFeed/Slot/temporary`` slot, `slot`, as it stopped reading (its
+    /// last subscription ended, or ``PostgresChangeFeed/shutdown(timeout:)``).
+    case slotDropped(slot: String)
+    /// The feed stopped reading without dropping its own temporary slot, `slot`, for `reason` (the database was out
+    /// of reach, or a shutdown's timeout passed first). Worth a warning: the slot holds the write-ahead log until
+    /// another running feed of the database drops it (see ``PostgresChangeFeed/Slot/temporary``).
+    case slotLeft(slot: String, reason: String)
+    /// The feed stopped reading: its last subscription ended, or it was shut down. A temporary slot was dropped or
+    /// left before (``slotDropped(slot:)``, ``slotLeft(slot:reason:)``).
     case stopped
 }

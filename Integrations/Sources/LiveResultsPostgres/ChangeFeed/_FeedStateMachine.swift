@@ -4,9 +4,9 @@
 /// those actions after the lock is released.
 ///
 /// A run lasts from a first subscription (or hold, ``hold()``) to the last one's end; its reading task is cancelled
-/// then, and may still
-/// be finishing (a query, dropping a temporary slot) while a new run starts. Every transition the reading task asks
-/// for names its run, and changes nothing once that run has ended.
+/// then, and may still be finishing (a query, dropping a temporary slot: ``stopping``) while a new run starts. Every
+/// transition the reading task asks for names its run, and changes nothing once that run has ended.
+/// ``shutDown()`` ends the feed's life: the run going on ends, and no other starts.
 struct _FeedStateMachine: Sendable {
     /// Where the feed is.
     enum State: Sendable {
@@ -14,6 +14,16 @@ struct _FeedStateMachine: Sendable {
         case idle
         /// Subscriptions, and a reading task that reads the slot for them.
         case running(Run)
+        /// The feed was shut down (``PostgresChangeFeed/shutdown(timeout:)``): no run starts any more.
+        case shutDown
+    }
+
+    /// The reading task of a run that ended, until it has finished (a query to end, a temporary slot to drop).
+    struct Stopping: Sendable {
+        /// The reading task, once the feed has started it.
+        var reader: Task<Void, Never>?
+        /// The drop of the run's temporary slot, once the reading task has started it.
+        var drop: Task<Void, Never>?
     }
 
     /// One run of the reading task: from a first subscription to the last one's end.
@@ -84,6 +94,11 @@ struct _FeedStateMachine: Sendable {
     private(set) var lastRun = 0
     /// The number of the last slot a run got.
     private(set) var lastSlot = 0
+    /// The runs that ended and whose reading task has not finished, by number.
+    private(set) var stopping: [Int: Stopping] = [:]
+    /// Whether a shutdown gave up waiting (its timeout passed): the drops of temporary slots under way were
+    /// cancelled, and those that start later are.
+    private(set) var dropsAbandoned = false
 
     // MARK: Subscriptions
 
@@ -93,6 +108,8 @@ struct _FeedStateMachine: Sendable {
         case startReading(run: Int)
         /// Wake the running reading task: it looks the table up at its next step, which a fetch of it waits for.
         case wake(WakeAction)
+        /// Nothing: the feed was shut down, and its subscriptions get nothing.
+        case shutDown
     }
 
     /// Adds a subscription; the first (or the first hold) starts a run.
@@ -118,6 +135,7 @@ struct _FeedStateMachine: Sendable {
             return .wake(run.wakeForFetch())
         }
         if let action { return (id, action) }
+        if case .shutDown = state { return (id, .shutDown) }
         lastRun += 1
         var run = Run(number: lastRun, subscriptions: [:])
         insert(&run, id)
@@ -130,7 +148,9 @@ struct _FeedStateMachine: Sendable {
     /// - Returns: The task to cancel: its run ended before it was recorded.
     mutating func taskStarted(_ task: Task<Void, Never>, run: Int) -> Task<Void, Never>? {
         let recorded = modifyRun(run) { run in run.task = task } != nil
-        return recorded ? nil : task
+        if recorded { return nil }
+        stopping[run, default: Stopping()].reader = task
+        return task
     }
 
     /// What removing a subscription asks of the feed.
@@ -157,9 +177,59 @@ struct _FeedStateMachine: Sendable {
             return UnsubscribeAction(resumeFetches: run.readyFetches())
         }
         state = .idle
+        return end(run)
+    }
+
+    /// `run` ended: its reading task is cancelled, and stops (``stopping``); its fetches go on without a slot, and
+    /// its delivery waits end.
+    private mutating func end(_ run: Run) -> UnsubscribeAction {
+        stopping[run.number] = Stopping(reader: run.task)
         return UnsubscribeAction(
             cancel: run.task, resumeFetches: run.fetchWaiters.map { ($0.latch, nil) },
             endDeliveryWaits: run.deliveryWaiters.map(\.latch))
+    }
+
+    // MARK: The end of the feed's life
+
+    /// Ends the feed's life: the run going on ends (its subscriptions and holds stay, and get nothing more), and a
+    /// later subscription or hold starts none. A second call ends nothing.
+    ///
+    /// - Returns: What to do about the ending run, as when its last subscription ends: its reading task to cancel,
+    ///   its fetches and delivery waits that go on. The shutdown then waits for ``stoppingReaders``.
+    mutating func shutDown() -> UnsubscribeAction {
+        defer { state = .shutDown }
+        guard case .running(let run) = state else { return UnsubscribeAction() }
+        return end(run)
+    }
+
+    /// The reading tasks of the runs that ended and have not finished (each until it has dropped its temporary
+    /// slot), by run; and whether one of them is still being started: its run ended before the feed recorded its
+    /// task (``taskStarted(_:run:)``, which the feed calls right after starting it, outside the lock).
+    var stoppingReaders: (readers: [Task<Void, Never>], pending: Bool) {
+        let runs = stopping.keys.sorted()
+        return (runs.compactMap { stopping[$0]?.reader }, runs.contains { stopping[$0]?.reader == nil })
+    }
+
+    /// A shutdown's timeout passed before the reading tasks finished.
+    ///
+    /// - Returns: The drops of temporary slots under way, to cancel; those that start later are cancelled too
+    ///   (``dropStarted(_:run:)``).
+    mutating func shutdownTimedOut() -> [Task<Void, Never>] {
+        dropsAbandoned = true
+        return stopping.keys.sorted().compactMap { stopping[$0]?.drop }
+    }
+
+    /// The reading task of `run`, which ended, started `drop`, the drop of its temporary slot.
+    ///
+    /// - Returns: The drop to cancel: a shutdown gave up waiting for it.
+    mutating func dropStarted(_ drop: Task<Void, Never>, run: Int) -> Task<Void, Never>? {
+        stopping[run, default: Stopping()].drop = drop
+        return dropsAbandoned ? drop : nil
+    }
+
+    /// The reading task of `run` has finished, its temporary slot dropped or left: a shutdown no longer waits for it.
+    mutating func readerFinished(run: Int) {
+        stopping[run] = nil
     }
 
     /// The subscriptions, in the order they were added (none without a run).
