@@ -290,6 +290,12 @@
 
     /// The route an event reaches when it reaches exactly one; `nil` when it reaches none or several.
     @inlinable func onlyTarget(of reach: Reach, in state: State) -> Int? {
+        // The usual update: one indexed column, a value the entity was seen with already, no route receiving
+        // everything. Its routes are the one set of its value: one lookup, no enumeration.
+        if !reach.everyRoute, reach.old == nil, state.everything.isEmpty, case .one(let value)? = reach.new {
+            guard let routes = state.index[0][value], routes.count == 1 else { return nil }
+            return routes.first
+        }
         var only: Int?
         var several = false
         forEachTargetWhile(of: reach, in: state) { id in
