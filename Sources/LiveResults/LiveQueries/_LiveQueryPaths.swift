@@ -25,6 +25,7 @@
         upstream = { router in
             EventSubscriber(
                 receive: { [weak router] events in router?.route(events) },
+                receiveOne: { [weak router] event in router?.route(event) },
                 reportMalformedEvent: { [weak router] error in router?.broadcastMalformed(error) })
         }
         controller = { definition, query in
