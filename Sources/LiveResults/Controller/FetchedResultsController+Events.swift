@@ -46,6 +46,7 @@ extension FetchedResultsController {
     @inlinable var subscriber: EventSubscriber<Entity> {
         EventSubscriber(
             receive: { [weak self] events in self?.receiveFromSource(events) },
+            receiveOne: { [weak self] event in self?.receiveFromSource(event) },
             reportMalformedEvent: { [weak self] error in self?.malformedEventReceived(error) }
         )
     }
@@ -55,6 +56,19 @@ extension FetchedResultsController {
     @inlinable func receiveFromSource(_ events: [EntityEvent<Entity>]) {
         guard _state.withLock({ $0.inbox.receive(events) }) == .drain else { return }
         apply(events)
+        drainInbox()
+    }
+
+    /// Queues one event from a source, as ``receiveFromSource(_:)-([EntityEvent<Entity>])`` does a batch: applied
+    /// at once by a thread that finds no drain running, without a batch of its own.
+    @inlinable func receiveFromSource(_ event: EntityEvent<Entity>) {
+        guard _state.withLock({ $0.inbox.receive(CollectionOfOne(event)) }) == .drain else { return }
+        apply(event)
+        drainInbox()
+    }
+
+    /// Applies what the inbox queued while this thread applied, one batch per turn, until nothing waits.
+    @inlinable func drainInbox() {
         while true {
             let (action, released) = _state.withLock { ($0.inbox.nextBatch(), $0.inbox.takeReleased()) }
             // Outside the lock: a resumed task may read the controller at once.

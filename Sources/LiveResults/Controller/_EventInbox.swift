@@ -51,7 +51,7 @@
     /// Queues `events`, unless no thread drains the inbox: then the caller drains, starting with them.
     ///
     /// - Returns: ``ReceiveAction/drain`` when no other thread drains the inbox.
-    @inlinable mutating func receive(_ events: [EntityEvent<Entity>]) -> ReceiveAction {
+    @inlinable mutating func receive(_ events: some Collection<EntityEvent<Entity>>) -> ReceiveAction {
         switch state {
         case .idle:
             state = .draining(queued: [])

@@ -33,7 +33,9 @@ public final class EventBus<Entity: FetchableEntity>: EventSource, Sendable {
     ///
     /// - Complexity: O(*s*) for *s* subscribers, plus their work.
     @inlinable public func publish(_ event: EntityEvent<Entity>) {
-        publish([event])
+        for subscriber in subscribers.withLock({ $0.all }) {
+            subscriber.receive(event)
+        }
     }
 
     /// Reports a malformed event to every subscriber, for buses fed by a decoder.

@@ -227,9 +227,7 @@ public final class LiveQueryRegistry<Source: QueryableSource>: Sendable {
             }
         }
         definition.isIncluded = paths.isIncluded(query)
-        let controller = FetchedResultsController(
-            definition: definition, sortDescriptors: query.sortDescriptors,
-            sectionNameKeyPath: query.sectionNameKeyPath)
+        let controller = paths.controller(definition, query)
         router.add(routeID, subscriber: paths.subscriber(controller), key: router.indexKey(of: query))
         return Entry(
             serial: serial, controller: controller, routeID: routeID,

@@ -18,6 +18,8 @@ public struct QueryColumn<Entity>: Sendable {
     public let name: String
     /// The kind of the column's values: how a query's text for it is read.
     public let kind: QueryValueKind
+    /// Reads the value: at the property's offset where it has one (see `_FieldAccess`), as routing and filters do
+    /// for every event.
     @usableFromInline let _value: @Sendable (Entity) -> QueryValue
     /// The column's order; `nil` for a column whose values have none (`Bool`).
     @usableFromInline let sortDescriptor: (@Sendable (SortOrder) -> SortDescriptor<Entity>)?
@@ -31,7 +33,8 @@ public struct QueryColumn<Entity>: Sendable {
     ) {
         self.name = name
         self.kind = Value.queryValueKind
-        self._value = { $0[keyPath: keyPath].queryValue }
+        let read = _FieldAccess.reader(keyPath)
+        self._value = { read($0).queryValue }
         self.sortDescriptor = { SortDescriptor(keyPath, order: $0) }
         self.sectionNameKeyPath = nil
     }
@@ -44,7 +47,8 @@ public struct QueryColumn<Entity>: Sendable {
     ) {
         self.name = name
         self.kind = Value.queryValueKind
-        self._value = { $0[keyPath: keyPath].queryValue }
+        let read = _FieldAccess.reader(keyPath)
+        self._value = { read($0).queryValue }
         self.sortDescriptor = { SortDescriptor(keyPath, order: $0) }
         self.sectionNameKeyPath = nil
     }
@@ -55,7 +59,8 @@ public struct QueryColumn<Entity>: Sendable {
     @inlinable public init<Value: QueryValueConvertible>(_ name: String, _ keyPath: KeyPath<Entity, Value> & Sendable) {
         self.name = name
         self.kind = Value.queryValueKind
-        self._value = { $0[keyPath: keyPath].queryValue }
+        let read = _FieldAccess.reader(keyPath)
+        self._value = { read($0).queryValue }
         self.sortDescriptor = nil
         self.sectionNameKeyPath = nil
     }
@@ -69,7 +74,8 @@ public struct QueryColumn<Entity>: Sendable {
     @inlinable public init(_ name: String, _ keyPath: KeyPath<Entity, String> & Sendable) {
         self.name = name
         self.kind = .text
-        self._value = { .text($0[keyPath: keyPath]) }
+        let read = _FieldAccess.reader(keyPath)
+        self._value = { .text(read($0)) }
         self.sortDescriptor = { SortDescriptor(keyPath, order: $0) }
         self.sectionNameKeyPath = keyPath
     }

@@ -226,20 +226,36 @@
         }
     }
 
+    /// Delivers `event` to the routes it can change, as ``route(_:)-([EntityEvent<Entity>])`` does a batch of one,
+    /// without a batch of its own.
+    @inlinable func route(_ event: EntityEvent<Entity>) {
+        switch state.withLock({ delivery(of: event, in: &$0) }) {
+        case .one(let subscriber): subscriber.receive(event)
+        case .whole(let subscribers): for subscriber in subscribers { subscriber.receive(event) }
+        case .parts: preconditionFailure("a single event is delivered whole")
+        }
+    }
+
+    /// Where `event` goes, updating what was seen of its entity: to one route, or to each of several in order.
+    @inlinable func delivery(of event: EntityEvent<Entity>, in state: inout State) -> Delivery {
+        guard state.indexedRoutes > 0 else { return everyRoute(in: state) }
+        let reach = see(event, in: &state)
+        if let only = onlyTarget(of: reach, in: state) { return one(only, in: state) }
+        var targets: [Int] = []
+        forEachTarget(of: reach, in: state) { targets.append($0) }
+        return whole(targets.sorted(), in: state)
+    }
+
+    /// Without an indexed route, every route receives every event, and nothing is seen.
+    @inlinable func everyRoute(in state: State) -> Delivery {
+        if state.everything.count == 1 { return one(state.everything.first!, in: state) }
+        return whole(state.everything.sorted(), in: state)
+    }
+
     /// Where `events` go, updating what was seen of their entities.
     @inlinable func delivery(of events: [EntityEvent<Entity>], in state: inout State) -> Delivery {
-        // Without an indexed route, every route receives every event, and nothing is seen.
-        guard state.indexedRoutes > 0 else {
-            if state.everything.count == 1 { return one(state.everything.first!, in: state) }
-            return whole(state.everything.sorted(), in: state)
-        }
-        if events.count == 1 {
-            let reach = see(events[0], in: &state)
-            if let only = onlyTarget(of: reach, in: state) { return one(only, in: state) }
-            var targets: [Int] = []
-            forEachTarget(of: reach, in: state) { targets.append($0) }
-            return whole(targets.sorted(), in: state)
-        }
+        guard state.indexedRoutes > 0 else { return everyRoute(in: state) }
+        if events.count == 1 { return delivery(of: events[0], in: &state) }
         // While every event reaches the one route `solo`, nothing is gathered; from the first that does not,
         // each route's events are.
         var solo: Int?
@@ -290,6 +306,12 @@
 
     /// The route an event reaches when it reaches exactly one; `nil` when it reaches none or several.
     @inlinable func onlyTarget(of reach: Reach, in state: State) -> Int? {
+        // The usual update: one indexed column, a value the entity was seen with already, no route receiving
+        // everything. Its routes are the one set of its value: one lookup, no enumeration.
+        if !reach.everyRoute, reach.old == nil, state.everything.isEmpty, case .one(let value)? = reach.new {
+            guard let routes = state.index[0][value], routes.count == 1 else { return nil }
+            return routes.first
+        }
         var only: Int?
         var several = false
         forEachTargetWhile(of: reach, in: state) { id in

@@ -53,13 +53,13 @@ struct LiveQueryRegistryTests {
     }
 
     @Test(
-        "120 queries over random writes: every controller equals its query's reference after every step",
-        arguments: [1, 2, 3] as [UInt64])
-    func randomizedRouting(seed: UInt64) async throws {
+        "120 queries over random writes, indexed by one column or two: every controller equals its query's reference after every step",
+        arguments: [1, 2, 3] as [UInt64], [["project", "priority"], ["project"]])
+    func randomizedRouting(seed: UInt64, indexing: [String]) async throws {
         var generator = SeededGenerator(seed: seed)
         let store = QueryRowStore()
         for id in 1...60 { store.write(QueryRow.random(id: Int64(id), using: &generator)) }
-        let registry = LiveQueryRegistry(source: store, indexing: ["project", "priority"])
+        let registry = LiveQueryRegistry(source: store, indexing: indexing)
         var held: [LiveQueryResults<QueryRow>] = []
         for _ in 0..<120 { held.append(try await registry.results(for: try Self.randomQuery(using: &generator))) }
         #expect(registry.liveQueryCount == Set(held.map(\.query.key)).count)
