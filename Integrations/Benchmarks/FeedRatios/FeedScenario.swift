@@ -14,11 +14,12 @@ final class FeedScenario {
     enum Path: CaseIterable {
         /// `apply` called here, one event at a time.
         case direct
-        /// One transaction's messages read at a time, and applied before the next is read: the reading task
-        /// awaits its delivery.
+        /// One transaction's messages read and handed over at a time, and applied before the next is read: a
+        /// stream's hand-over when the subscriber keeps up with the commits.
         case feed
-        /// Every transaction's messages read, then applied: the feed's hand-over of what it read meanwhile (a
-        /// stream's batch, a chunk over SQL), which its delivery gives the controller as one batch or a few.
+        /// Every transaction's messages read, then handed over together and applied: the feed's hand-over of
+        /// what it read meanwhile (a stream's batch under load), which its delivery gives the controller as one
+        /// batch or a few.
         case handOver
     }
 
@@ -86,10 +87,12 @@ final class FeedScenario {
         case .feed:
             for messages in transactions {
                 try read(messages)
+                reader.handOver()
                 await waitForDeliveries()
             }
         case .handOver:
             for messages in transactions { try read(messages) }
+            reader.handOver()
             await waitForDeliveries()
         }
     }

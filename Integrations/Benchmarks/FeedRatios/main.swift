@@ -7,7 +7,7 @@
 // recording), read by the feed's own code through `_FeedReplay` (its package door: parsing, the transaction, the
 // subscription, the table's row decoding, the controller's apply), with no server in the loop. Each path gets
 // updates of its own, alike; each round measures every path in turn (after one untimed round), and the report takes
-// the medians. The value is CPU time (every thread of the process) per update: the feed's delivery runs on a task of
+// the medians. The value is CPU time (every thread of the process) per update: the feed's delivery may run on a task of
 // its own, and on a machine shared with other work the wall time (shown beside it) measures the others too.
 // `--quick` is the smoke run: 2,000 to-dos, 200 updates.
 

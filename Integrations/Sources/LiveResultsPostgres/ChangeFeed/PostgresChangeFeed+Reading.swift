@@ -262,7 +262,10 @@ struct _FeedReader {
             \(Int32(clamping: feed.chunkSize)), 'proto_version', '1', 'publication_names', \(publication.sql))
             """)
         var chunk = Chunk()
-        let subscriptions = feed.subscriptions
+        var committed: [_FeedTransaction] = []
+        // The chunk's committed transactions go over together, as a stream's hand-over; those committed before a
+        // message that does not read too (``delivered`` counts them already).
+        defer { deliver(committed, to: feed.subscriptions) }
         for row in rows {
             var data = try row.decode(ByteBuffer.self)
             chunk.rows += 1
@@ -270,7 +273,7 @@ struct _FeedReader {
             if step.isNew { chunk.newRows += 1 }
             if let end = step.committed {
                 chunk.lastCommit = end
-                if let transaction = step.transaction { deliver(transaction, to: subscriptions) }
+                if let transaction = step.transaction { committed.append(transaction) }
             }
         }
         return chunk
@@ -327,17 +330,23 @@ struct _FeedReader {
         return relation
     }
 
-    /// Hands each table's part of a committed transaction to its subscriptions among `subscriptions` (the feed's,
-    /// taken once per read: those added since have not had their table looked up, and would get nothing).
-    func deliver(_ transaction: _FeedTransaction, to subscriptions: [_FeedSubscription]) {
+    /// Hands each table's part of committed transactions (in commit order) to its subscriptions among
+    /// `subscriptions` (the feed's, taken once per read: those added since have not had their table looked up, and
+    /// would get nothing): the parts of a subscription's table go to it together, one hand-over.
+    func deliver(_ transactions: [_FeedTransaction], to subscriptions: [_FeedSubscription]) {
         for subscription in subscriptions {
-            guard let oid = subscription.relation, let changes = transaction.changes[oid] else { continue }
-            do {
-                let items = try _FeedTransaction.items(of: changes, idColumn: subscription.idColumn)
-                subscription.offer(xid: transaction.xid, items: items)
-            } catch {
-                subscription.reportMalformed(error)
+            guard let oid = subscription.relation else { continue }
+            var offered: [(xid: UInt32, items: [_TransactionBatch.Item])] = []
+            for transaction in transactions {
+                guard let changes = transaction.changes(of: oid) else { continue }
+                do {
+                    let items = try _FeedTransaction.items(of: changes, idColumn: subscription.idColumn)
+                    offered.append((transaction.xid, items))
+                } catch {
+                    subscription.reportMalformed(error)
+                }
             }
+            if !offered.isEmpty { subscription.offer(offered) }
         }
     }
 

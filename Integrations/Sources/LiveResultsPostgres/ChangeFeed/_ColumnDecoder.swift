@@ -10,7 +10,10 @@ import Foundation
 /// `Data`, `URL`, `Decimal`), a nested container, a value that does not parse, a key not among the columns —
 /// throws ``Unsupported``, and the caller decodes the row's JSON instead, with the table's decoder: that decides,
 /// errors included.
-struct _ColumnDecoder: Decoder {
+///
+/// A class, used by one decoding at a time: passed as `any Decoder`, a struct of its size would be boxed on the
+/// heap for each row anyway, and the class holds the keyed container's cursor too, one allocation in all.
+final class _ColumnDecoder: Decoder {
     /// The row does not have the shape this decoder takes: decode its JSON.
     struct Unsupported: Error {}
 
@@ -19,16 +22,29 @@ struct _ColumnDecoder: Decoder {
     let column: Int?
     let userInfo: [CodingUserInfoKey: Any]
     var codingPath: [any CodingKey] { [] }
+    /// The column after the one a key found last: a `Decodable` reads its keys in declaration order, which is
+    /// usually the table's, so each key is found at once rather than by a search of every column.
+    private var next = 0
+
+    init(row: _RowColumns, column: Int?, userInfo: [CodingUserInfoKey: Any]) {
+        (self.row, self.column, self.userInfo) = (row, column, userInfo)
+    }
 
     func container<Key: CodingKey>(keyedBy _: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard column == nil else { throw Unsupported() }
-        return KeyedDecodingContainer(Keyed<Key>(decoder: self, cursor: Cursor()))
+        return KeyedDecodingContainer(Keyed<Key>(decoder: self))
     }
 
-    /// The column after the one a key found last: a `Decodable` reads its keys in declaration order, which is
-    /// usually the table's, so each key is found at once rather than by a search of every column.
-    final class Cursor {
-        var next = 0
+    /// The index of the column named `name`: the one after the last found when it is that one.
+    func column(named name: String) throws -> Int {
+        let columns = row.columns
+        if next < columns.count, columns[next].name == name {
+            next += 1
+            return next - 1
+        }
+        guard let index = columns.firstIndex(where: { $0.name == name }) else { throw Unsupported() }
+        next = index + 1
+        return index
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer { throw Unsupported() }
@@ -53,7 +69,7 @@ struct _ColumnDecoder: Decoder {
 
     /// A whole number of an integer column.
     func integer<T: FixedWidthInteger>(_: T.Type, column: Int) throws -> T {
-        guard _RowColumns.integerTypes.contains(row.columns[column].typeOID), let text = text(column),
+        guard row.columns[column].kind == .integer, let text = text(column),
             let value = T(text)
         else { throw Unsupported() }
         return value
@@ -62,40 +78,29 @@ struct _ColumnDecoder: Decoder {
     /// A number of a numeric column, as `JSONDecoder` reads the number `_RowJSON` writes: correctly rounded, as
     /// `Double(_:)` reads it. (A `Float` is left to `JSONDecoder`, whose rounding of it is its own.)
     func floatingPoint<T: LosslessStringConvertible>(_: T.Type, column: Int) throws -> T {
-        guard _RowColumns.floatingPointTypes.contains(row.columns[column].typeOID), let text = text(column),
+        guard row.columns[column].kind == .floatingPoint, let text = text(column),
             text.first.map({ $0.isNumber || $0 == "-" }) == true, !text.hasSuffix("Infinity"), let value = T(text)
         else { throw Unsupported() }
         return value
     }
 
     func bool(column: Int) throws -> Bool {
-        guard row.columns[column].typeOID == 16, let text = text(column) else { throw Unsupported() }
+        guard row.columns[column].kind == .bool, let text = text(column) else { throw Unsupported() }
         return text == "t"
     }
 
     /// The text of a column `_RowJSON` writes as a string of its text.
     func string(column: Int) throws -> String {
-        guard let text = text(column), _RowColumns.isText(row.columns[column].typeOID) else { throw Unsupported() }
+        guard row.columns[column].kind == .text, let text = text(column) else { throw Unsupported() }
         return text
     }
 
     struct Keyed<Key: CodingKey>: KeyedDecodingContainerProtocol {
         let decoder: _ColumnDecoder
-        let cursor: Cursor
         var codingPath: [any CodingKey] { [] }
         var allKeys: [Key] { decoder.row.columns.compactMap { Key(stringValue: $0.name) } }
 
-        func column(_ key: Key) throws -> Int {
-            let columns = decoder.row.columns
-            let name = key.stringValue
-            if cursor.next < columns.count, columns[cursor.next].name == name {
-                cursor.next += 1
-                return cursor.next - 1
-            }
-            guard let index = columns.firstIndex(where: { $0.name == name }) else { throw Unsupported() }
-            cursor.next = index + 1
-            return index
-        }
+        func column(_ key: Key) throws -> Int { try decoder.column(named: key.stringValue) }
 
         /// The column of `key`, unless its value is `NULL`.
         func present(_ key: Key) throws -> Int {

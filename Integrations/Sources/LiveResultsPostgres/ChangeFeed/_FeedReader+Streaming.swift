@@ -66,8 +66,7 @@ extension _FeedReader {
                 guard reply else { continue }
                 replyRequested = true
             case .handOver:
-                let subscriptions = feed.subscriptions
-                for transaction in held { deliver(transaction, to: subscriptions) }
+                deliver(held, to: feed.subscriptions)
                 held = []
                 position = received
                 feed.advanced(run: run, to: position)

@@ -4,7 +4,7 @@ import NIOCore
 
 /// The benchmarks' door to a change feed's reading path without a server: `pgoutput` messages, recorded or
 /// written as PostgreSQL sends them, go through the reading task's own steps (``_FeedReader/consume(_:)``, then
-/// ``_FeedReader/deliver(_:to:)`` at each Commit) to a table's subscriptions, made as the feed makes them
+/// ``_FeedReader/deliver(_:to:)`` at each hand-over of a stream) to a table's subscriptions, made as the feed makes them
 /// (``PostgresLiveTable/feedSubscription(for:)``): their transactions, their delivery's row decoding, then the
 /// subscriber. No reading task runs and nothing is sent to the server: each subscription follows the relation
 /// given, and is live from the start (no fetch of the table meets it; a controller that observes this source
@@ -69,27 +69,35 @@ where Entity.ID: Decodable {
             replay: self)
     }
 
-    /// Reads `pgoutput` messages as the feed's reading task does. A value owned by its caller, as the reading
-    /// task owns its reader.
+    /// Reads `pgoutput` messages as the feed's reading task does when it follows a replication stream. A value
+    /// owned by its caller, as the reading task owns its reader.
     package struct Reader {
         private var reader: _FeedReader
         private let replay: _FeedReplay
+        /// The transactions read since the last hand-over.
+        private var held: [_FeedTransaction] = []
 
         fileprivate init(reader: _FeedReader, replay: _FeedReplay) {
             self.reader = reader
             self.replay = replay
         }
 
-        /// Reads one message, the whole of `message`: a Commit's transaction goes to the subscriptions at once, as
-        /// a read over SQL delivers each committed transaction of its chunk.
+        /// Reads one message, the whole of `message`: a Commit's transaction is held for the next ``handOver()``.
         ///
         /// - Throws: ``_PgOutputMessage/Malformed`` for a message that is not `pgoutput`'s protocol version 1, or a
         ///   row of a relation not described before.
-        /// - Complexity: O(*m*) for a message of *m* bytes, and the delivery of a Commit's transaction.
+        /// - Complexity: O(*m*) for a message of *m* bytes.
         package mutating func read(_ message: inout ByteBuffer) throws {
-            let step = try reader.consume(&message)
-            guard let transaction = step.transaction else { return }
-            reader.deliver(transaction, to: replay.subscriptions.withLockedValue { $0 })
+            if let transaction = try reader.consume(&message).transaction { held.append(transaction) }
+        }
+
+        /// Hands the transactions read since the last hand-over to the subscriptions together, as the reading
+        /// task does at each batch of its stream.
+        ///
+        /// - Complexity: O(*t*) for *t* transactions, and their delivery.
+        package mutating func handOver() {
+            reader.deliver(held, to: replay.subscriptions.withLockedValue { $0 })
+            held = []
         }
     }
 }

@@ -12,9 +12,10 @@ import NIOConcurrencyHelpers
 /// received everything its own snapshot sees (``whenDelivered(_:)``), so that those transactions are replayed
 /// onto its result, never delivered after it.
 ///
-/// Only the feed's reading task delivers (``offer(xid:items:)``, ``flush()``, ``invalidate()``), so deliveries
-/// keep the commit order (it queues them; a task of the subscription's hands them over); a fetch only records
-/// its snapshot (``meet(_:invalidating:)``), which the reading task applies at its next step.
+/// Only the feed's reading task delivers (``offer(_:)``, ``flush()``, ``invalidate()``), so deliveries keep the
+/// commit order (it hands them to the table's delivery, which gives them to the subscriber at once or queues them
+/// for a task of its own); a fetch only records its snapshot (``meet(_:invalidating:)``), which the reading task
+/// applies at its next step.
 final class _FeedSubscription: Sendable {
     typealias Item = _TransactionBatch.Item
 
@@ -45,14 +46,15 @@ final class _FeedSubscription: Sendable {
     let qualifiedTable: String
     /// The id column's name.
     let idColumn: String
-    private let deliver: @Sendable ([Item]) -> Void
+    /// Hands complete transactions, in commit order, to the subscriber's delivery.
+    private let deliver: @Sendable ([[Item]]) -> Void
     private let report: @Sendable (any Error) -> Void
     private let afterDeliveries: @Sendable (@escaping @Sendable () -> Void) -> Void
     private let state = NIOLockedValueBox(State())
 
     init(
         table: ObjectIdentifier, qualifiedTable: String, idColumn: String,
-        deliver: @escaping @Sendable ([Item]) -> Void, report: @escaping @Sendable (any Error) -> Void,
+        deliver: @escaping @Sendable ([[Item]]) -> Void, report: @escaping @Sendable (any Error) -> Void,
         afterDeliveries: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
     ) {
         self.table = table
@@ -121,32 +123,37 @@ final class _FeedSubscription: Sendable {
             state.phase = .live(snapshot)
             return state.held.filter { !snapshot.sees($0.xid) }.map(\.items)
         }
-        transactions.forEach(deliver)
+        if !transactions.isEmpty { deliver(transactions) }
     }
 
-    /// Delivers a committed transaction's items for the table, holds them, or skips them (the fetch has them).
-    func offer(xid: UInt32, items: [Item]) {
+    /// Delivers committed transactions' items for the table (those of one hand-over, in commit order, together),
+    /// holds them, or skips them (the fetch has them).
+    func offer(_ transactions: [(xid: UInt32, items: [Item])]) {
         flush()
-        let deliverNow = state.withLockedValue { state -> Bool in
-            switch state.phase {
-            case .awaitingFetch, .released:
-                state.heldCount += items.count
-                if state.heldCount > Self.maximumHeld {
-                    (state.held, state.overflowed) = ([], true)
-                } else if !state.overflowed {
-                    state.held.append((xid, items))
+        let delivered = state.withLockedValue { state -> [[Item]] in
+            var delivered: [[Item]] = []
+            for (xid, items) in transactions {
+                switch state.phase {
+                case .awaitingFetch, .released:
+                    state.heldCount += items.count
+                    if state.heldCount > Self.maximumHeld {
+                        (state.held, state.overflowed) = ([], true)
+                    } else if !state.overflowed {
+                        state.held.append((xid, items))
+                    }
+                case .live(let snapshot):
+                    if snapshot.sees(xid) { continue }
+                    // A TRUNCATE's `.invalidated` makes the controller refetch: that fetch meets the feed exactly,
+                    // and the transactions after it in this hand-over are held for it.
+                    if items.contains(where: { if case .invalidated = $0 { true } else { false } }) {
+                        state.phase = .awaitingFetch
+                    }
+                    delivered.append(items)
                 }
-                return false
-            case .live(let snapshot):
-                if snapshot.sees(xid) { return false }
-                // A TRUNCATE's `.invalidated` makes the controller refetch: that fetch meets the feed exactly.
-                if items.contains(where: { if case .invalidated = $0 { true } else { false } }) {
-                    state.phase = .awaitingFetch
-                }
-                return true
             }
+            return delivered
         }
-        if deliverNow { deliver(items) }
+        if !delivered.isEmpty { deliver(delivered) }
     }
 
     /// The slot was replaced: a live subscription is sent `.invalidated` and waits for the refetch's snapshot.
@@ -165,7 +172,7 @@ final class _FeedSubscription: Sendable {
                 return true
             }
         }
-        if send { deliver([.invalidated]) }
+        if send { deliver([[.invalidated]]) }
     }
 }
 

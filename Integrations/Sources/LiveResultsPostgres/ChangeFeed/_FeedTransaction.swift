@@ -10,13 +10,24 @@ struct _FeedTransaction {
 
     /// The xid of the Begin message.
     let xid: UInt32
-    /// The changes, by relation OID, in their order.
-    private(set) var changes: [UInt32: [Change]] = [:]
+    /// The changes of each relation (by OID) in their order, the relations in the order of their first change: a
+    /// transaction touches a few tables, so a list searched costs less than a dictionary made for each one.
+    private var relations: [(oid: UInt32, changes: [Change])] = []
 
     init(xid: UInt32) { self.xid = xid }
 
     mutating func add(_ message: _PgOutputMessage, relation: _PgOutputMessage.Relation) {
-        changes[relation.oid, default: []].append(Change(relation: relation, message: message))
+        let change = Change(relation: relation, message: message)
+        if let index = relations.lastIndex(where: { $0.oid == relation.oid }) {
+            relations[index].changes.append(change)
+        } else {
+            relations.append((relation.oid, [change]))
+        }
+    }
+
+    /// The changes of the relation of OID `oid`, in their order; `nil` when it has none.
+    func changes(of oid: UInt32) -> [Change]? {
+        relations.first { $0.oid == oid }?.changes
     }
 
     /// A table's changes as the items of its deliveries; `idColumn` names the column of each row's id.

@@ -16,10 +16,17 @@ enum _PgOutputMessage: Equatable, Sendable {
     /// A relation's description, sent before its first row in each decoding session.
     struct Relation: Equatable, Sendable {
         struct Column: Equatable, Sendable {
-            var name: String
-            var typeOID: UInt32
+            let name: String
+            let typeOID: UInt32
             /// Whether the column is part of the replica identity (the primary key by default).
-            var isKey: Bool
+            let isKey: Bool
+            /// How a row decoder reads the column's text, found once here rather than for each row.
+            let kind: _RowColumns.Kind
+
+            init(name: String, typeOID: UInt32, isKey: Bool) {
+                (self.name, self.typeOID, self.isKey) = (name, typeOID, isKey)
+                kind = _RowColumns.Kind(typeOID: typeOID)
+            }
         }
 
         var oid: UInt32

@@ -34,9 +34,8 @@ enum _RowJSON {
     }
 
     static func json(_ text: String, typeOID: UInt32) -> String {
-        if let element = arrayElementTypes[typeOID] {
-            return array(text, elementType: element) ?? quoted(text)
-        }
+        // The scalar types first: an id is one, and needs no look-up of the array types (no array type's OID is
+        // among these).
         switch typeOID {
         case 16:  // bool
             return text == "t" ? "true" : "false"
@@ -50,7 +49,8 @@ enum _RowJSON {
         case 1114, 1184:  // timestamp, timestamptz
             return quoted(isoTimestamp(text))
         default:
-            return quoted(text)
+            guard let element = arrayElementTypes[typeOID] else { return quoted(text) }
+            return array(text, elementType: element) ?? quoted(text)
         }
     }
 

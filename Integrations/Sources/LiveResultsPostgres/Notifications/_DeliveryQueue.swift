@@ -1,6 +1,7 @@
 /// The state of a subscription's deliveries: the transaction being gathered, and the complete ones not yet
-/// delivered, in commit order. Only one thread delivers at a time, the one that ``enqueue(_:)`` or
-/// ``add(_:payload:connection:)`` told to; it takes transactions with ``next()`` until there are none.
+/// delivered, in commit order. Only one thread delivers at a time, the one that ``enqueue(_:)``,
+/// ``add(_:payload:connection:)`` or ``handOver(_:inlineLimit:)`` told to; it takes transactions with ``next()``
+/// or ``nextBatch()`` until there are none (or, given a batch to deliver at once, calls ``finishInline()``).
 ///
 /// Not generic, and kept apart from ``_NotificationDelivery`` for that reason: the state of a generic class
 /// is generic too, and each step would look its type's metadata up.
@@ -18,6 +19,10 @@ struct _DeliveryQueue: Sendable {
     private var isDelivering = false
     /// Whether the subscription ended.
     private(set) var isStopped = false
+    /// Whether the subscriber's last delivery was quick: only then is a hand-over delivered on its caller's thread.
+    /// `false` until one was (the first goes to a task): a subscriber that blocks in its first batch holds back no
+    /// hand-over of another.
+    private var keepsUp = false
 
     /// A new connection listens: a transaction half-gathered on the previous one is dropped (the
     /// `invalidated` that follows a reconnection covers it). Returns the connection's number.
@@ -43,6 +48,69 @@ struct _DeliveryQueue: Sendable {
         guard !isStopped else { return false }
         queue.append(transaction)
         return claimDelivery()
+    }
+
+    /// What the caller of ``handOver(_:inlineLimit:)`` is to do.
+    enum HandOver {
+        /// Deliver these items, the transactions handed over as one batch, right away on the caller's thread,
+        /// then call ``finishInline()``.
+        case deliverHere([Item])
+        /// Start a task that delivers the queue (``nextBatch()``).
+        case startTask
+        /// Nothing: a delivery under way takes the transactions, or the subscription ended.
+        case none
+    }
+
+    /// Takes complete transactions handed over together, in commit order.
+    ///
+    /// When no thread delivers and nothing is queued, the subscriber's last delivery was quick
+    /// (``recordDelivery(quick:)``), and the transactions have at most `inlineLimit` items, none of them to fetch,
+    /// they are to be delivered on the caller's thread as one batch: a hop to a task costs a thread's wake-up and the
+    /// executor's jobs, about as much as applying the batch. Otherwise they are queued, and a task delivers them, so
+    /// that a subscriber that is slow or falls behind (its batches grow past `inlineLimit`) or a fetch does not hold
+    /// the caller back.
+    mutating func handOver(_ transactions: [[Item]], inlineLimit: Int) -> HandOver {
+        guard !isStopped, !transactions.isEmpty else { return .none }
+        if keepsUp, !isDelivering, head == queue.count,
+            Self.canDeliverInline(transactions, inlineLimit: inlineLimit)
+        {
+            isDelivering = true
+            return .deliverHere(transactions.count == 1 ? transactions[0] : Array(transactions.joined()))
+        }
+        queue.append(contentsOf: transactions)
+        return claimDelivery() ? .startTask : .none
+    }
+
+    /// Whether `transactions` fit in one delivery on the caller's thread: few items, none to fetch, no marker, and
+    /// no `invalidated` (the subscriber refetches, and that fetch meets the change feed whose reading task would be
+    /// delivering it).
+    private static func canDeliverInline(_ transactions: [[Item]], inlineLimit: Int) -> Bool {
+        var count = 0
+        for transaction in transactions {
+            count += transaction.count
+            guard count <= inlineLimit else { return false }
+            for item in transaction {
+                switch item {
+                case .fetch, .marker, .invalidated: return false
+                case .row, .deleted: continue
+                }
+            }
+        }
+        return true
+    }
+
+    /// Records how long the subscriber took with a batch: one that was not `quick` sends the next hand-overs to a
+    /// task, until a delivery is quick again.
+    mutating func recordDelivery(quick: Bool) { keepsUp = quick }
+
+    /// The caller delivered what ``handOver(_:inlineLimit:)`` gave it; returns whether it is to start a task that
+    /// delivers what was queued meanwhile (a marker, say). When it is not, no thread delivers any more.
+    mutating func finishInline() -> Bool {
+        guard !isStopped, head < queue.count else {
+            isDelivering = false
+            return false
+        }
+        return true
     }
 
     /// Whether the caller is to deliver the queue: when no other thread does.

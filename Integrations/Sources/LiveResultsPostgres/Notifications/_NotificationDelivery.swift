@@ -14,9 +14,14 @@ import NIOConcurrencyHelpers
 final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable where Entity.ID: Decodable {
     typealias Item = _TransactionBatch.Item
 
-    /// Transactions of at most this many rows are delivered on the event loop; larger ones in a task, so
-    /// that the event loop, which also serves the client's other connections, is not held for long.
+    /// Transactions of at most this many rows are delivered on the event loop (a change feed's hand-over, on its
+    /// reading task); larger ones in a task, so that the event loop, which also serves the client's other
+    /// connections, or the reading task, which serves every table, is not held for long.
     static var largestOnEventLoop: Int { 64 }
+
+    /// A change feed's subscriber whose batch took longer than this is delivered from a task until one is quicker:
+    /// the reading task, which serves every table, is held at most once by a subscriber slower than the commits.
+    static var slowDelivery: Duration { .milliseconds(1) }
 
     private let state = NIOLockedValueBox(_DeliveryQueue())
     private let table: PostgresLiveTable<Entity>
@@ -58,7 +63,9 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     }
 
     /// Sends `invalidated` after the transactions already queued (after a reconnection).
-    func invalidate() { enqueue([.invalidated]) }
+    func invalidate() {
+        if state.withLockedValue({ $0.enqueue([.invalidated]) }) { Task { await deliverQueue(startingWith: nil) } }
+    }
 
     /// The subscription listens (again): once what is queued has been delivered, it passes the barriers started
     /// before, whose notifications it may have missed while it did not listen.
@@ -67,14 +74,35 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
         afterQueued { [table] in table.notificationBarriers.listened(barrier) }
     }
 
-    /// Delivers a complete transaction after those already queued (a change feed's), from a task.
+    /// Delivers complete transactions handed over together (a change feed's, in commit order) after those
+    /// already queued: as one batch on the caller's thread while the subscriber keeps up, else from a task.
     ///
-    /// The change feed's one reading task queues the transactions of every table and meets their fetches: were
-    /// it to deliver them itself, a subscriber slower than the commits (a large window's versions, say) would
-    /// hold all of them back, and each of its transactions would cost it a batch of its own, so that it fell
-    /// further behind. The task delivers those queued meanwhile as one batch (``_DeliveryQueue/nextBatch()``).
-    func enqueue(_ items: [Item]) {
-        if state.withLockedValue({ $0.enqueue(items) }) { Task { await deliverQueue(startingWith: nil) } }
+    /// The change feed's one reading task hands over the transactions of every table and meets their fetches.
+    /// When nothing is queued or being delivered, and the batch is small with no row to fetch, it delivers the
+    /// batch itself: a hop to a task for each hand-over (a thread woken, the task scheduled and run) cost about
+    /// as much as the subscriber's work. Otherwise a task delivers: were the reading task to deliver everything
+    /// itself, a subscriber slower than the commits (a large window's versions, say) would hold every table back,
+    /// and each of its transactions would cost it a batch of its own, so that it fell further behind. The task
+    /// delivers those queued meanwhile as one batch (``_DeliveryQueue/nextBatch()``), and while it is busy the
+    /// reading task only queues. Only a subscriber whose last batch took less than ``slowDelivery`` is delivered on
+    /// the reading task (the first batch goes to the task): one that blocks or falls behind holds the reading task
+    /// at most once, then its deliveries move to the task.
+    func enqueue(_ transactions: [[Item]]) {
+        switch state.withLockedValue({ $0.handOver(transactions, inlineLimit: Self.largestOnEventLoop) }) {
+        case .deliverHere(let items):
+            let start = ContinuousClock.now
+            subscriber.receive(events(of: items, fetched: [:]))
+            let quick = Self.isQuick(since: start)
+            let startTask = state.withLockedValue { state in
+                state.recordDelivery(quick: quick)
+                return state.finishInline()
+            }
+            if startTask { Task { await deliverQueue(startingWith: nil) } }
+        case .startTask:
+            Task { await deliverQueue(startingWith: nil) }
+        case .none:
+            break
+        }
     }
 
     /// Runs `action` once every transaction queued before it has reached the subscriber; at once when the
@@ -110,9 +138,19 @@ final class _NotificationDelivery<Entity: FetchableEntity & Decodable>: Sendable
     private func deliverQueue(startingWith first: [Item]?) async {
         var next = first ?? state.withLockedValue { $0.nextBatch() }
         while let items = next {
+            let start = ContinuousClock.now
             await deliverWithFetch(items)
-            next = state.withLockedValue { $0.nextBatch() }
+            let quick = Self.isQuick(since: start)
+            next = state.withLockedValue { state in
+                state.recordDelivery(quick: quick)
+                return state.nextBatch()
+            }
         }
+    }
+
+    /// Whether a delivery that started at `start` took less than ``slowDelivery``.
+    private static func isQuick(since start: ContinuousClock.Instant) -> Bool {
+        ContinuousClock.now - start < slowDelivery
     }
 
     /// Delivers transactions (one batch) after fetching the rows they lack.
